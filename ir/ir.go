@@ -1,0 +1,211 @@
+// Package ir is idemgen's intermediate model: the resolved description of an
+// API that sits between the parser and the generator.
+//
+// Everything here is plain data. Every $ref is resolved, every 3.0/3.1
+// difference is normalised away, every retry decision is already made, and
+// every slice is sorted, so the generator can emit code without knowing which
+// OpenAPI version or which extension form a document used. The package imports
+// nothing but the standard library so that neither side depends on the other.
+package ir
+
+// API is one loaded document.
+type API struct {
+	// Title, Version and Description come from the info object.
+	Title       string
+	Version     string
+	Description string
+	// OpenAPI is the version the document declared ("3.0.3", "3.1.0", or
+	// "2.0" for a converted Swagger document).
+	OpenAPI string
+	// Servers lists the declared server URLs in document order.
+	Servers []Server
+	// Operations are sorted by GoName.
+	Operations []*Operation
+	// Schemas are the named types: every component schema plus every inline
+	// schema the parser had to name (an inline object, enum or union). Sorted
+	// by GoName; GoNames are unique.
+	Schemas []*Schema
+	// SecuritySchemes are sorted by GoName.
+	SecuritySchemes []*SecurityScheme
+	// Source points at the document root.
+	Source Source
+}
+
+// Server is one entry of the servers list.
+type Server struct {
+	URL         string
+	Description string
+}
+
+// Source says where an element was written: the file, the JSON pointer inside
+// it, and the line and column when the loader knows them (0 when not).
+type Source struct {
+	File    string
+	Pointer string
+	Line    int
+	Column  int
+}
+
+// Operation is one method on one path.
+type Operation struct {
+	// ID is the operationId as written, or the name derived from the method and
+	// path when the document has none.
+	ID string
+	// GoName is the exported Go identifier of the client method
+	// ("createPayment" -> "CreatePayment"), unique across the API.
+	GoName string
+	// Method is upper case ("POST").
+	Method string
+	// Path is the path template as written in the document ("/orders/{id}").
+	Path string
+	// Tag is the first tag, used to group operations into files; "" when the
+	// operation has none.
+	Tag         string
+	Tags        []string
+	Summary     string
+	Description string
+	Deprecated  bool
+	// Params holds every parameter (path item ones merged in, operation ones
+	// winning), ordered: path parameters in template order, then query,
+	// header, cookie, each group sorted by name.
+	Params []*Parameter
+	// Body is nil when the operation takes no request body.
+	Body *RequestBody
+	// Responses are sorted: exact codes ascending, then classes ("2XX"), then
+	// default.
+	Responses []*Response
+	// Security lists the alternative requirements in force for this operation
+	// (the operation's own, else the document's). Nil means none.
+	Security []SecurityRequirement
+	// Retry is the operation's resolved retry contract.
+	Retry  RetryContract
+	Source Source
+}
+
+// ParamLocation is where a parameter travels.
+type ParamLocation string
+
+// The parameter locations of OpenAPI.
+const (
+	InPath   ParamLocation = "path"
+	InQuery  ParamLocation = "query"
+	InHeader ParamLocation = "header"
+	InCookie ParamLocation = "cookie"
+)
+
+// Parameter serialisation styles, as OpenAPI names them.
+const (
+	StyleSimple         = "simple"
+	StyleForm           = "form"
+	StyleLabel          = "label"
+	StyleMatrix         = "matrix"
+	StyleDeepObject     = "deepObject"
+	StyleSpaceDelimited = "spaceDelimited"
+	StylePipeDelimited  = "pipeDelimited"
+)
+
+// Parameter is one operation parameter.
+type Parameter struct {
+	// Name is the wire name as written ("If-Match", "customer_id").
+	Name string
+	// GoName is the exported field name in the params struct ("IfMatch",
+	// "CustomerID"), unique within the operation.
+	GoName string
+	In     ParamLocation
+	// Style and Explode are resolved: the defaults for the location are filled
+	// in when the document leaves them out.
+	Style         string
+	Explode       bool
+	Required      bool
+	AllowReserved bool
+	// ContentType is set for a parameter described with `content` instead of
+	// `schema` (the value is encoded with that media type, usually JSON).
+	ContentType string
+	Type        *Schema
+	Description string
+	Deprecated  bool
+	Source      Source
+}
+
+// RequestBody is an operation's request body.
+type RequestBody struct {
+	Required    bool
+	Description string
+	// Content is sorted by media type name.
+	Content []*MediaType
+	Source  Source
+}
+
+// MediaType is one entry of a content map.
+type MediaType struct {
+	// Name is the media type as written, lower-cased, without parameters
+	// ("application/json", "application/merge-patch+json", "text/plain").
+	Name string
+	// Schema is nil when the document gives none (any content).
+	Schema *Schema
+	// Encoding holds per-property encodings of form and multipart bodies,
+	// sorted by property name.
+	Encoding []*Encoding
+}
+
+// Encoding is the encoding object of one form or multipart property.
+type Encoding struct {
+	Property    string
+	ContentType string
+	Style       string
+	Explode     bool
+}
+
+// Response is one entry of an operation's responses.
+type Response struct {
+	// Status is the exact code (200, 404); 0 for a class or the default.
+	Status int
+	// Class is 1 to 5 for "1XX" to "5XX"; 0 otherwise.
+	Class int
+	// Default marks the `default` response.
+	Default     bool
+	Description string
+	// Content is sorted by media type name; empty when there is no body.
+	Content []*MediaType
+	// Headers are the declared response headers, sorted by name.
+	Headers []*Header
+	Source  Source
+}
+
+// IsSuccess reports whether the response describes a 2xx outcome.
+func (r *Response) IsSuccess() bool {
+	return (r.Status >= 200 && r.Status < 300) || r.Class == 2
+}
+
+// Header is one declared response header.
+type Header struct {
+	Name        string
+	GoName      string
+	Required    bool
+	Type        *Schema
+	Description string
+}
+
+// SecurityRequirement is one alternative: every scheme listed must be applied.
+type SecurityRequirement struct {
+	// Schemes holds SecurityScheme names, sorted.
+	Schemes []string
+}
+
+// SecurityScheme is one entry of components.securitySchemes.
+type SecurityScheme struct {
+	// Name is the key in components.securitySchemes.
+	Name   string
+	GoName string
+	// Type is "http", "apiKey", "oauth2", "openIdConnect" or "mutualTLS".
+	Type string
+	// Scheme is the HTTP auth scheme for Type "http", lower case ("bearer",
+	// "basic").
+	Scheme       string
+	BearerFormat string
+	// In and ParamName locate an apiKey: In is "header", "query" or "cookie".
+	In          ParamLocation
+	ParamName   string
+	Description string
+	Source      Source
+}

@@ -1,0 +1,146 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Sentinel errors, matched with errors.Is. Each names the rule or limit that
+// ended a call; the error returned by a call wraps exactly one of them when
+// one applies.
+var (
+	// ErrOutcomeUnknown: the request may have reached the server and the
+	// operation is not safe to resend. Reconcile with the key (KeyOf).
+	ErrOutcomeUnknown = errors.New("outcome unknown: the request may have been executed and the operation is not safe to resend")
+	// ErrBudgetExhausted: the client's retry budget for the call class is empty.
+	ErrBudgetExhausted = errors.New("retry budget exhausted")
+	// ErrAttemptsExhausted: the policy's maximum number of attempts was made.
+	ErrAttemptsExhausted = errors.New("maximum attempts reached")
+	// ErrDeadline: the total deadline passed, or the next wait plus a minimal
+	// attempt would not fit before it.
+	ErrDeadline = errors.New("deadline cannot fit another attempt")
+	// ErrPreconditionFailed: the server answered 412; re-read and merge.
+	ErrPreconditionFailed = errors.New("precondition failed (412): the resource changed; re-read it and merge")
+	// ErrKeyReuse: the server answered 422 to a keyed operation: the key was
+	// already used with another payload.
+	ErrKeyReuse = errors.New("idempotency key reused with a different payload (422)")
+	// ErrUnauthorized: 401, 403 or 407; never retried with the same credentials.
+	ErrUnauthorized = errors.New("not authorized (401/403/407): not retried with the same credentials")
+	// ErrInProgress: a keyed operation's server kept answering 409 "in
+	// progress" until the call ran out of attempts, budget or time.
+	ErrInProgress = errors.New("request with this idempotency key still in progress (409)")
+	// ErrRetryAfterTooLong: the server asked for a wait above MaxRetryAfter or
+	// beyond the time left before the deadline.
+	ErrRetryAfterTooLong = errors.New("server asked to retry later than the call can wait")
+)
+
+// MaxErrorBody bounds how much of a non-success response body a StatusError
+// keeps.
+const MaxErrorBody = 64 << 10
+
+// StatusError is a call that ended with a non-success HTTP status.
+type StatusError struct {
+	// Operation is the operation ID.
+	Operation  string
+	StatusCode int
+	Header     http.Header
+	// Body holds at most MaxErrorBody bytes of the response body.
+	Body []byte
+	// Model is the decoded error body when the spec declares one for this
+	// status; generated code fills it in.
+	Model any
+	// Key is the idempotency key the call used ("" for operations without one).
+	Key string
+	// Attempts lists every attempt of the call.
+	Attempts []Attempt
+	// Reason is the sentinel that explains why the call stopped here, if any
+	// (ErrUnauthorized, ErrPreconditionFailed, ErrKeyReuse, ErrInProgress,
+	// ErrAttemptsExhausted, ErrBudgetExhausted, ErrDeadline,
+	// ErrRetryAfterTooLong); nil for a plain final status.
+	Reason error
+}
+
+// Error reports the operation, the status and the reason.
+func (e *StatusError) Error() string {
+	msg := fmt.Sprintf("%s: HTTP %d %s", e.Operation, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Reason != nil {
+		msg += ": " + e.Reason.Error()
+	}
+	if e.Key != "" {
+		msg += " (idempotency key " + e.Key + ")"
+	}
+	return msg
+}
+
+// Unwrap exposes the reason to errors.Is.
+func (e *StatusError) Unwrap() error { return e.Reason }
+
+// CallError is a call that ended without a usable response: a transport
+// failure, an unknown outcome, or a limit reached after transport failures.
+type CallError struct {
+	Operation string
+	// Key is the idempotency key the call used ("" for operations without one).
+	Key      string
+	Attempts []Attempt
+	// Reason is the sentinel naming the rule or limit that stopped the call
+	// (nil when the context was cancelled or the request could not be built).
+	Reason error
+	// Err is the last underlying error (a *net.OpError, context.Canceled...).
+	Err error
+}
+
+// Error reports the operation, the reason, the cause and the key.
+func (e *CallError) Error() string {
+	msg := e.Operation + ": "
+	switch {
+	case e.Reason != nil && e.Err != nil:
+		msg += e.Reason.Error() + ": " + e.Err.Error()
+	case e.Reason != nil:
+		msg += e.Reason.Error()
+	case e.Err != nil:
+		msg += e.Err.Error()
+	}
+	if e.Key != "" {
+		msg += " (idempotency key " + e.Key + ")"
+	}
+	return msg
+}
+
+// Unwrap exposes both the reason and the cause to errors.Is and errors.As.
+func (e *CallError) Unwrap() []error {
+	var errs []error
+	if e.Reason != nil {
+		errs = append(errs, e.Reason)
+	}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	return errs
+}
+
+// KeyOf returns the idempotency key carried by an error from a call, or "".
+func KeyOf(err error) string {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Key
+	}
+	var ce *CallError
+	if errors.As(err, &ce) {
+		return ce.Key
+	}
+	return ""
+}
+
+// AttemptsOf returns the attempt records carried by an error from a call.
+func AttemptsOf(err error) []Attempt {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Attempts
+	}
+	var ce *CallError
+	if errors.As(err, &ce) {
+		return ce.Attempts
+	}
+	return nil
+}

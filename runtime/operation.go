@@ -1,0 +1,79 @@
+package runtime
+
+import "net/http"
+
+// Safety says whether an operation may be resent after an unknown outcome.
+type Safety int
+
+const (
+	// Unsafe operations are never resent once the request may have reached
+	// the server; an unknown outcome ends the call with ErrOutcomeUnknown.
+	Unsafe Safety = iota
+	// Idempotent operations repeat with the same intended effect.
+	Idempotent
+	// Keyed operations are made safe by an idempotency key header; every
+	// attempt of one call sends the same key and the same body bytes.
+	Keyed
+)
+
+// String names the safety level.
+func (s Safety) String() string {
+	switch s {
+	case Idempotent:
+		return "idempotent"
+	case Keyed:
+		return "keyed"
+	default:
+		return "unsafe"
+	}
+}
+
+// StatusSet is a set of HTTP statuses: exact codes plus whole classes.
+type StatusSet struct {
+	// Codes are exact statuses.
+	Codes []int
+	// Classes are leading digits: 5 means every 5xx status.
+	Classes []int
+}
+
+// Contains reports whether status is in the set.
+func (s StatusSet) Contains(status int) bool {
+	for _, c := range s.Codes {
+		if c == status {
+			return true
+		}
+	}
+	for _, c := range s.Classes {
+		if status/100 == c {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultRetryable is the set an operation gets when its spec says nothing:
+// 408, 429, 502, 503 and 504.
+var DefaultRetryable = StatusSet{Codes: []int{
+	http.StatusRequestTimeout,
+	http.StatusTooManyRequests,
+	http.StatusBadGateway,
+	http.StatusServiceUnavailable,
+	http.StatusGatewayTimeout,
+}}
+
+// Operation is the retry contract of one API operation. Generated clients
+// declare one package-level Operation per method so that the behaviour is
+// visible and pinned by golden files.
+type Operation struct {
+	// ID names the operation in attempt records and errors ("createPayment").
+	ID string
+	// Method and Path are the HTTP method and path template, for records.
+	Method string
+	Path   string
+	Safety Safety
+	// KeyHeader is the header carrying the idempotency key of a Keyed
+	// operation ("Idempotency-Key").
+	KeyHeader string
+	// Retryable lists the statuses worth retrying.
+	Retryable StatusSet
+}

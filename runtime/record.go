@@ -1,0 +1,129 @@
+package runtime
+
+import "time"
+
+// Reason says why an attempt was made.
+type Reason int
+
+const (
+	// ReasonFirst is the first attempt of a call.
+	ReasonFirst Reason = iota
+	// ReasonStatus follows a retryable status.
+	ReasonStatus
+	// ReasonConnection follows a failure before the request was written.
+	ReasonConnection
+	// ReasonUnknownOutcome follows a failure after the request was written,
+	// on a safe operation.
+	ReasonUnknownOutcome
+	// ReasonInProgress follows a 409 "in progress" on a keyed operation.
+	ReasonInProgress
+	// ReasonTransportReplay is a resend made by net/http's Transport on its
+	// own (a dead reused connection); the engine counts it all the same.
+	ReasonTransportReplay
+)
+
+// String names the reason.
+func (r Reason) String() string {
+	switch r {
+	case ReasonStatus:
+		return "status"
+	case ReasonConnection:
+		return "connection"
+	case ReasonUnknownOutcome:
+		return "unknown-outcome"
+	case ReasonInProgress:
+		return "in-progress"
+	case ReasonTransportReplay:
+		return "transport-replay"
+	default:
+		return "first"
+	}
+}
+
+// WaitSource says where the wait before an attempt came from.
+type WaitSource int
+
+const (
+	// WaitNone: no wait (the first attempt, or a transport replay).
+	WaitNone WaitSource = iota
+	// WaitBackoff: full-jitter exponential backoff.
+	WaitBackoff
+	// WaitRetryAfter: the server's Retry-After or retry-after-ms hint.
+	WaitRetryAfter
+)
+
+// String names the wait source.
+func (w WaitSource) String() string {
+	switch w {
+	case WaitBackoff:
+		return "backoff"
+	case WaitRetryAfter:
+		return "retry-after"
+	default:
+		return "none"
+	}
+}
+
+// Outcome is how a call ended.
+type Outcome int
+
+const (
+	// OutcomePending: the call goes on after this attempt.
+	OutcomePending Outcome = iota
+	// OutcomeSuccess: a response the caller will decode as a result.
+	OutcomeSuccess
+	// OutcomeRejected: a definite answer that is not a success, or a limit
+	// reached while every attempt was definitely not executed.
+	OutcomeRejected
+	// OutcomeUnknown: the server may have executed the request.
+	OutcomeUnknown
+)
+
+// String names the outcome.
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeSuccess:
+		return "success"
+	case OutcomeRejected:
+		return "rejected"
+	case OutcomeUnknown:
+		return "unknown"
+	default:
+		return "pending"
+	}
+}
+
+// Attempt records one send of a call's request.
+type Attempt struct {
+	Operation string
+	// Number counts from 1.
+	Number int
+	Key    string
+	Reason Reason
+	// StatusCode is 0 when no response arrived; Err is the transport error.
+	StatusCode int
+	Err        error
+	// Wait is how long the engine waited before this attempt, and WaitSource
+	// where that wait came from.
+	Wait       time.Duration
+	WaitSource WaitSource
+	// BudgetLeft is the retry budget's tokens after this attempt was charged.
+	BudgetLeft float64
+	// TimeLeft is the time to the deadline when the attempt started.
+	TimeLeft time.Duration
+	// Final marks the call's last attempt; Outcome is then set.
+	Final   bool
+	Outcome Outcome
+}
+
+// Observer receives one event per attempt, when the attempt's result is known.
+// It is called synchronously from the calling goroutine: keep it fast.
+type Observer interface {
+	ObserveAttempt(Attempt)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(Attempt)
+
+// ObserveAttempt calls f(a).
+func (f ObserverFunc) ObserveAttempt(a Attempt) { f(a) }
