@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Sentinel errors, matched with errors.Is. Each names the rule or limit that
@@ -54,6 +55,9 @@ type StatusError struct {
 	Key string
 	// Attempts lists every attempt of the call.
 	Attempts []Attempt
+	// RetryAfter is the server's wait hint on the final response (0 when it
+	// gave none): with ErrRetryAfterTooLong, when the server said to come back.
+	RetryAfter time.Duration
 	// Reason is the sentinel that explains why the call stopped here, if any
 	// (ErrUnauthorized, ErrPreconditionFailed, ErrKeyReuse, ErrInProgress,
 	// ErrAttemptsExhausted, ErrBudgetExhausted, ErrDeadline,

@@ -1,0 +1,145 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+)
+
+// ErrTransportReplay is the Err of an attempt record for a send that net/http's
+// Transport resent on its own: the connection died after the request was
+// written, and the Transport replayed it on a new connection (it does so for
+// idempotent methods and for requests carrying an Idempotency-Key header).
+var ErrTransportReplay = errors.New("connection lost after the request was written; net/http resent it on a new connection")
+
+// errNilResponse reports a Doer that returned neither a response nor an error.
+var errNilResponse = errors.New("runtime: the Doer returned a nil response and a nil error")
+
+// sent is the result of one engine attempt (which may hide transport
+// replays, already recorded).
+type sent struct {
+	resp *http.Response
+	err  error
+	// written: the request may have reached the server.
+	written bool
+	// timedOut: the attempt failed by running out of time.
+	timedOut bool
+	// editErr: a RequestEditor failed; nothing was sent.
+	editErr bool
+	hint    time.Duration
+	hasHint bool
+	cancel  context.CancelFunc
+	rec     Attempt
+}
+
+// releaseAttempt cancels the attempt's own timeout context, if any.
+func (s *sent) releaseAttempt() {
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+}
+
+// byteBody is a request body over the call's bytes; one allocation per
+// attempt instead of bytes.Reader plus io.NopCloser.
+type byteBody struct{ bytes.Reader }
+
+// Close does nothing: the bytes belong to the call.
+func (*byteBody) Close() error { return nil }
+
+// send makes one attempt: builds the request, runs the editors, sends it and
+// reads the trace. Sends the Transport replayed on its own are recorded
+// (and charged to the budget) before it returns.
+func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
+	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.timeLeft()}}
+	ctx := c.tctx
+	if c.pol.AttemptTimeout > 0 {
+		ctx, s.cancel = context.WithTimeout(ctx, c.pol.AttemptTimeout)
+	}
+	h := c.header
+	if c.sends > 0 {
+		// A previous attempt's request may still be read by the Transport.
+		h = h.Clone()
+	}
+	hr := c.request(ctx, h)
+	for _, edit := range c.r.editors {
+		if err := edit(ctx, hr); err != nil {
+			s.err, s.editErr = err, true
+			return s
+		}
+	}
+	c.gets.Store(0)
+	c.writes.Store(0)
+	s.resp, s.err = c.r.doer.Do(hr)
+	c.afterSend(&s, ctx)
+	return s
+}
+
+// request builds one attempt's *http.Request.
+func (c *call) request(ctx context.Context, h http.Header) *http.Request {
+	hr := http.Request{
+		Method: c.req.Method, URL: c.req.URL, Header: h, Host: c.req.URL.Host,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+	}
+	if c.getBody != nil {
+		hr.ContentLength = int64(len(c.req.Body))
+		hr.Body, _ = c.getBody()
+		hr.GetBody = c.getBody
+	}
+	return hr.WithContext(ctx)
+}
+
+// afterSend reads the trace counters: replays, whether the request was
+// written, and whether the failure was a timeout.
+func (c *call) afterSend(s *sent, ctx context.Context) {
+	writes, gets := int(c.writes.Load()), c.gets.Load()
+	for range writes - 1 {
+		c.recordReplay(s)
+	}
+	c.sends++
+	s.rec.Number = c.sends
+	if s.err == nil && s.resp == nil {
+		s.err = errNilResponse
+	}
+	if s.err != nil {
+		s.resp = nil
+		// No GetConn event: the doer gives no trace information, so the
+		// request may have been sent; the safe reading is "unknown".
+		s.written = writes > 0 || gets == 0
+		s.timedOut = isTimeout(s.err) || (ctx.Err() != nil && c.Err() == nil)
+		s.rec.Err = s.err
+		return
+	}
+	s.rec.StatusCode = s.resp.StatusCode
+	s.hint, s.hasHint = parseRetryAfter(s.resp.Header, c.r.clock.Now())
+}
+
+// recordReplay records a send the Transport made and then replayed, and
+// charges it to the budget: no send goes uncounted.
+func (c *call) recordReplay(s *sent) {
+	c.sends++
+	c.bucket.charge()
+	c.unknown = true
+	rec := s.rec
+	rec.Number, rec.Err = c.sends, ErrTransportReplay
+	c.emit(rec)
+	s.rec.Reason, s.rec.Wait, s.rec.WaitSource = ReasonTransportReplay, 0, WaitNone
+}
+
+// isTimeout reports a network timeout, found with errors.As.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// emit records an attempt and hands it to the observers.
+func (c *call) emit(a Attempt) {
+	a.BudgetLeft = c.bucket.left()
+	c.recs = append(c.recs, a)
+	for _, o := range c.r.observers {
+		o.ObserveAttempt(a)
+	}
+}

@@ -1,0 +1,228 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
+	"time"
+)
+
+// engineKey marks a context inside which the engine is running attempts.
+type engineKey struct{}
+
+// call is the state of one Do. It is also the call's context: it embeds the
+// caller's context (plus the policy deadline) and answers engineKey, so a
+// call made under it (a nested client) makes one attempt only. Folding the
+// marker into the state saves an allocation per call.
+type call struct {
+	context.Context
+
+	r      *Runner
+	op     *Operation
+	req    *Request
+	cfg    callConfig
+	pol    Policy
+	bucket *bucket
+
+	key    string
+	header http.Header
+	// outer is the enclosing engine call when this one is nested.
+	outer  *call
+	single bool
+	cancel context.CancelFunc
+	// deadline is in the Runner clock's time; zero when there is none.
+	deadline time.Time
+
+	// trace is built once per call; the counters are reset per attempt.
+	trace  httptrace.ClientTrace
+	tctx   context.Context
+	gets   atomic.Int32
+	writes atomic.Int32
+
+	getBody func() (io.ReadCloser, error)
+
+	sends   int
+	retries int
+	unknown bool
+	recs    []Attempt
+	buf     [2]Attempt
+}
+
+// Value answers the engine marker and hides the enclosing call's trace, so a
+// nested call's sends are not counted as the outer call's replays.
+func (c *call) Value(key any) any {
+	if _, ok := key.(engineKey); ok {
+		return c
+	}
+	v := c.Context.Value(key)
+	if c.outer != nil {
+		if t, ok := v.(*httptrace.ClientTrace); ok && t == &c.outer.trace {
+			return nil
+		}
+	}
+	return v
+}
+
+// errBadRequest reports a Request the engine cannot send.
+var errBadRequest = errors.New("runtime: nil operation, request or URL")
+
+// init prepares the call: options, key, headers, deadline and trace.
+func (c *call) init(ctx context.Context) error {
+	if c.op == nil || c.req == nil || c.req.URL == nil {
+		return &CallError{Err: errBadRequest}
+	}
+	class := c.cfg.class.valid()
+	c.pol, c.bucket = c.r.policies[class], c.r.buckets[class]
+	c.outer, _ = ctx.Value(engineKey{}).(*call)
+	c.single = c.r.noRetry || c.cfg.noRetry || c.outer != nil
+	c.recs = c.buf[:0]
+	c.key = c.req.Key
+	if c.op.Safety == Keyed && c.key == "" {
+		c.key = NewKey()
+	}
+	c.initHeader()
+	c.initDeadline(ctx)
+	c.trace.GetConn = func(string) { c.gets.Add(1) }
+	c.trace.WroteRequest = func(httptrace.WroteRequestInfo) { c.writes.Add(1) }
+	c.tctx = httptrace.WithClientTrace(c, &c.trace)
+	if c.req.Body != nil {
+		c.getBody = c.newBody
+	}
+	return nil
+}
+
+// initHeader adds the key header and the call headers to the caller's map.
+func (c *call) initHeader() {
+	c.header = c.req.Header
+	if c.header == nil {
+		c.header = make(http.Header, 2)
+	}
+	if c.op.Safety == Keyed && c.op.KeyHeader != "" {
+		c.header.Set(c.op.KeyHeader, c.key)
+	}
+	for i := 0; i+1 < len(c.cfg.headers); i += 2 {
+		c.header.Set(c.cfg.headers[i], c.cfg.headers[i+1])
+	}
+}
+
+// initDeadline fixes the call's deadline: the context's, or now+Timeout when
+// the context has none (then enforced by a derived context too).
+func (c *call) initDeadline(ctx context.Context) {
+	now := c.r.clock.Now()
+	if d, ok := ctx.Deadline(); ok {
+		// Expressed in the Runner clock's time, so a fake clock stays coherent.
+		c.deadline = now.Add(time.Until(d))
+	} else if c.pol.Timeout > 0 {
+		c.deadline = now.Add(c.pol.Timeout)
+		ctx, c.cancel = context.WithTimeout(ctx, c.pol.Timeout)
+	}
+	c.Context = ctx
+}
+
+// newBody returns a fresh reader over the call's body bytes; it is the
+// requests' GetBody, so net/http can rewind for its own replays too.
+func (c *call) newBody() (io.ReadCloser, error) {
+	if len(c.req.Body) == 0 {
+		return http.NoBody, nil
+	}
+	b := &byteBody{}
+	b.Reset(c.req.Body)
+	return b, nil
+}
+
+// timeLeft is the time to the deadline (0 when there is none).
+func (c *call) timeLeft() time.Duration {
+	if c.deadline.IsZero() {
+		return 0
+	}
+	return max(c.deadline.Sub(c.r.clock.Now()), 0)
+}
+
+// release cancels the call's derived context, if any.
+func (c *call) release() {
+	if c.cancel != nil {
+		c.cancel()
+	}
+}
+
+// run makes attempts until the decision table or a limit ends the call.
+func (c *call) run() (*http.Response, error) {
+	why, wait, src := ReasonFirst, time.Duration(0), WaitNone
+	for {
+		s := c.send(why, wait, src)
+		v := c.judge(&s)
+		if v.act != actRetry {
+			return c.finish(&s, v, nil)
+		}
+		w, ws, limit := c.gate(&s)
+		if limit != nil {
+			return c.finish(&s, v, limit)
+		}
+		discard(s.resp)
+		s.releaseAttempt()
+		if err := c.r.clock.Sleep(c, w); err != nil {
+			// The record goes out as the final one, with the context's error.
+			s.resp, s.err = nil, err
+			return c.finish(&s, c.ctxVerdict(false), nil)
+		}
+		c.emit(s.rec)
+		why, wait, src = v.why, w, ws
+	}
+}
+
+// judge classifies one attempt with the decision table, or ends the call
+// when its context is done.
+func (c *call) judge(s *sent) verdict {
+	if s.editErr {
+		return verdict{act: actFail}
+	}
+	if s.err == nil {
+		return decideStatus(c.op, s.resp.StatusCode)
+	}
+	if c.Err() != nil {
+		return c.ctxVerdict(s.written)
+	}
+	return decideError(c.op, s.written)
+}
+
+// ctxVerdict stops a call whose context ended: an unsafe request that may
+// have been sent is an unknown outcome; otherwise the deadline, or no rule
+// at all for a cancellation.
+func (c *call) ctxVerdict(written bool) verdict {
+	switch {
+	case written && !c.op.safe():
+		return verdict{act: actFail, rule: ErrOutcomeUnknown, unknown: true}
+	case errors.Is(c.Err(), context.DeadlineExceeded):
+		return verdict{act: actFail, rule: ErrDeadline, unknown: written}
+	}
+	return verdict{act: actFail, unknown: written}
+}
+
+// gate applies the limits before a retry: attempts, Retry-After ceiling,
+// deadline, budget (last, so a call that stops anyway spends no token). It
+// returns the wait and its source, or the limit that stops the call.
+func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
+	if c.single || c.sends >= c.pol.MaxAttempts {
+		return 0, WaitNone, ErrAttemptsExhausted
+	}
+	wait, src := s.hint, WaitRetryAfter
+	if !s.hasHint {
+		wait, src = backoff(c.retries, c.pol.BaseDelay, c.pol.MaxDelay, c.r.rand), WaitBackoff
+	} else if c.pol.MaxRetryAfter > 0 && wait > c.pol.MaxRetryAfter {
+		return 0, WaitNone, ErrRetryAfterTooLong
+	}
+	if !c.deadline.IsZero() && wait+c.pol.MinAttempt > c.timeLeft() {
+		if src == WaitRetryAfter {
+			return 0, WaitNone, ErrRetryAfterTooLong
+		}
+		return 0, WaitNone, ErrDeadline
+	}
+	if !c.bucket.take(s.timedOut) {
+		return 0, WaitNone, ErrBudgetExhausted
+	}
+	c.retries++
+	return wait, src, nil
+}

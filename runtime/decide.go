@@ -1,0 +1,75 @@
+package runtime
+
+import "net/http"
+
+// action is what the engine does with one attempt's result.
+type action int
+
+const (
+	// actReturn hands the answer to the caller: a success, or a status no
+	// rule applies to (a *StatusError with a nil Reason when >= 400).
+	actReturn action = iota
+	// actRetry makes another attempt if the limits allow it.
+	actRetry
+	// actFail stops with the verdict's rule.
+	actFail
+)
+
+// verdict is the decision table's answer for one attempt.
+type verdict struct {
+	act action
+	// why is the reason of the next attempt when act is actRetry.
+	why Reason
+	// rule is the sentinel that stops the call when act is actFail.
+	rule error
+	// unknown: the server may have executed this attempt.
+	unknown bool
+}
+
+// safe reports whether op may be resent after an unknown outcome.
+func (op *Operation) safe() bool { return op.Safety == Idempotent || op.Safety == Keyed }
+
+// decideStatus applies DESIGN.md section 4 to a response status.
+func decideStatus(op *Operation, status int) verdict {
+	// A gateway's 502/504 proves nothing about the origin, and a 409 on a
+	// keyed operation says the first attempt is still running.
+	unknown := status == http.StatusBadGateway || status == http.StatusGatewayTimeout
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden ||
+		status == http.StatusProxyAuthRequired:
+		return verdict{act: actFail, rule: ErrUnauthorized}
+	case status == http.StatusPreconditionFailed:
+		return verdict{act: actFail, rule: ErrPreconditionFailed}
+	case op.Safety == Keyed && status == http.StatusConflict:
+		return verdict{act: actRetry, why: ReasonInProgress, unknown: true}
+	case op.Safety == Keyed && status == http.StatusUnprocessableEntity:
+		return verdict{act: actFail, rule: ErrKeyReuse}
+	case op.Retryable.Contains(status) && (op.safe() || status == http.StatusTooManyRequests):
+		return verdict{act: actRetry, why: ReasonStatus, unknown: unknown}
+	}
+	return verdict{act: actReturn, unknown: unknown}
+}
+
+// decideError applies DESIGN.md section 4 to an attempt that got no
+// response. written says whether the request may have reached the server.
+func decideError(op *Operation, written bool) verdict {
+	switch {
+	case !written:
+		// Nothing reached the server: resending is safe for every operation.
+		return verdict{act: actRetry, why: ReasonConnection}
+	case op.safe():
+		return verdict{act: actRetry, why: ReasonUnknownOutcome, unknown: true}
+	}
+	return verdict{act: actFail, rule: ErrOutcomeUnknown, unknown: true}
+}
+
+// limitError is a rule (why the call wanted another attempt, such as
+// ErrInProgress) stopped by a limit (ErrAttemptsExhausted...). errors.Is
+// matches both.
+type limitError struct{ rule, limit error }
+
+// Error names the rule and the limit.
+func (e *limitError) Error() string { return e.rule.Error() + "; stopped by: " + e.limit.Error() }
+
+// Unwrap exposes both sentinels.
+func (e *limitError) Unwrap() []error { return []error{e.rule, e.limit} }

@@ -1,0 +1,109 @@
+// Package runtime is the retry engine every idemgen-generated client shares:
+// it runs the attempts of one call of an operation according to the
+// operation's retry contract (Operation), and records each of them.
+//
+// Generated code imports it as idemrt and calls Runner.Do with a prepared
+// Request: the body is encoded once, and every attempt sends the same bytes
+// and, for keyed operations, the same idempotency key.
+//
+// # What one attempt's outcome leads to
+//
+// Each attempt is classified with net/http/httptrace events, never by
+// matching error text: no request write means the request never left
+// (dial, DNS, TLS handshake, refused connection); a write followed by a
+// failure means the outcome is unknown (timeout, reset, EOF before a
+// response); otherwise a response arrived.
+//
+//	outcome of an attempt              | safe op (idempotent or keyed) | unsafe op
+//	-----------------------------------+-------------------------------+-------------------------------
+//	request never written              | retry                         | retry
+//	written, then timeout/reset/EOF    | retry                         | stop: ErrOutcomeUnknown
+//	401, 403, 407                      | fail fast: ErrUnauthorized    | fail fast: ErrUnauthorized
+//	412                                | ErrPreconditionFailed         | ErrPreconditionFailed
+//	keyed op: 409 (in progress)        | wait, retry with the same key | -
+//	keyed op: 422 (key reused)         | fail fast: ErrKeyReuse        | -
+//	status in the op's retryable set   | retry                         | retry only if 429
+//	anything else                      | return it                     | return it
+//
+// Before each retry the limits are checked in this order, and the first that
+// fails stops the call at once, without sleeping, naming itself in the error:
+// the attempts left (ErrAttemptsExhausted), the server's hint against
+// Policy.MaxRetryAfter (ErrRetryAfterTooLong), the wait plus
+// Policy.MinAttempt against the time left before the deadline (ErrDeadline,
+// or ErrRetryAfterTooLong when the wait is the server's hint), and the retry
+// budget (ErrBudgetExhausted). A keyed call that ran out while the server
+// still answered 409 wraps both ErrInProgress and the limit.
+//
+// When a doer gives no trace information (a custom Doer that does not go
+// through net/http's Transport), every failure counts as an unknown outcome:
+// the safe reading.
+//
+// # Waits
+//
+// The wait before a retry is the server's hint when it gives one
+// (retry-after-ms, else Retry-After as delta-seconds or an HTTP-date in any of
+// the three forms of http.ParseTime); negative, garbage or overflowing values
+// and dates not in the future are ignored. Otherwise it is full-jitter
+// exponential backoff: a uniform random time in
+// [0, min(MaxDelay, BaseDelay * 2^n)) before retry n, with the jitter kept at
+// the cap so that clients failing together do not retry together.
+//
+// # Default policies
+//
+// Interactive (the default class; a person is waiting): 3 attempts, backoff
+// 100ms doubling to 1s, 10s total deadline, server hints honoured up to 3s,
+// 100ms minimal attempt; budget of 10 tokens refilled by 0.1 per healthy
+// answer. A fast failure that says why beats a slow success.
+//
+// Background (WithClass(Background); queues and batch jobs): 8 attempts,
+// backoff 1s doubling to 1min, 10min total, 1min per attempt, hints honoured
+// up to 5min, 1s minimal attempt; budget of 50 tokens refilled by 0.2. Nobody
+// is waiting, so the call rides out short outages itself rather than handing
+// the retry to another layer.
+//
+// The deadline is the context's when it has one, else Policy.Timeout; it also
+// covers reading the successful response's body, which the caller must close.
+//
+// # Retry budget
+//
+// Each Runner holds one token bucket per class. First attempts are free;
+// each retry takes Budget.RetryCost tokens, or Budget.TimeoutCost after an
+// attempt that timed out (an overloaded server is the worst one to hammer).
+// Healthy answers (anything but a retried status or a transport failure)
+// refill Budget.SuccessRefill. Under a total outage nothing refills, so once
+// the bucket is empty each call makes one attempt: the outage costs at most
+// Capacity extra requests per Runner and class, however many calls fail.
+//
+// # One layer retries
+//
+// While it runs attempts, the engine marks the context it passes down. A call
+// made under that context (a generated client used from inside another's
+// request editor or doer in the same process) makes one attempt only. The
+// NoRetry option does the same for a whole Runner or one call, for callers
+// that own retries themselves (a queue that redelivers).
+//
+// # The Transport's hidden replays
+//
+// net/http's Transport silently resends a request when a reused keep-alive
+// connection turns out to be dead, if the method is idempotent or the request
+// carries an Idempotency-Key (or X-Idempotency-Key) header. The first send may
+// have reached the server. The engine sees each write through httptrace and
+// records every extra one as an attempt (Err ErrTransportReplay on the lost
+// send, Reason ReasonTransportReplay on the resend), counts it against
+// Policy.MaxAttempts and charges it to the budget, so no send goes uncounted.
+//
+// # Attempt records
+//
+// An Observer (WithObserver, WithSlog) receives one Attempt per send, and
+// WithAttemptLog returns the list to the caller; errors carry it too
+// (AttemptsOf). Records hold no headers, so Authorization and Cookie values
+// never reach an observer or a log.
+//
+// # Errors
+//
+// A final status of 400 or more is a *StatusError (status, headers, body up
+// to MaxErrorBody, key, attempts); a call without a usable response is a
+// *CallError (key, attempts, cause). Both wrap the sentinel of the rule or
+// limit that ended the call, for errors.Is, and KeyOf returns the key to
+// reconcile or retry the intent later.
+package runtime

@@ -1,0 +1,127 @@
+package runtime
+
+import (
+	"context"
+	"net/http"
+)
+
+// Option configures a Runner.
+type Option interface{ applyRunner(*Runner) }
+
+// CallOption configures one call.
+type CallOption interface{ applyCall(*callConfig) }
+
+// RequestEditor edits every attempt's request just before it is sent, for
+// example to add an Authorization header. An error ends the call without
+// sending.
+type RequestEditor func(ctx context.Context, req *http.Request) error
+
+// callConfig holds the per-call options.
+type callConfig struct {
+	class   Class
+	noRetry bool
+	log     *[]Attempt
+	headers []string // name, value pairs
+}
+
+type runnerFunc func(*Runner)
+
+func (f runnerFunc) applyRunner(r *Runner) { f(r) }
+
+type callFunc func(*callConfig)
+
+func (f callFunc) applyCall(c *callConfig) { f(c) }
+
+// WithHTTPClient sends requests with d (default http.DefaultClient). Any
+// value with Do(*http.Request) works; when it reports no httptrace events (a
+// doer that does not go through net/http's Transport), every failure counts
+// as an unknown outcome, the safe reading.
+func WithHTTPClient(d Doer) Option {
+	return runnerFunc(func(r *Runner) {
+		if d != nil {
+			r.doer = d
+		}
+	})
+}
+
+// WithRequestEditor adds an editor run on every attempt's request, in the
+// order the options were given.
+func WithRequestEditor(f RequestEditor) Option {
+	return runnerFunc(func(r *Runner) {
+		if f != nil {
+			r.editors = append(r.editors, f)
+		}
+	})
+}
+
+// WithObserver adds an observer that receives one Attempt per send.
+func WithObserver(o Observer) Option {
+	return runnerFunc(func(r *Runner) {
+		if o != nil {
+			r.observers = append(r.observers, o)
+		}
+	})
+}
+
+// WithPolicy replaces the policy of class c.
+func WithPolicy(c Class, p Policy) Option {
+	return runnerFunc(func(r *Runner) { r.policies[c.valid()] = p })
+}
+
+// WithBudget replaces the retry budget of class c.
+func WithBudget(c Class, b Budget) Option {
+	return runnerFunc(func(r *Runner) { r.budgets[c.valid()] = b })
+}
+
+// WithClock replaces the clock used for waits and deadlines (tests).
+func WithClock(c Clock) Option {
+	return runnerFunc(func(r *Runner) {
+		if c != nil {
+			r.clock = c
+		}
+	})
+}
+
+// WithRandom replaces the jitter source. f returns a float in [0, 1) and must
+// be safe for concurrent use when the Runner is; the default is
+// math/rand/v2's Float64.
+func WithRandom(f func() float64) Option {
+	return runnerFunc(func(r *Runner) {
+		if f != nil {
+			r.rand = f
+		}
+	})
+}
+
+// noRetry is both a Runner option and a call option.
+type noRetry struct{}
+
+func (noRetry) applyRunner(r *Runner)   { r.noRetry = true }
+func (noRetry) applyCall(c *callConfig) { c.noRetry = true }
+
+// NoRetry makes one attempt per call, for callers that own retries (a queue
+// worker whose queue redelivers). It works as a Runner option (every call)
+// and as a call option (one call). A transport replay still counts.
+func NoRetry() interface {
+	Option
+	CallOption
+} {
+	return noRetry{}
+}
+
+// WithClass picks the call's class (default Interactive): its policy and its
+// budget.
+func WithClass(c Class) CallOption {
+	return callFunc(func(cc *callConfig) { cc.class = c.valid() })
+}
+
+// WithAttemptLog stores the call's attempt records in *dst when the call
+// returns, on success and on error.
+func WithAttemptLog(dst *[]Attempt) CallOption {
+	return callFunc(func(cc *callConfig) { cc.log = dst })
+}
+
+// WithHeader sets one extra request header for this call.
+func WithHeader(name, value string) CallOption {
+	return callFunc(func(cc *callConfig) { cc.headers = append(cc.headers, name, value) })
+}

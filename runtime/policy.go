@@ -1,0 +1,124 @@
+package runtime
+
+import "time"
+
+// Class separates interactive calls (a person is waiting) from background
+// work (queues, batch jobs). Each class has its own default Policy and its own
+// retry budget in every Runner, so a background storm cannot spend the
+// retries that interactive calls need.
+type Class int
+
+const (
+	// Interactive is the default class: short deadline, few attempts.
+	Interactive Class = iota
+	// Background tolerates long waits and more attempts.
+	Background
+)
+
+// String names the class.
+func (c Class) String() string {
+	if c == Background {
+		return "background"
+	}
+	return "interactive"
+}
+
+// valid maps out-of-range classes to Interactive so that a bad value never
+// indexes out of the Runner's per-class arrays.
+func (c Class) valid() Class {
+	if c == Background {
+		return Background
+	}
+	return Interactive
+}
+
+// Policy bounds the attempts of one call.
+type Policy struct {
+	// MaxAttempts is the most sends of one call, the first included
+	// (values below 1 mean 1). Transport replays count.
+	MaxAttempts int
+	// BaseDelay and MaxDelay shape the full-jitter backoff: before retry n
+	// (n = 0 for the first retry) the engine waits a uniformly random time in
+	// [0, min(MaxDelay, BaseDelay * 2^n)).
+	BaseDelay, MaxDelay time.Duration
+	// Timeout is the total deadline of a call whose context has none
+	// (0: no deadline besides the context's). It covers waits, attempts and
+	// reading the successful response's body.
+	Timeout time.Duration
+	// AttemptTimeout bounds one attempt (0: only the total deadline). An
+	// attempt that runs out of it has an unknown outcome, and its retry costs
+	// Budget.TimeoutCost.
+	AttemptTimeout time.Duration
+	// MaxRetryAfter is the longest server hint (Retry-After, retry-after-ms)
+	// the engine honours; a longer hint stops the call at once with
+	// ErrRetryAfterTooLong (0: no ceiling besides the deadline).
+	MaxRetryAfter time.Duration
+	// MinAttempt is the least time an attempt needs: a retry is made only when
+	// its wait plus MinAttempt fits before the deadline.
+	MinAttempt time.Duration
+}
+
+// DefaultPolicy returns the policy a Runner uses for c unless WithPolicy
+// replaces it.
+//
+// Interactive: 3 attempts, backoff 100ms doubling up to 1s, 10s total,
+// Retry-After honoured up to 3s, 100ms minimal attempt. A person is waiting:
+// a fast, explained failure beats a slow success.
+//
+// Background: 8 attempts, backoff 1s doubling up to 1min, 10min total, 1min
+// per attempt, Retry-After honoured up to 5min, 1s minimal attempt. Nobody is
+// waiting, so the call rides out short outages instead of pushing the retry
+// to yet another layer (a queue that redelivers multiplies attempts).
+func DefaultPolicy(c Class) Policy {
+	if c.valid() == Background {
+		return Policy{
+			MaxAttempts:    8,
+			BaseDelay:      time.Second,
+			MaxDelay:       time.Minute,
+			Timeout:        10 * time.Minute,
+			AttemptTimeout: time.Minute,
+			MaxRetryAfter:  5 * time.Minute,
+			MinAttempt:     time.Second,
+		}
+	}
+	return Policy{
+		MaxAttempts:   3,
+		BaseDelay:     100 * time.Millisecond,
+		MaxDelay:      time.Second,
+		Timeout:       10 * time.Second,
+		MaxRetryAfter: 3 * time.Second,
+		MinAttempt:    100 * time.Millisecond,
+	}
+}
+
+// Budget is a token bucket that limits retries across all the calls of one
+// Runner and one Class. First attempts are free; every retry takes tokens,
+// and when the bucket cannot pay the call stops with ErrBudgetExhausted.
+// Answers that show a healthy server put tokens back. Under a total outage no
+// tokens come back, so once the bucket is empty every call makes one attempt:
+// the outage costs at most Capacity extra requests, however many calls fail.
+type Budget struct {
+	// Capacity is the number of tokens the bucket holds; it starts full.
+	Capacity float64
+	// RetryCost is what one retry takes.
+	RetryCost float64
+	// TimeoutCost is what a retry after a timeout takes: a timed-out server is
+	// likely overloaded, and retrying it costs the most.
+	TimeoutCost float64
+	// SuccessRefill is what one healthy answer (a success or any status that
+	// is not retried) puts back.
+	SuccessRefill float64
+	// Unlimited disables the budget.
+	Unlimited bool
+}
+
+// DefaultBudget returns the budget a Runner uses for c unless WithBudget
+// replaces it. Interactive: 10 tokens, a retry costs 1, a retry after a
+// timeout 2, each healthy answer refills 0.1 (so in steady state at most one
+// retry per ten good calls). Background: 50 tokens, same costs, refill 0.2.
+func DefaultBudget(c Class) Budget {
+	if c.valid() == Background {
+		return Budget{Capacity: 50, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.2}
+	}
+	return Budget{Capacity: 10, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.1}
+}

@@ -1,0 +1,98 @@
+package runtime
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+
+	"github.com/google/uuid"
+)
+
+// Doer is what sends requests; *http.Client satisfies it.
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// Request is a prepared request; the engine builds a fresh *http.Request per
+// attempt from it.
+type Request struct {
+	Method string
+	// URL is absolute.
+	URL *url.URL
+	// Header may be nil; Content-Type is already set when there is a body.
+	// The engine adds the key header and call headers to it (it is the
+	// caller's per-call map), so do not share one Header between concurrent
+	// calls.
+	Header http.Header
+	// Body is nil for no body. Every attempt sends these same bytes.
+	Body []byte
+	// Key is the idempotency key of the call. For Keyed operations "" makes
+	// the engine generate one with NewKey. Errors carry it (KeyOf).
+	Key string
+}
+
+// NewKey returns a fresh idempotency key: a random (version 4) UUID. One key
+// is one business intent: make a new key for a deliberate new operation,
+// reuse it only to retry the same intent.
+func NewKey() string { return uuid.NewString() }
+
+// Runner runs the attempts of calls. It is safe for concurrent use by any
+// number of goroutines; it holds no global state, so two Runners share
+// nothing (not even their retry budgets).
+type Runner struct {
+	doer      Doer
+	editors   []RequestEditor
+	observers []Observer
+	policies  [2]Policy
+	budgets   [2]Budget
+	buckets   [2]*bucket
+	clock     Clock
+	rand      func() float64
+	noRetry   bool
+}
+
+// NewRunner returns a Runner with the default policies and budgets of both
+// classes, http.DefaultClient, the system clock and math/rand/v2 jitter,
+// changed by opts.
+func NewRunner(opts ...Option) *Runner {
+	r := &Runner{
+		doer:     http.DefaultClient,
+		policies: [2]Policy{DefaultPolicy(Interactive), DefaultPolicy(Background)},
+		budgets:  [2]Budget{DefaultBudget(Interactive), DefaultBudget(Background)},
+		clock:    systemClock{},
+		rand:     rand.Float64,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o.applyRunner(r)
+		}
+	}
+	r.buckets = [2]*bucket{newBucket(r.budgets[Interactive]), newBucket(r.budgets[Background])}
+	return r
+}
+
+// BudgetLeft reports the tokens left in the retry budget of class c.
+func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left() }
+
+// Do runs the attempts of one call of op, following the decision table of
+// the package documentation.
+//
+// On success (a final status below 400) it returns the response with the
+// body open; the caller reads and closes it. A final status of 400 or more
+// returns a *StatusError (body read up to MaxErrorBody and closed) whose
+// Reason is the sentinel of the rule or limit that ended the call, or nil for
+// a plain status such as 404. A call that ends without a usable response
+// returns a *CallError. Both carry the key and the attempt records.
+func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...CallOption) (*http.Response, error) {
+	c := &call{r: r, op: op, req: req}
+	for _, o := range opts {
+		if o != nil {
+			o.applyCall(&c.cfg)
+		}
+	}
+	if err := c.init(ctx); err != nil {
+		return nil, err
+	}
+	return c.run()
+}
