@@ -1,0 +1,253 @@
+// Package annotate adds the retry-contract extension x-idempotent to the
+// operations of an OpenAPI document that lack it, so a team can start from a
+// sane baseline and then correct the few operations the method gets wrong.
+//
+// The rules, per operation that has no x-idempotent of its own and whose path
+// item has none either:
+//
+//   - GET, HEAD, OPTIONS, TRACE, PUT and DELETE get `x-idempotent: true`
+//     (RFC 9110 calls them idempotent);
+//   - POST and PATCH with a header parameter named Idempotency-Key (any case,
+//     inline or through a $ref inside the same file, on the operation or its
+//     path item) get `x-idempotent: {key: {in: header, name: <its name>}}`;
+//   - other POST and PATCH get `x-idempotent: false`.
+//
+// Edits are spliced into the original bytes at positions taken from the parsed
+// tree, with the indentation and line endings of the surrounding lines, so
+// every byte the tool does not add stays as it was: comments, key order,
+// quoting and indentation survive. JSON documents stay JSON.
+package annotate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Value is the x-idempotent form an edit adds.
+type Value int
+
+const (
+	// True is `x-idempotent: true`.
+	True Value = iota
+	// False is `x-idempotent: false`.
+	False
+	// Keyed is `x-idempotent: {key: {in: header, name: ...}}`.
+	Keyed
+)
+
+// String returns the value as the docs name it.
+func (v Value) String() string {
+	switch v {
+	case False:
+		return "false"
+	case Keyed:
+		return "keyed"
+	default:
+		return "true"
+	}
+}
+
+// Edit is one x-idempotent added to one operation.
+type Edit struct {
+	// Method is upper case; Path is the path template as written.
+	Method string
+	Path   string
+	// Line is the line of the operation in the original document.
+	Line  int
+	Value Value
+	// KeyName is the key header's name as the spec spells it (Keyed only).
+	KeyName string
+}
+
+// Note reports an operation annotate left alone although it lacks
+// x-idempotent, and why (a shared YAML anchor, a $ref to another file...).
+type Note struct {
+	Line    int
+	Column  int
+	Pointer string
+	Message string
+}
+
+// String renders the note as `line:col: (pointer): message`.
+func (n Note) String() string {
+	return fmt.Sprintf("%d:%d: (%s): %s", n.Line, n.Column, n.Pointer, n.Message)
+}
+
+// Result is the outcome of annotating one document.
+type Result struct {
+	// Annotated is the rewritten document; it equals the input when Edits is
+	// empty.
+	Annotated []byte
+	// Edits are in document order.
+	Edits []Edit
+	Notes []Note
+}
+
+// ErrNotOpenAPI reports a document without a paths mapping at its root.
+var ErrNotOpenAPI = errors.New("not an OpenAPI document: no paths mapping at the root")
+
+// Annotate adds the missing x-idempotent extensions to the document in src,
+// YAML or JSON (detected from the content). It never panics on malformed
+// input; a document it cannot parse is an error.
+func Annotate(src []byte) (res *Result, err error) {
+	defer func() {
+		// The YAML parser has panicked on hostile input in the past; a tool
+		// run over users' files reports that as an error instead of crashing.
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error while parsing the document: %v", r)
+		}
+	}()
+	idx := newLineIndex(src)
+	isJSON := looksLikeJSON(src)
+	var root *node
+	if isJSON {
+		root, err = parseJSON(src, idx)
+	} else {
+		root, err = parseYAML(src, idx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	paths := root.get("paths")
+	if paths == nil || paths.kind != kindMap {
+		return nil, ErrNotOpenAPI
+	}
+	w := walker{root: root, sp: splicer{idx: idx, json: isJSON, compact: isJSON && isCompact(src, root)}}
+	w.paths(paths)
+	return &Result{Annotated: w.sp.apply(), Edits: w.edits, Notes: w.notes}, nil
+}
+
+// looksLikeJSON reports whether the first significant byte opens a JSON
+// object or array (after an optional UTF-8 byte order mark).
+func looksLikeJSON(src []byte) bool {
+	s := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	s = bytes.TrimLeft(s, " \t\r\n")
+	return len(s) > 0 && (s[0] == '{' || s[0] == '[')
+}
+
+// isCompact reports whether the JSON document writes its first member
+// without a space after the colon.
+func isCompact(src []byte, root *node) bool {
+	return len(root.vals) > 0 && root.vals[0].off > 0 && src[root.vals[0].off-1] == ':'
+}
+
+// idempotentMethods get `x-idempotent: true`; RFC 9110 section 9.2.2 lists
+// them (TRACE included, as a safe method).
+var idempotentMethods = map[string]bool{"get": true, "head": true, "options": true, "trace": true, "put": true, "delete": true}
+
+// unsafeMethods get the keyed form or `false`.
+var unsafeMethods = map[string]bool{"post": true, "patch": true}
+
+// walker visits the operations of a document and records edits and notes.
+type walker struct {
+	root  *node
+	sp    splicer
+	edits []Edit
+	notes []Note
+}
+
+func (w *walker) note(n *node, ptr, format string, args ...any) {
+	w.notes = append(w.notes, Note{Line: n.line, Column: n.col, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+func (w *walker) paths(paths *node) {
+	for i, k := range paths.keys {
+		item, ptr := paths.vals[i], "/paths/"+escapePointer(k.value)
+		switch {
+		case item.kind != kindMap:
+			continue
+		case item.has("$ref"):
+			w.note(item, ptr, "path item is a $ref (%s); annotate its target by hand", item.str("$ref"))
+		case item.has("x-idempotent"):
+			continue // the path item's value already covers every operation in it
+		default:
+			w.pathItem(k.value, item, ptr)
+		}
+	}
+}
+
+func (w *walker) pathItem(path string, item *node, ptr string) {
+	for i, k := range item.keys {
+		method := k.value
+		if !idempotentMethods[method] && !unsafeMethods[method] {
+			continue
+		}
+		op, opPtr := item.vals[i], ptr+"/"+method
+		if op.kind != kindMap || op.has("x-idempotent") {
+			continue
+		}
+		if op.shared {
+			w.note(op, opPtr, "operation is a shared YAML anchor or alias; annotate it by hand")
+			continue
+		}
+		w.operation(path, method, k, op, item, opPtr)
+	}
+}
+
+func (w *walker) operation(path, method string, key, op, item *node, ptr string) {
+	e := Edit{Method: strings.ToUpper(method), Path: path, Line: op.line, Value: True}
+	if unsafeMethods[method] {
+		name, foreign := w.keyHeader(op, item)
+		switch {
+		case name != "":
+			e.Value, e.KeyName = Keyed, name
+		case foreign != "":
+			w.note(op, ptr, "parameter $ref %q cannot be followed inside this file; annotate the operation by hand", foreign)
+			return
+		default:
+			e.Value = False
+		}
+	}
+	if err := w.sp.insert(key, op, e); err != nil {
+		w.note(op, ptr, "%v; annotate the operation by hand", err)
+		return
+	}
+	w.edits = append(w.edits, e)
+}
+
+// keyHeader returns the name of the operation's idempotency-key header
+// parameter, looking at the operation's parameters and then its path item's.
+// When there is none, foreign is the first parameter $ref that leads outside
+// the file: the key might hide behind it.
+func (w *walker) keyHeader(op, item *node) (name, foreign string) {
+	for _, params := range []*node{op.get("parameters"), item.get("parameters")} {
+		if params == nil || params.kind != kindSeq {
+			continue
+		}
+		for _, p := range params.items {
+			p, ref := w.deref(p)
+			if p == nil {
+				if foreign == "" {
+					foreign = ref
+				}
+				continue
+			}
+			if strings.EqualFold(p.str("in"), "header") && strings.EqualFold(p.str("name"), "Idempotency-Key") {
+				return p.str("name"), ""
+			}
+		}
+	}
+	return "", foreign
+}
+
+// maxRefHops bounds $ref chains so a reference cycle cannot loop forever.
+const maxRefHops = 16
+
+// deref follows local $refs from n. It returns the node reached, or nil and
+// the $ref it could not follow (one to another file, or a dangling one).
+func (w *walker) deref(n *node) (*node, string) {
+	for range maxRefHops {
+		ref := n.str("$ref")
+		if ref == "" {
+			return n, ""
+		}
+		target := resolvePointer(w.root, ref)
+		if target == nil {
+			return nil, ref
+		}
+		n = target
+	}
+	return nil, n.str("$ref")
+}
