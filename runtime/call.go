@@ -154,6 +154,7 @@ func (c *call) run() (*http.Response, error) {
 	for {
 		s := c.send(why, wait, src)
 		v := c.judge(&s)
+		c.unknown = c.unknown || v.unknown
 		if v.act != actRetry {
 			return c.finish(&s, v, nil)
 		}

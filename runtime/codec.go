@@ -1,0 +1,119 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// EncodeJSON marshals a JSON request body once, before the first attempt.
+func EncodeJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding JSON body: %w", err)
+	}
+	return b, nil
+}
+
+// ReadBody reads an io.Reader body once, up front, so that every attempt
+// sends the same bytes. A nil reader is an empty body.
+func ReadBody(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return []byte{}, nil
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading request body: %w", err)
+	}
+	if c, ok := r.(io.Closer); ok {
+		_ = c.Close()
+	}
+	return b, nil
+}
+
+// maxDrain bounds how much of an unread response body is read before closing,
+// so the connection can be reused without reading a huge body.
+const maxDrain = 64 << 10
+
+// closeBody drains (bounded) and closes a response body.
+func closeBody(body io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxDrain))
+	_ = body.Close()
+}
+
+// IsJSON reports whether a media type is JSON: application/json or any
+// type with a +json suffix. Parameters (charset) are ignored.
+func IsJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(contentType))
+	}
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// DecodeJSON decodes a success response's JSON body into dst, then drains
+// and closes the body. An empty body leaves dst untouched.
+func DecodeJSON(resp *http.Response, dst any) error {
+	defer closeBody(resp.Body)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("reading %d response: %w", resp.StatusCode, err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(b, dst); err != nil {
+		return fmt.Errorf("decoding %d response (%s): %w", resp.StatusCode, resp.Header.Get("Content-Type"), err)
+	}
+	return nil
+}
+
+// DecodeBytes returns a success response's body as bytes and closes it.
+func DecodeBytes(resp *http.Response) ([]byte, error) {
+	defer closeBody(resp.Body)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("reading %d response: %w", resp.StatusCode, err)
+	}
+	return b, nil
+}
+
+// DecodeText returns a success response's body as a string and closes it.
+func DecodeText(resp *http.Response) (string, error) {
+	b, err := DecodeBytes(resp)
+	return string(b), err
+}
+
+// Discard drains and closes the body of a success response that declares no
+// content.
+func Discard(resp *http.Response) {
+	closeBody(resp.Body)
+}
+
+// ErrorModel decodes the body of a *StatusError in err into the model that
+// newModel returns for its status (nil: none declared) and stores it in
+// StatusError.Model. The model is set only when the body is JSON that
+// decodes; the error is returned unchanged otherwise, so a garbled error body
+// never hides the status.
+func ErrorModel(err error, newModel func(status int) any) error {
+	var se *StatusError
+	if !errors.As(err, &se) || se.Model != nil || len(se.Body) == 0 {
+		return err
+	}
+	m := newModel(se.StatusCode)
+	if m == nil {
+		return err
+	}
+	if ct := se.Header.Get("Content-Type"); ct != "" && !IsJSON(ct) {
+		return err
+	}
+	if json.Unmarshal(se.Body, m) == nil {
+		se.Model = m
+	}
+	return err
+}

@@ -1,0 +1,184 @@
+package runtime
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Builder assembles one call's request from a server URL, a path template,
+// parameters and a body. Generated methods use one Builder per call:
+//
+//	b := idemrt.NewBuilder(c.server, "GET", "/orders/{order_id}")
+//	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
+//	req, err := b.Build(&getOrderOp)
+//
+// The first error (a rejected path value, a body that does not encode) is
+// kept and returned by Build, so a method checks once.
+type Builder struct {
+	server  *url.URL
+	method  string
+	path    string
+	query   []string
+	header  http.Header
+	cookies []string
+	body    []byte
+	key     string
+	err     error
+}
+
+// NewBuilder starts a request for method on the path template, relative to
+// server (which ParseServerURL returned).
+// A query string written into the template itself ("/assistants?beta=true",
+// as some documents do) is kept and sent before the parameters.
+func NewBuilder(server *url.URL, method, pathTemplate string) *Builder {
+	b := &Builder{server: server, method: method, path: pathTemplate, header: http.Header{}}
+	if path, query, ok := strings.Cut(pathTemplate, "?"); ok {
+		b.path = path
+		if query != "" {
+			b.query = append(b.query, query)
+		}
+	}
+	return b
+}
+
+// ParseServerURL parses the base URL of a client. It must be absolute (a
+// scheme and a host); a trailing slash is dropped so that path templates,
+// which start with one, join cleanly.
+func ParseServerURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("server URL: %w", err)
+	}
+	if u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("server URL %q: want an absolute URL such as https://api.example.com", s)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
+	return u, nil
+}
+
+// fail records the first error.
+func (b *Builder) fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+// Path substitutes {name} in the template with the escaped value.
+func (b *Builder) Path(p Param, v any) {
+	s, err := expandPath(p, v)
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	b.path = strings.ReplaceAll(b.path, "{"+p.Name+"}", s)
+}
+
+// Query appends a query parameter; an absent value (nil pointer, empty
+// slice) sends nothing.
+func (b *Builder) Query(p Param, v any) {
+	n, err := toNode(v, p.JSON)
+	if err != nil {
+		b.fail(paramError(p.Name, "%v", err))
+		return
+	}
+	b.query = append(b.query, queryPairs(p, n)...)
+}
+
+// Header sets a header parameter (simple style); an absent value sends
+// nothing.
+func (b *Builder) Header(p Param, v any) {
+	n, err := toNode(v, p.JSON)
+	if err != nil {
+		b.fail(paramError(p.Name, "%v", err))
+		return
+	}
+	if s, ok := headerValue(n, p.Explode); ok {
+		b.header.Set(p.Name, s)
+	}
+}
+
+// Cookie adds a cookie parameter (form style); an absent value sends nothing.
+func (b *Builder) Cookie(p Param, v any) {
+	n, err := toNode(v, p.JSON)
+	if err != nil {
+		b.fail(paramError(p.Name, "%v", err))
+		return
+	}
+	b.cookies = append(b.cookies, cookiePairs(p, n)...)
+}
+
+// Key sets the caller's idempotency key of a keyed operation ("" lets the
+// engine make one).
+func (b *Builder) Key(key string) { b.key = key }
+
+// Body sets encoded body bytes and their content type.
+func (b *Builder) Body(contentType string, body []byte, err error) {
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	if body == nil {
+		body = []byte{}
+	}
+	b.body = body
+	b.header.Set("Content-Type", contentType)
+}
+
+// JSONBody encodes v as the JSON body.
+func (b *Builder) JSONBody(contentType string, v any) {
+	body, err := EncodeJSON(v)
+	b.Body(contentType, body, err)
+}
+
+// FormBody encodes v as an application/x-www-form-urlencoded body.
+func (b *Builder) FormBody(v any) {
+	body, err := EncodeForm(v)
+	b.Body("application/x-www-form-urlencoded", body, err)
+}
+
+// MultipartBody encodes v as a multipart/form-data body.
+func (b *Builder) MultipartBody(v any) {
+	body, ct, err := EncodeMultipart(v)
+	b.Body(ct, body, err)
+}
+
+// ReaderBody reads r once, up front, as the body.
+func (b *Builder) ReaderBody(contentType string, r io.Reader) {
+	body, err := ReadBody(r)
+	b.Body(contentType, body, err)
+}
+
+// TextBody sends s as the body.
+func (b *Builder) TextBody(contentType, s string) {
+	b.Body(contentType, []byte(s), nil)
+}
+
+// Build returns the request, or the first error wrapped in a *CallError
+// naming the operation (with no Reason: nothing was sent).
+func (b *Builder) Build(op *Operation) (*Request, error) {
+	if b.err != nil {
+		return nil, &CallError{Operation: op.ID, Err: b.err}
+	}
+	u := *b.server
+	u.RawPath = b.server.EscapedPath() + b.path
+	p, err := url.PathUnescape(u.RawPath)
+	if err != nil {
+		return nil, &CallError{Operation: op.ID, Err: err}
+	}
+	u.Path = p
+	if len(b.query) > 0 {
+		q := strings.Join(b.query, "&")
+		if u.RawQuery != "" {
+			q = u.RawQuery + "&" + q
+		}
+		u.RawQuery = q
+	}
+	if len(b.cookies) > 0 {
+		b.header.Set("Cookie", strings.Join(b.cookies, "; "))
+	}
+	return &Request{Method: b.method, URL: &u, Header: b.header, Body: b.body, Key: b.key}, nil
+}
