@@ -1,0 +1,125 @@
+// Package ledger is net/http middleware for the server side of the
+// Idempotency-Key protocol (draft-ietf-httpapi-idempotency-key-header): a
+// durable ledger unique on (caller, operation, key) that reserves a key
+// atomically, runs the handler once inside a database transaction it shares
+// with the handler, commits the ledger row's completion in that same
+// transaction, and replays the stored response byte for byte afterwards.
+//
+// Stores live in sub-packages: sqlstore (database/sql, both dialects),
+// sqlitestore and pgstore (openers); the outbox in ledger/outbox.
+package ledger
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Config configures a Ledger. Store and Caller are required.
+type Config struct {
+	Store Store
+	// Caller returns the tenant or principal the request acts for. Keys are
+	// scoped by it: two callers using the same key never see each other's
+	// rows. An error answers 401 without touching the ledger.
+	Caller func(*http.Request) (string, error)
+	// KeyHeader names the key header; default "Idempotency-Key".
+	KeyHeader string
+	// Optional lets requests without a key through, unprotected but still in
+	// a transaction; by default a missing key is answered 400.
+	Optional bool
+	// Lease bounds one execution: the handler's context is cancelled when
+	// it ends, and a crashed execution's key becomes claimable after it.
+	// Default 30s.
+	Lease time.Duration
+	// TTL is how long a key is kept for replay; default 24h. Clients must
+	// stop resending a key well before it (their total deadline is shorter).
+	TTL time.Duration
+	// InProgressWait, when positive, makes a request whose key is held by a
+	// live execution wait up to this long, re-reading every PollInterval
+	// (default 50ms), before it answers 409.
+	InProgressWait time.Duration
+	PollInterval   time.Duration
+	// BusyRetryAfter, when positive, is sent as Retry-After with a 409.
+	BusyRetryAfter time.Duration
+	// StoredHeaders are the response headers kept for replay, besides
+	// Content-Type, Content-Encoding, Content-Language, Location, ETag and
+	// Last-Modified.
+	StoredHeaders []string
+	// MaxBody bounds the request body read for the fingerprint; default 1 MiB.
+	MaxBody int64
+	// Now and Sleep are the clock; tests inject them. Owner names an
+	// execution (default: a random UUID).
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+	Owner func() string
+	// OnError, if set, receives store and handler failures (panics included)
+	// that were answered with a 5xx.
+	OnError func(r *http.Request, err error)
+}
+
+// Ledger is the middleware; one Ledger serves every keyed operation.
+type Ledger struct {
+	cfg    Config
+	stored []string
+}
+
+var defaultStoredHeaders = []string{
+	"Content-Type", "Content-Encoding", "Content-Language", "Location", "ETag", "Last-Modified",
+}
+
+// New validates cfg and fills in the defaults.
+func New(cfg Config) (*Ledger, error) {
+	if cfg.Store == nil || cfg.Caller == nil {
+		return nil, errors.New("ledger: Config.Store and Config.Caller are required")
+	}
+	if cfg.TTL > 0 && cfg.Lease > cfg.TTL {
+		return nil, errors.New("ledger: Lease must not exceed TTL")
+	}
+	setDefaults(&cfg)
+	stored := append([]string(nil), defaultStoredHeaders...)
+	for _, h := range cfg.StoredHeaders {
+		stored = append(stored, http.CanonicalHeaderKey(h))
+	}
+	return &Ledger{cfg: cfg, stored: stored}, nil
+}
+
+func setDefaults(c *Config) {
+	if c.KeyHeader == "" {
+		c.KeyHeader = "Idempotency-Key"
+	}
+	if c.Lease <= 0 {
+		c.Lease = 30 * time.Second
+	}
+	if c.TTL <= 0 {
+		c.TTL = 24 * time.Hour
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = 50 * time.Millisecond
+	}
+	if c.MaxBody <= 0 {
+		c.MaxBody = 1 << 20
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Sleep == nil {
+		c.Sleep = sleepCtx
+	}
+	if c.Owner == nil {
+		c.Owner = uuid.NewString
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,41 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+)
+
+type ctxKey struct{}
+
+type execution struct {
+	tx *sql.Tx
+	id ID
+}
+
+// Tx returns the transaction the ledger opened for this request, or nil when
+// the handler does not run under the middleware. The handler writes its
+// business rows and its outbox rows in it and must not commit or roll it
+// back: the ledger commits it together with the key's completion when the
+// handler answers below 500, and rolls it back otherwise.
+func Tx(ctx context.Context) *sql.Tx {
+	e, _ := ctx.Value(ctxKey{}).(*execution)
+	if e == nil {
+		return nil
+	}
+	return e.tx
+}
+
+// KeyOf returns the ledger identity (caller, operation, key) of the request
+// being executed; Key is "" for an optional-key request sent without one.
+// Handlers use it to derive stable downstream ids (an outbox event id, say).
+func KeyOf(ctx context.Context) (ID, bool) {
+	e, _ := ctx.Value(ctxKey{}).(*execution)
+	if e == nil {
+		return ID{}, false
+	}
+	return e.id, true
+}
+
+func withExecution(ctx context.Context, e *execution) context.Context {
+	return context.WithValue(ctx, ctxKey{}, e)
+}

@@ -1,0 +1,83 @@
+package ledger
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+)
+
+// Fingerprint returns the canonical fingerprint of a request: a hex SHA-256
+// over the method, the operation (route) and the body. A JSON body (by its
+// content type, or any body when contentType is empty) is canonicalised first,
+// so that key order and insignificant whitespace do not make two equal
+// payloads look different; any other body, or JSON that does not parse, is
+// hashed as raw bytes.
+func Fingerprint(method, operation, contentType string, body []byte) string {
+	h := sha256.New()
+	// Length-prefixed fields: "POST"+"/a" and "POS"+"T/a" must not collide.
+	writeField(h, []byte(method))
+	writeField(h, []byte(operation))
+	if isJSON(contentType) {
+		if canon, err := CanonicalJSON(body); err == nil {
+			writeField(h, []byte("json"))
+			writeField(h, canon)
+			return hex.EncodeToString(h.Sum(nil))
+		}
+	}
+	writeField(h, []byte("raw"))
+	writeField(h, body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func writeField(w io.Writer, b []byte) {
+	var n [8]byte
+	l := uint64(len(b))
+	for i := range n {
+		n[i] = byte(l >> (56 - 8*i))
+	}
+	w.Write(n[:])
+	w.Write(b)
+}
+
+// isJSON accepts application/json, any +json type, and an absent type.
+func isJSON(contentType string) bool {
+	if contentType == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || (len(mt) > 5 && mt[len(mt)-5:] == "+json")
+}
+
+var errTrailingData = errors.New("ledger: data after the JSON value")
+
+// CanonicalJSON re-encodes one JSON value with object keys sorted, no
+// insignificant whitespace and no HTML escaping. Numbers keep their original
+// text (1.0 and 1 stay different: the server may treat them differently).
+// Trailing data after the value is an error, as is invalid JSON.
+func CanonicalJSON(body []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errTrailingData
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	// encoding/json writes map keys in sorted order, which is the whole
+	// canonical form we need once numbers are kept as json.Number.
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,100 @@
+package ledger
+
+import (
+	"testing"
+
+	_ "github.com/idemgen/idemgen/internal/testutil"
+)
+
+func TestCanonicalJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"b":1,"a":2}`, `{"a":2,"b":1}`},
+		{" {\n \"z\" : [ 3 , {\"y\":null,\"x\":true} ] ,\"a\":\"s\" } ", `{"a":"s","z":[3,{"x":true,"y":null}]}`},
+		{`{"n":1.50,"m":1e3,"big":12345678901234567890}`, `{"big":12345678901234567890,"m":1e3,"n":1.50}`},
+		{`"<a&b>"`, `"<a&b>"`},
+		{`{"é":"\u00e9","a":"\n"}`, `{"a":"\n","é":"é"}`},
+		{`[]`, `[]`},
+	}
+	for _, tc := range tests {
+		got, err := CanonicalJSON([]byte(tc.in))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("CanonicalJSON(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{``, `{`, `{"a":1} {"b":2}`, `{"a":1}x`, `nul`} {
+		if _, err := CanonicalJSON([]byte(bad)); err == nil {
+			t.Errorf("CanonicalJSON(%q) accepted invalid input", bad)
+		}
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	base := Fingerprint("POST", "createOrder", "application/json", []byte(`{"a":1,"b":[1,2]}`))
+	same := []struct{ method, op, ct, body string }{
+		{"POST", "createOrder", "application/json; charset=utf-8", `{ "b":[1,2], "a":1 }`},
+		{"POST", "createOrder", "", `{"b":[1,2],"a":1}`},
+	}
+	for _, s := range same {
+		if got := Fingerprint(s.method, s.op, s.ct, []byte(s.body)); got != base {
+			t.Errorf("Fingerprint(%+v) differs from an equal payload", s)
+		}
+	}
+	differ := []struct{ method, op, ct, body string }{
+		{"PUT", "createOrder", "application/json", `{"a":1,"b":[1,2]}`},
+		{"POST", "createPayment", "application/json", `{"a":1,"b":[1,2]}`},
+		{"POST", "createOrder", "application/json", `{"a":1,"b":[2,1]}`},
+		{"POST", "createOrder", "application/json", `{"a":1.0,"b":[1,2]}`},
+		{"POST", "createOrder", "text/plain", `{"a":1,"b":[1,2]}`},
+	}
+	for _, d := range differ {
+		if got := Fingerprint(d.method, d.op, d.ct, []byte(d.body)); got == base {
+			t.Errorf("Fingerprint(%+v) collides with another request", d)
+		}
+	}
+	// Non-JSON bodies are hashed raw: whitespace matters there.
+	if Fingerprint("POST", "up", "text/plain", []byte("a b")) == Fingerprint("POST", "up", "text/plain", []byte("a  b")) {
+		t.Error("raw bodies that differ share a fingerprint")
+	}
+	// Field boundaries are length-prefixed.
+	if Fingerprint("POS", "TcreateOrder", "", nil) == Fingerprint("POST", "createOrder", "", nil) {
+		t.Error("method and operation boundaries collide")
+	}
+	// Invalid JSON under a JSON type falls back to the raw bytes.
+	if Fingerprint("POST", "o", "application/json", []byte("{x")) == Fingerprint("POST", "o", "application/json", []byte("{y")) {
+		t.Error("two invalid JSON bodies share a fingerprint")
+	}
+}
+
+func FuzzCanonicalJSON(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[true,null,"x"]}`, `[1,2.5e-3]`, `"\ud83d\ude00"`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c1, err := CanonicalJSON(in)
+		if err != nil {
+			return
+		}
+		// Canonical form is a fixed point.
+		c2, err := CanonicalJSON(c1)
+		if err != nil || string(c1) != string(c2) {
+			t.Fatalf("not idempotent: %q -> %q -> %q (%v)", in, c1, c2, err)
+		}
+	})
+}
+
+func TestParseKey(t *testing.T) {
+	ok := map[string]string{"abc": "abc", `"abc"`: "abc", " k-1 ": "k-1"}
+	for in, want := range ok {
+		if got, valid := parseKey([]string{in}); !valid || got != want {
+			t.Errorf("parseKey(%q) = %q, %v; want %q", in, got, valid, want)
+		}
+	}
+	for _, in := range [][]string{{""}, {`""`}, {"a b"}, {"a", "b"}, {"é"}, {string(make([]byte, 256))}} {
+		if _, valid := parseKey(in); valid {
+			t.Errorf("parseKey(%q) accepted an invalid key", in)
+		}
+	}
+	if k, valid := parseKey(nil); !valid || k != "" {
+		t.Errorf("absent header = %q, %v; want \"\", true", k, valid)
+	}
+}

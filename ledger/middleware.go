@@ -1,0 +1,203 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// maxKeyLen bounds a key; UUIDs are 36 characters.
+const maxKeyLen = 255
+
+// Handle wraps h as the keyed operation named operation. The operation name
+// is part of both the row's identity and the fingerprint, so one key used on
+// two operations names two intents.
+func (l *Ledger) Handle(operation string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.serve(w, r, operation, h)
+	})
+}
+
+func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string, h http.Handler) {
+	caller, err := l.cfg.Caller(r)
+	if err != nil {
+		writeProblem(w, http.StatusUnauthorized, ProblemCaller, err.Error())
+		return
+	}
+	key, ok := parseKey(r.Header.Values(l.cfg.KeyHeader))
+	if !ok {
+		writeProblem(w, http.StatusBadRequest, ProblemBadKey,
+			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", l.cfg.KeyHeader, maxKeyLen))
+		return
+	}
+	id := ID{Caller: caller, Operation: operation, Key: key}
+	if key == "" {
+		l.serveUnkeyed(w, r, id, h)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.cfg.MaxBody))
+	if err != nil {
+		writeProblem(w, http.StatusRequestEntityTooLarge, ProblemBodyTooBig, err.Error())
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	fp := Fingerprint(r.Method, operation, r.Header.Get("Content-Type"), body)
+	l.serveKeyed(w, r, id, fp, h)
+}
+
+// parseKey accepts one header value, bare or as a structured-field string
+// ("..."), as the draft writes it. An absent header yields "", true.
+func parseKey(values []string) (string, bool) {
+	if len(values) == 0 {
+		return "", true
+	}
+	if len(values) > 1 {
+		return "", false
+	}
+	k := strings.TrimSpace(values[0])
+	if len(k) >= 2 && k[0] == '"' && k[len(k)-1] == '"' {
+		k = k[1 : len(k)-1]
+	}
+	if k == "" || len(k) > maxKeyLen {
+		return "", false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < 0x21 || k[i] > 0x7e || k[i] == '"' || k[i] == '\\' {
+			return "", false
+		}
+	}
+	return k, true
+}
+
+func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, id ID, h http.Handler) {
+	if !l.cfg.Optional {
+		writeProblem(w, http.StatusBadRequest, ProblemMissingKey,
+			fmt.Sprintf("operation %s requires an %s header", id.Operation, l.cfg.KeyHeader))
+		return
+	}
+	l.execute(w, r, id, "", h)
+}
+
+// serveKeyed runs the state machine: reserve, then execute, replay, reject
+// or wait.
+func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp string, h http.Handler) {
+	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
+	owner := l.cfg.Owner()
+	for {
+		now := l.cfg.Now()
+		dec, err := l.cfg.Store.Reserve(r.Context(), Reservation{
+			ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
+		})
+		if err != nil {
+			l.internal(w, r, err)
+			return
+		}
+		switch dec.Outcome {
+		case Reserved:
+			l.execute(w, r, id, owner, h)
+		case Replay:
+			writeStored(w, dec.Record.Response)
+		case Mismatch:
+			writeProblem(w, http.StatusUnprocessableEntity, ProblemKeyReuse,
+				"this idempotency key was already used with a different request payload")
+		case Busy:
+			if now.Before(waitUntil) && l.cfg.Sleep(r.Context(), l.cfg.PollInterval) == nil {
+				continue
+			}
+			writeBusy(w, l.cfg.BusyRetryAfter)
+		}
+		return
+	}
+}
+
+// execute runs h inside a business transaction and commits the key's
+// completion with it. owner is "" for an unkeyed request (no ledger row).
+// The transaction is detached from the client's connection: a client that
+// hangs up does not roll back work the server has started, so the retry that
+// follows finds the stored result. The lease bounds it instead.
+func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner string, h http.Handler) {
+	// A real-time timeout, not Config.Now: the lease must bound real work.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
+	defer cancel()
+	tx, err := l.cfg.Store.Begin(ctx)
+	if err != nil {
+		l.fail(w, r, id, owner, err)
+		return
+	}
+	rec := newRecorder()
+	if err := runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id}))); err != nil {
+		tx.Rollback()
+		l.fail(w, r, id, owner, err)
+		return
+	}
+	if rec.statusCode() >= 500 {
+		// A 5xx means "not done": undo the business writes and free the key
+		// so that a retry executes afresh.
+		tx.Rollback()
+		l.release(ctx, r, id, owner)
+		rec.flush(w)
+		return
+	}
+	if err := l.commit(ctx, tx, id, owner, rec); err != nil {
+		if errors.Is(err, ErrLeaseLost) {
+			writeBusy(w, l.cfg.BusyRetryAfter)
+			return
+		}
+		l.fail(w, r, id, owner, err)
+		return
+	}
+	rec.flush(w)
+}
+
+// commit completes the key inside tx and commits both. A failed Commit may
+// still have committed on a networked database; the Release that follows is
+// guarded by state and owner, so it never deletes a completed row.
+func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, rec *recorder) error {
+	if owner != "" {
+		if err := l.cfg.Store.Complete(ctx, tx, id, owner, rec.stored(l.stored)); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// runHandler calls h and turns a panic into an error, so that the
+// transaction is rolled back and the key released instead of held until its
+// lease expires.
+func runHandler(h http.Handler, w http.ResponseWriter, r *http.Request) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("ledger: handler panicked: %v", p)
+		}
+	}()
+	h.ServeHTTP(w, r)
+	return nil
+}
+
+func (l *Ledger) release(ctx context.Context, r *http.Request, id ID, owner string) {
+	if owner == "" {
+		return
+	}
+	if err := l.cfg.Store.Release(ctx, id, owner); err != nil && l.cfg.OnError != nil {
+		// The lease will expire and the sweeper will find the row.
+		l.cfg.OnError(r, err)
+	}
+}
+
+func (l *Ledger) fail(w http.ResponseWriter, r *http.Request, id ID, owner string, err error) {
+	l.release(context.WithoutCancel(r.Context()), r, id, owner)
+	l.internal(w, r, err)
+}
+
+func (l *Ledger) internal(w http.ResponseWriter, r *http.Request, err error) {
+	if l.cfg.OnError != nil {
+		l.cfg.OnError(r, err)
+	}
+	writeProblem(w, http.StatusInternalServerError, ProblemInternal, "the request was not executed; retry with the same key")
+}

@@ -1,0 +1,109 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// recorder buffers the handler's response: nothing reaches the client before
+// the business transaction has committed, so a stored response and the one
+// sent first are the same bytes.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(p)
+}
+
+func (r *recorder) statusCode() int {
+	if r.status == 0 {
+		return http.StatusOK
+	}
+	return r.status
+}
+
+// stored keeps the selected headers and the body of the response.
+func (r *recorder) stored(names []string) Response {
+	h := http.Header{}
+	for _, n := range names {
+		if v, ok := r.header[n]; ok {
+			h[n] = append([]string(nil), v...)
+		}
+	}
+	return Response{Status: r.statusCode(), Header: h, Body: bytes.Clone(r.body.Bytes())}
+}
+
+// flush sends the buffered response with every header the handler set.
+func (r *recorder) flush(w http.ResponseWriter) {
+	for k, v := range r.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(r.statusCode())
+	w.Write(r.body.Bytes())
+}
+
+// ReplayedHeader marks a response replayed from the ledger.
+const ReplayedHeader = "Idempotent-Replayed"
+
+func writeStored(w http.ResponseWriter, resp Response) {
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.Header().Set(ReplayedHeader, "true")
+	w.WriteHeader(resp.Status)
+	w.Write(resp.Body)
+}
+
+// Problem types, answered as application/problem+json (RFC 9457).
+const (
+	ProblemMissingKey = "https://idemgen.dev/problems/idempotency-key-missing"
+	ProblemBadKey     = "https://idemgen.dev/problems/idempotency-key-invalid"
+	ProblemKeyReuse   = "https://idemgen.dev/problems/idempotency-key-reused"
+	ProblemInProgress = "https://idemgen.dev/problems/request-in-progress"
+	ProblemCaller     = "https://idemgen.dev/problems/caller-unknown"
+	ProblemBodyTooBig = "https://idemgen.dev/problems/body-too-large"
+	ProblemInternal   = "https://idemgen.dev/problems/internal"
+)
+
+type problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func writeProblem(w http.ResponseWriter, status int, typ, detail string) {
+	b, _ := json.Marshal(problem{Type: typ, Title: http.StatusText(status), Status: status, Detail: detail})
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func writeBusy(w http.ResponseWriter, retryAfter time.Duration) {
+	if retryAfter > 0 {
+		secs := int((retryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	writeProblem(w, http.StatusConflict, ProblemInProgress,
+		"a request with this idempotency key is being processed; retry with the same key")
+}

@@ -1,0 +1,42 @@
+// Package sqlitestore opens the ledger on SQLite through the pure-Go
+// modernc.org/sqlite driver: a file on disk in WAL mode.
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+
+	"github.com/idemgen/idemgen/ledger/sqlstore"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Open opens (creating if needed) the database file at path and migrates it.
+//
+// The pool holds a single connection: SQLite has one writer at a time anyway,
+// and one connection makes every transaction (the short reservation and the
+// handler's business transaction) run strictly one after another, so a
+// reservation is atomic without busy-retry loops. Handlers must therefore use
+// ledger.Tx(ctx) and never the *sql.DB directly while they run: a second
+// connection would wait for the one the handler holds.
+func Open(ctx context.Context, path string) (*sqlstore.Store, error) {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	s := sqlstore.New(db, sqlstore.SQLite)
+	if err := s.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}

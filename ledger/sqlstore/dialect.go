@@ -1,0 +1,97 @@
+// Package sqlstore implements ledger.Store, and the SQL the outbox needs, on
+// database/sql for both SQLite and PostgreSQL: one set of statements written
+// with '?' placeholders, rewritten per Dialect.
+package sqlstore
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Dialect holds what differs between the databases.
+type Dialect struct {
+	// Name is "sqlite" or "postgres".
+	Name string
+	// Numbered placeholders ($1, $2...) instead of '?'.
+	Numbered bool
+	// Blob is the column type for raw bytes.
+	Blob string
+	// LockSkip is appended to a SELECT that claims rows for one worker when
+	// several may run at once ("FOR UPDATE SKIP LOCKED"), or "" when the
+	// database serialises writers anyway.
+	LockSkip string
+}
+
+// SQLite is the dialect of modernc.org/sqlite.
+var SQLite = Dialect{Name: "sqlite", Blob: "BLOB"}
+
+// Postgres is the dialect of PostgreSQL through pgx.
+var Postgres = Dialect{Name: "postgres", Numbered: true, Blob: "BYTEA", LockSkip: " FOR UPDATE SKIP LOCKED"}
+
+// Rebind rewrites '?' placeholders for the dialect. Statements in this module
+// never contain a literal '?' inside a string.
+func (d Dialect) Rebind(q string) string {
+	if !d.Numbered {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Schema returns the statements that create the ledger, outbox and consumer
+// tables if they do not exist. Times are Unix nanoseconds in BIGINT columns so
+// both databases compare them the same way.
+func (d Dialect) Schema() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS idem_ledger (
+	caller TEXT NOT NULL,
+	operation TEXT NOT NULL,
+	idem_key TEXT NOT NULL,
+	fingerprint TEXT NOT NULL,
+	state TEXT NOT NULL,
+	status INTEGER NOT NULL DEFAULT 0,
+	header TEXT NOT NULL DEFAULT '',
+	body ` + d.Blob + `,
+	lease_owner TEXT NOT NULL DEFAULT '',
+	lease_expires BIGINT NOT NULL,
+	created_at BIGINT NOT NULL,
+	expires_at BIGINT NOT NULL,
+	PRIMARY KEY (caller, operation, idem_key)
+)`,
+		`CREATE INDEX IF NOT EXISTS idem_ledger_lease ON idem_ledger (state, lease_expires)`,
+		`CREATE INDEX IF NOT EXISTS idem_ledger_expiry ON idem_ledger (expires_at)`,
+		`CREATE TABLE IF NOT EXISTS idem_outbox (
+	seq ` + d.serial() + `,
+	event_id TEXT NOT NULL UNIQUE,
+	topic TEXT NOT NULL,
+	payload ` + d.Blob + `,
+	created_at BIGINT NOT NULL,
+	attempts INTEGER NOT NULL DEFAULT 0,
+	delivered_at BIGINT
+)`,
+		`CREATE INDEX IF NOT EXISTS idem_outbox_pending ON idem_outbox (delivered_at, seq)`,
+		`CREATE TABLE IF NOT EXISTS idem_consumed (
+	consumer TEXT NOT NULL,
+	event_id TEXT NOT NULL,
+	consumed_at BIGINT NOT NULL,
+	PRIMARY KEY (consumer, event_id)
+)`,
+	}
+}
+
+func (d Dialect) serial() string {
+	if d.Name == "postgres" {
+		return "BIGSERIAL PRIMARY KEY"
+	}
+	return "INTEGER PRIMARY KEY AUTOINCREMENT"
+}

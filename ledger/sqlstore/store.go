@@ -1,0 +1,254 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/idemgen/idemgen/ledger"
+)
+
+// Store is a ledger.Store on a database/sql handle.
+type Store struct {
+	db *sql.DB
+	d  Dialect
+}
+
+var _ ledger.Store = (*Store)(nil)
+
+// New wraps db; call Migrate once before use.
+func New(db *sql.DB, d Dialect) *Store { return &Store{db: db, d: d} }
+
+// DB returns the underlying handle (for the outbox and the application).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Dialect returns the store's dialect.
+func (s *Store) Dialect() Dialect { return s.d }
+
+// Migrate creates the tables and indexes if they are missing.
+func (s *Store) Migrate(ctx context.Context) error {
+	for _, q := range s.d.Schema() {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("sqlstore: migrate: %w", err)
+		}
+	}
+	return nil
+}
+
+// Begin starts the business transaction.
+func (s *Store) Begin(ctx context.Context) (*sql.Tx, error) {
+	return s.db.BeginTx(ctx, nil)
+}
+
+func (s *Store) q(query string) string { return s.d.Rebind(query) }
+
+// Reserve inserts the row if absent; otherwise it reads the row and decides.
+// The insert is atomic through the primary key (ON CONFLICT DO NOTHING), and
+// every takeover of an existing row is a conditional UPDATE whose affected-row
+// count says whether this execution won, so two racing executions can never
+// both believe they hold the key.
+func (s *Store) Reserve(ctx context.Context, r ledger.Reservation) (ledger.Decision, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return ledger.Decision{}, err
+	}
+	defer tx.Rollback()
+	dec, err := s.reserveTx(ctx, tx, r)
+	if err != nil {
+		return ledger.Decision{}, err
+	}
+	return dec, tx.Commit()
+}
+
+func (s *Store) reserveTx(ctx context.Context, tx *sql.Tx, r ledger.Reservation) (ledger.Decision, error) {
+	fresh := freshRecord(r)
+	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO idem_ledger
+(caller, operation, idem_key, fingerprint, state, lease_owner, lease_expires, created_at, expires_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (caller, operation, idem_key) DO NOTHING`),
+		r.Caller, r.Operation, r.Key, r.Fingerprint, string(ledger.StateInProgress), r.Owner,
+		fresh.LeaseExpires.UnixNano(), r.Now.UnixNano(), fresh.ExpiresAt.UnixNano())
+	if err != nil {
+		return ledger.Decision{}, fmt.Errorf("sqlstore: reserve: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, nil
+	}
+	rec, ok, err := s.get(ctx, tx, r.ID)
+	if err != nil {
+		return ledger.Decision{}, err
+	}
+	if !ok {
+		// Purged between the insert and the read: the caller retries.
+		return ledger.Decision{Outcome: ledger.Busy, Record: fresh}, nil
+	}
+	return s.decide(ctx, tx, r, rec)
+}
+
+func freshRecord(r ledger.Reservation) ledger.Record {
+	return ledger.Record{
+		ID: r.ID, Fingerprint: r.Fingerprint, State: ledger.StateInProgress,
+		LeaseOwner: r.Owner, LeaseExpires: r.Now.Add(r.Lease),
+		CreatedAt: r.Now, ExpiresAt: r.Now.Add(r.TTL),
+	}
+}
+
+// decide applies the state machine to an existing row.
+func (s *Store) decide(ctx context.Context, tx *sql.Tx, r ledger.Reservation, rec ledger.Record) (ledger.Decision, error) {
+	expiredKey := !r.Now.Before(rec.ExpiresAt)
+	deadLease := rec.State == ledger.StateInProgress && !r.Now.Before(rec.LeaseExpires)
+	switch {
+	case expiredKey && (rec.State == ledger.StateCompleted || deadLease):
+		// The key outlived its TTL but was not purged yet: it is absent.
+		return s.takeOver(ctx, tx, r, rec, true)
+	case rec.Fingerprint != r.Fingerprint:
+		return ledger.Decision{Outcome: ledger.Mismatch, Record: rec}, nil
+	case rec.State == ledger.StateCompleted:
+		return ledger.Decision{Outcome: ledger.Replay, Record: rec}, nil
+	case deadLease:
+		return s.takeOver(ctx, tx, r, rec, false)
+	default:
+		return ledger.Decision{Outcome: ledger.Busy, Record: rec}, nil
+	}
+}
+
+// takeOver rewrites rec for this execution, guarded by the previous owner and
+// state so that only one racing execution wins.
+func (s *Store) takeOver(ctx context.Context, tx *sql.Tx, r ledger.Reservation, rec ledger.Record, renew bool) (ledger.Decision, error) {
+	fresh := freshRecord(r)
+	if !renew {
+		// A reclaimed lease keeps the key's original life span.
+		fresh.CreatedAt, fresh.ExpiresAt = rec.CreatedAt, rec.ExpiresAt
+	}
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE idem_ledger SET fingerprint = ?, state = ?, status = 0,
+header = '', body = NULL, lease_owner = ?, lease_expires = ?, created_at = ?, expires_at = ?
+WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`),
+		r.Fingerprint, string(ledger.StateInProgress), r.Owner, fresh.LeaseExpires.UnixNano(),
+		fresh.CreatedAt.UnixNano(), fresh.ExpiresAt.UnixNano(),
+		r.Caller, r.Operation, r.Key, string(rec.State), rec.LeaseOwner)
+	if err != nil {
+		return ledger.Decision{}, fmt.Errorf("sqlstore: take over: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		// Another execution won the race: report the key as busy.
+		return ledger.Decision{Outcome: ledger.Busy, Record: rec}, nil
+	}
+	return ledger.Decision{Outcome: ledger.Reserved, Record: fresh, Reclaimed: !renew}, nil
+}
+
+// Complete stores resp in tx if owner still holds the lease.
+func (s *Store) Complete(ctx context.Context, tx *sql.Tx, id ledger.ID, owner string, resp ledger.Response) error {
+	hdr, err := json.Marshal(resp.Header)
+	if err != nil {
+		return err
+	}
+	body := resp.Body
+	if body == nil {
+		body = []byte{}
+	}
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE idem_ledger SET state = ?, status = ?, header = ?, body = ?
+WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`),
+		string(ledger.StateCompleted), resp.Status, string(hdr), body,
+		id.Caller, id.Operation, id.Key, string(ledger.StateInProgress), owner)
+	if err != nil {
+		return fmt.Errorf("sqlstore: complete: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return ledger.ErrLeaseLost
+	}
+	return nil
+}
+
+// Release deletes owner's in-progress reservation.
+func (s *Store) Release(ctx context.Context, id ledger.ID, owner string) error {
+	_, err := s.db.ExecContext(ctx, s.q(`DELETE FROM idem_ledger
+WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`),
+		id.Caller, id.Operation, id.Key, string(ledger.StateInProgress), owner)
+	if err != nil {
+		return fmt.Errorf("sqlstore: release: %w", err)
+	}
+	return nil
+}
+
+// Get reads one row.
+func (s *Store) Get(ctx context.Context, id ledger.ID) (ledger.Record, bool, error) {
+	return s.get(ctx, s.db, id)
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+const recordColumns = `caller, operation, idem_key, fingerprint, state, status, header, body,
+lease_owner, lease_expires, created_at, expires_at`
+
+func (s *Store) get(ctx context.Context, q querier, id ledger.ID) (ledger.Record, bool, error) {
+	row := q.QueryRowContext(ctx, s.q(`SELECT `+recordColumns+` FROM idem_ledger
+WHERE caller = ? AND operation = ? AND idem_key = ?`), id.Caller, id.Operation, id.Key)
+	rec, err := scanRecord(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ledger.Record{}, false, nil
+	}
+	if err != nil {
+		return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
+	}
+	return rec, true, nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanRecord(sc scanner) (ledger.Record, error) {
+	var rec ledger.Record
+	var state, hdr string
+	var lease, created, expires int64
+	err := sc.Scan(&rec.Caller, &rec.Operation, &rec.Key, &rec.Fingerprint, &state,
+		&rec.Response.Status, &hdr, &rec.Response.Body, &rec.LeaseOwner, &lease, &created, &expires)
+	if err != nil {
+		return rec, err
+	}
+	rec.State = ledger.State(state)
+	rec.LeaseExpires, rec.CreatedAt, rec.ExpiresAt = time.Unix(0, lease), time.Unix(0, created), time.Unix(0, expires)
+	if hdr != "" {
+		rec.Response.Header = http.Header{}
+		if err := json.Unmarshal([]byte(hdr), &rec.Response.Header); err != nil {
+			return rec, fmt.Errorf("stored header: %w", err)
+		}
+	}
+	return rec, nil
+}
+
+// Stuck lists in-progress rows whose lease expired before now, oldest first.
+func (s *Store) Stuck(ctx context.Context, now time.Time, limit int) ([]ledger.Record, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+recordColumns+` FROM idem_ledger
+WHERE state = ? AND lease_expires <= ? ORDER BY lease_expires LIMIT ?`),
+		string(ledger.StateInProgress), now.UnixNano(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: stuck: %w", err)
+	}
+	defer rows.Close()
+	var out []ledger.Record
+	for rows.Next() {
+		rec, err := scanRecord(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlstore: stuck: %w", err)
+		}
+		out = append(out, rec)
+	}
+	return out, rows.Err()
+}
+
+// Purge deletes rows past their TTL; an in-progress row also needs a dead
+// lease, so that a slow execution never loses its reservation under it.
+func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
+	n := now.UnixNano()
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM idem_ledger
+WHERE expires_at <= ? AND (state = ? OR lease_expires <= ?)`), n, string(ledger.StateCompleted), n)
+	if err != nil {
+		return 0, fmt.Errorf("sqlstore: purge: %w", err)
+	}
+	return res.RowsAffected()
+}
