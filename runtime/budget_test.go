@@ -59,7 +59,6 @@ func TestBudgetRefillCapped(t *testing.T) {
 	}
 }
 
-
 // TestTimeoutsCostMore: a retry after an attempt timeout takes TimeoutCost.
 func TestTimeoutsCostMore(t *testing.T) {
 	d := &fakeDoer{script: []step{{err: context.DeadlineExceeded, wrote: 1}, ok200}}
