@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// key names one contender of one benchmark.
+type key struct{ bench, sub string }
+
+// metrics holds every run's figures for one key.
+type metrics struct{ ns, bytes, allocs []float64 }
+
+// results are benchmark lines grouped by key, in first-seen order.
+type results struct {
+	order []key
+	byKey map[key]*metrics
+}
+
+func newResults() *results { return &results{byKey: map[key]*metrics{}} }
+
+// lineRE matches "BenchmarkX/sub-8   1000   123 ns/op   45 B/op   6 allocs/op".
+var lineRE = regexp.MustCompile(`^(Benchmark[^/\s]+)/(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+// add records one line of benchmark output; other lines are ignored.
+func (r *results) add(line string) {
+	m := lineRE.FindStringSubmatch(line)
+	if m == nil {
+		return
+	}
+	k := key{m[1], m[2]}
+	mt := r.byKey[k]
+	if mt == nil {
+		mt = &metrics{}
+		r.byKey[k] = mt
+		r.order = append(r.order, k)
+	}
+	f := strings.Fields(m[3])
+	for i := 0; i+1 < len(f); i += 2 {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			continue
+		}
+		switch f[i+1] {
+		case "ns/op":
+			mt.ns = append(mt.ns, v)
+		case "B/op":
+			mt.bytes = append(mt.bytes, v)
+		case "allocs/op":
+			mt.allocs = append(mt.allocs, v)
+		}
+	}
+}
+
+// median of xs (0 for none).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// spread is the half-range of xs as a fraction of its median: a cheap,
+// honest noise figure for a handful of runs.
+func spread(xs []float64) float64 {
+	m := median(xs)
+	if m == 0 {
+		return 0
+	}
+	return (slices.Max(xs) - slices.Min(xs)) / 2 / m
+}
+
+// print writes one table per benchmark.
+func (r *results) print(w io.Writer, floor string) {
+	var benches []string
+	for _, k := range r.order {
+		if !slices.Contains(benches, k.bench) {
+			benches = append(benches, k.bench)
+		}
+	}
+	for _, b := range benches {
+		fmt.Fprintf(w, "\n### %s (median of %d runs)\n\n", b, len(r.byKey[r.firstOf(b)].ns))
+		fmt.Fprintln(w, "| client | ns/op | B/op | allocs/op | time vs floor | allocs vs floor |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+		base := r.byKey[key{b, floor}]
+		for _, k := range r.order {
+			if k.bench == b {
+				fmt.Fprintln(w, row(k.sub, r.byKey[k], base))
+			}
+		}
+	}
+}
+
+func (r *results) firstOf(bench string) key {
+	for _, k := range r.order {
+		if k.bench == bench {
+			return k
+		}
+	}
+	return key{}
+}
+
+// row formats one contender, compared with base when there is one.
+func row(name string, m, base *metrics) string {
+	ns, b, a := median(m.ns), median(m.bytes), median(m.allocs)
+	s := fmt.Sprintf("| %s | %.0f ±%.0f%% | %.0f | %.0f |", name, ns, 100*spread(m.ns), b, a)
+	if base == nil || median(base.ns) == 0 {
+		return s + " - | - |"
+	}
+	return s + fmt.Sprintf(" %+.1f%% | %+.0f |", 100*(ns/median(base.ns)-1), a-median(base.allocs))
+}

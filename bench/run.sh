@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs idemgen's benchmarks against its peers and prints every table as
+# Markdown (also written to bench/out/results.md). From the repository root:
+#
+#   bench/run.sh                 # everything (about 10-15 minutes on 2 cores)
+#   bench/run.sh gen             # only the generation table
+#   bench/run.sh overhead amp    # only the request-overhead and amplification tables
+#
+# Knobs (environment): GEN_RUNS (generation runs per cell, median kept; 3),
+# GEN_SPECS (space-separated spec paths; the real-world specs by default),
+# GEN_BUILD (1: time `go build` of each generated package), BENCH_COUNT
+# (go test -count for the overhead benchmarks; 6), BENCH_TIME (-benchtime; 1s).
+#
+# Needs only Go and the Go module proxy: the peers are installed at pinned
+# versions into bench/.bin, and peak RSS is read from the kernel by a Go
+# driver, so no time(1) is needed.
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$BENCH/.." && pwd)
+SPECS_DIR=${SPECS_DIR:-$ROOT/../shared/specs}
+BIN=$BENCH/.bin
+OUT=$BENCH/out
+OAPI_CODEGEN=github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
+OGEN=github.com/ogen-go/ogen/cmd/ogen@v1.24.0
+
+GEN_RUNS=${GEN_RUNS:-3}
+GEN_BUILD=${GEN_BUILD:-1}
+BENCH_COUNT=${BENCH_COUNT:-6}
+BENCH_TIME=${BENCH_TIME:-1s}
+if [ -z "${GEN_SPECS:-}" ]; then
+  GEN_SPECS=""
+  for s in petstore-expanded.yaml twilio-api-v2010.yaml discord.json openai.yaml \
+           stripe-spec3-2023-09.yaml github-api.json; do
+    GEN_SPECS+=" $SPECS_DIR/$s"
+  done
+fi
+
+tables=("$@")
+[ ${#tables[@]} -eq 0 ] && tables=(gen overhead amp)
+
+log() { echo "== $*" >&2; }
+
+install_tools() {
+  mkdir -p "$BIN" "$OUT"
+  log "installing peers (pinned) into $BIN"
+  # One module per go install: the two peers live in different modules.
+  GOBIN=$BIN go install "$OAPI_CODEGEN"
+  GOBIN=$BIN go install "$OGEN"
+  log "building idemgen from $ROOT"
+  if ! (cd "$ROOT" && go build -o "$BIN/idemgen" ./cmd/idemgen); then
+    log "idemgen does not build; its cells will say so"
+    rm -f "$BIN/idemgen"
+  fi
+  log "building the bench drivers"
+  (cd "$BENCH" && go build -o "$BIN/" ./cmd/...)
+}
+
+machine() {
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') at idemgen commit $(git -C "$ROOT" rev-parse --short HEAD)" \
+    "on $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')), $(go version | cut -d' ' -f3-)."
+  echo "Peers: oapi-codegen ${OAPI_CODEGEN##*@}, ogen ${OGEN##*@}, go-retryablehttp $(cd "$BENCH" && go list -m -f '{{.Version}}' github.com/hashicorp/go-retryablehttp)."
+}
+
+table_gen() {
+  log "generation table (GEN_RUNS=$GEN_RUNS, GEN_BUILD=$GEN_BUILD)"
+  local build=true
+  [ "$GEN_BUILD" = 1 ] || build=false
+  # shellcheck disable=SC2086 # GEN_SPECS is a list of paths
+  (cd "$BENCH" && "$BIN/gentable" -bin "$BIN" -module "$BENCH" -ogen-config "$BENCH/ogen.yml" \
+    -runs "$GEN_RUNS" -build="$build" $GEN_SPECS) > "$OUT/generation.md"
+}
+
+table_overhead() {
+  log "request overhead (go test -bench, count=$BENCH_COUNT, benchtime=$BENCH_TIME)"
+  (cd "$BENCH" && go test -run '^$' -bench . -benchmem -count "$BENCH_COUNT" -benchtime "$BENCH_TIME" \
+    ./overhead/) > "$OUT/overhead.txt"
+  "$BIN/benchratio" -floor floor < "$OUT/overhead.txt" > "$OUT/overhead.md"
+}
+
+table_amp() {
+  log "amplification"
+  "$BIN/amplify" > "$OUT/amplification.md"
+}
+
+install_tools
+{
+  echo "## Results"
+  echo
+  machine
+  for t in "${tables[@]}"; do
+    case $t in
+      gen) table_gen; echo; cat "$OUT/generation.md" ;;
+      overhead) table_overhead; echo; cat "$OUT/overhead.md" ;;
+      amp) table_amp; echo; cat "$OUT/amplification.md" ;;
+      *) echo "unknown table $t (want gen, overhead or amp)" >&2; exit 2 ;;
+    esac
+  done
+} > "$OUT/results.md"
+cat "$OUT/results.md"
