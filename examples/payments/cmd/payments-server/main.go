@@ -1,0 +1,161 @@
+// Command payments-server serves the payments example API on the ledger.
+//
+//	payments-server [-addr 127.0.0.1:8080] [-db payments.db | -pg DSN]
+//	payments-server -sweep [-report-only] [-db ... | -pg ...]
+//
+// SQLite is the default store; -pg (or $PAYMENTS_PG_DSN) selects PostgreSQL.
+// -sweep runs the recovery sweeper once, prints its report as JSON and exits.
+// The first line on stdout is "listening on http://ADDR", so that -addr
+// 127.0.0.1:0 can be used by tests.
+//
+// Test hooks (never set them in production), read from the environment:
+// PAYMENTS_TEST_HOOKS=1 enables the /_test/ endpoints; PAYMENTS_TEST_DROP_AFTER_COMMIT=N
+// drops the Nth createOrder connection after commit; PAYMENTS_TEST_PAUSE_AFTER_RESERVE=D
+// pauses createOrder for D after it reserved its key, before it commits.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/idemgen/idemgen/examples/payments/server"
+	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/ledger/pgstore"
+	"github.com/idemgen/idemgen/ledger/sqlitestore"
+	"github.com/idemgen/idemgen/ledger/sqlstore"
+)
+
+type options struct {
+	addr, db, pg           string
+	lease, ttl, wait       time.Duration
+	relayEvery, sweepEvery time.Duration
+	sweep, reportOnly      bool
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
+	flag.StringVar(&o.db, "db", "payments.db", "SQLite database file")
+	flag.StringVar(&o.pg, "pg", os.Getenv("PAYMENTS_PG_DSN"), "PostgreSQL DSN (default $PAYMENTS_PG_DSN); overrides -db")
+	flag.DurationVar(&o.lease, "lease", 30*time.Second, "execution lease: a crashed request's key is reclaimable after it")
+	flag.DurationVar(&o.ttl, "ttl", 24*time.Hour, "how long keys are kept for replay")
+	flag.DurationVar(&o.wait, "in-progress-wait", 0, "wait up to this long for a busy key before answering 409")
+	flag.DurationVar(&o.relayEvery, "relay-every", 100*time.Millisecond, "outbox relay interval")
+	flag.DurationVar(&o.sweepEvery, "sweep-every", time.Minute, "recovery sweeper interval")
+	flag.BoolVar(&o.sweep, "sweep", false, "run the sweeper once, print its report as JSON and exit")
+	flag.BoolVar(&o.reportOnly, "report-only", false, "with -sweep: list stuck rows without releasing them")
+	flag.Parse()
+	if err := run(o); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(o options) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	store, err := openStore(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer store.DB().Close()
+	if o.sweep {
+		return sweepOnce(ctx, store, o.reportOnly)
+	}
+	hooks, err := hooksFromEnv()
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(ctx, server.Config{
+		Store: store, Lease: o.lease, TTL: o.ttl, InProgressWait: o.wait, Hooks: hooks, Logf: log.Printf,
+	})
+	if err != nil {
+		return err
+	}
+	srv.Run(ctx, o.relayEvery, o.sweepEvery)
+	return serve(ctx, o.addr, srv)
+}
+
+func openStore(ctx context.Context, o options) (*sqlstore.Store, error) {
+	if o.pg != "" {
+		return pgstore.Open(ctx, o.pg, 50)
+	}
+	return sqlitestore.Open(ctx, o.db)
+}
+
+func serve(ctx context.Context, addr string, h http.Handler) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("listening on http://%s\n", l.Addr())
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		hs.Shutdown(shut)
+	}()
+	if err := hs.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// sweepReport is the JSON printed by -sweep.
+type sweepReport struct {
+	Stuck    []stuckRow `json:"stuck"`
+	Released int        `json:"released"`
+	Purged   int64      `json:"purged"`
+}
+
+type stuckRow struct {
+	Caller       string    `json:"caller"`
+	Operation    string    `json:"operation"`
+	Key          string    `json:"key"`
+	LeaseOwner   string    `json:"lease_owner"`
+	LeaseExpires time.Time `json:"lease_expires"`
+}
+
+func sweepOnce(ctx context.Context, store *sqlstore.Store, reportOnly bool) error {
+	sw := &ledger.Sweeper{Store: store, ReportOnly: reportOnly}
+	rep, err := sw.Sweep(ctx)
+	if err != nil {
+		return err
+	}
+	out := sweepReport{Stuck: []stuckRow{}, Released: rep.Released, Purged: rep.Purged}
+	for _, r := range rep.Stuck {
+		out.Stuck = append(out.Stuck, stuckRow{r.Caller, r.Operation, r.Key, r.LeaseOwner, r.LeaseExpires.UTC()})
+	}
+	return json.NewEncoder(os.Stdout).Encode(out)
+}
+
+func hooksFromEnv() (server.Hooks, error) {
+	var h server.Hooks
+	h.Enabled = os.Getenv("PAYMENTS_TEST_HOOKS") == "1"
+	if v := os.Getenv("PAYMENTS_TEST_DROP_AFTER_COMMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return h, fmt.Errorf("PAYMENTS_TEST_DROP_AFTER_COMMIT: %w", err)
+		}
+		h.DropAfterCommit = n
+	}
+	if v := os.Getenv("PAYMENTS_TEST_PAUSE_AFTER_RESERVE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return h, fmt.Errorf("PAYMENTS_TEST_PAUSE_AFTER_RESERVE: %w", err)
+		}
+		h.PauseAfterReserve = d
+	}
+	return h, nil
+}
