@@ -127,4 +127,3 @@ type discard struct{ h http.Header }
 func (d discard) Header() http.Header         { return d.h }
 func (d discard) Write(p []byte) (int, error) { return len(p), nil }
 func (d discard) WriteHeader(int)             {}
-
