@@ -1,0 +1,47 @@
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"strings"
+	"text/template"
+
+	"github.com/idemgen/idemgen/ir"
+	"github.com/idemgen/idemgen/templates"
+)
+
+// docData is what templates/doc.go.tmpl sees.
+type docData struct {
+	Header  string
+	Package string
+	Title   string
+	Version string
+	// Description holds the API description as comment lines.
+	Description []string
+}
+
+// renderDoc renders the package documentation file from the template and
+// gofmts it.
+func renderDoc(api *ir.API, pkg string) ([]byte, error) {
+	tmpl, err := template.ParseFS(templates.FS, "doc.go.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("doc template: %w", err)
+	}
+	data := docData{Header: Header, Package: pkg, Title: strings.TrimSpace(api.Title), Version: strings.TrimSpace(api.Version)}
+	if data.Title == "" {
+		data.Title = "an HTTP"
+	}
+	for _, l := range docLines(api.Description) {
+		data.Description = append(data.Description, strings.TrimRight("// "+l, " "))
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("doc template: %w", err)
+	}
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("doc template output does not parse: %w", err)
+	}
+	return out, nil
+}

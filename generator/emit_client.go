@@ -1,0 +1,130 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// clientFile emits client_gen.go: the Client, NewClient, the default server
+// and one option per supported security scheme.
+func (g *gen) clientFile() *jen.File {
+	f := g.newFile()
+	f.Add(g.emitClient())
+	if u := defaultServer(g.api); u != "" {
+		f.Line().Comment("DefaultServerURL is the first server the API document lists.").Line().
+			Const().Id("DefaultServerURL").Op("=").Lit(u)
+	}
+	f.Line().Add(emitNewClient())
+	for _, s := range g.api.SecuritySchemes {
+		if name, ok := g.schemeNames[s]; ok {
+			f.Line().Add(emitSchemeOption(s, name))
+		}
+	}
+	return f
+}
+
+// emitClient emits the Client type.
+func (g *gen) emitClient() jen.Code {
+	title := strings.TrimSpace(g.api.Title)
+	if title == "" {
+		title = "the"
+	}
+	doc := fmt.Sprintf("Client calls the %s API. It is safe for concurrent use. Every method follows the retry contract "+
+		"stated in its doc comment and carried by its idemrt.Operation value.", title)
+	return comment(doc).Type().Id("Client").Struct(
+		jen.Id("server").Op("*").Qual("net/url", "URL"),
+		jen.Id("runner").Op("*").Qual(rtPath, "Runner"),
+	)
+}
+
+// defaultServer returns the first server URL when it is absolute and has no
+// variables, else "".
+func defaultServer(api *ir.API) string {
+	if len(api.Servers) == 0 {
+		return ""
+	}
+	u := api.Servers[0].URL
+	if strings.Contains(u, "{") || !(strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
+		return ""
+	}
+	return u
+}
+
+// emitNewClient emits NewClient.
+func emitNewClient() jen.Code {
+	return comment("NewClient returns a client for the API at serverURL, an absolute URL such as "+
+		"https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), "+
+		"retry policies and budgets, observers, and authentication (the With functions of this package).").
+		Func().Id("NewClient").Params(jen.Id("serverURL").String(), jen.Id("opts").Op("...").Qual(rtPath, "Option")).
+		Params(jen.Op("*").Id("Client"), jen.Error()).Block(
+		jen.List(jen.Id("server"), jen.Err()).Op(":=").Qual(rtPath, "ParseServerURL").Call(jen.Id("serverURL")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("Client").Values(
+			jen.Id("server").Op(":").Id("server"),
+			jen.Id("runner").Op(":").Qual(rtPath, "NewRunner").Call(jen.Id("opts").Op("...")))),
+	)
+}
+
+// schemeSupported reports whether a security scheme becomes an option.
+// Mutual TLS is configured on the HTTP client instead (WithHTTPClient).
+func schemeSupported(s *ir.SecurityScheme) bool {
+	switch s.Type {
+	case "http", "oauth2", "openIdConnect":
+		return true
+	case "apiKey":
+		return s.In == ir.InHeader || s.In == ir.InQuery || s.In == ir.InCookie
+	}
+	return false
+}
+
+// emitSchemeOption emits the typed option of a security scheme, built on
+// idemrt.WithRequestEditor so it applies to every attempt:
+//
+//	func WithBearerAuth(token string) idemrt.Option
+func emitSchemeOption(s *ir.SecurityScheme, name string) jen.Code {
+	params, stmt, what := schemeEdit(s)
+	doc := comment(fmt.Sprintf("%s authenticates every request %s (security scheme %q).", name, what, s.Name), s.Description)
+	return doc.Func().Id(name).Params(params...).Qual(rtPath, "Option").Block(
+		jen.Return(jen.Qual(rtPath, "WithRequestEditor").Call(
+			jen.Func().Params(jen.Id("_").Qual("context", "Context"), jen.Id("req").Op("*").Qual("net/http", "Request")).Error().Block(
+				stmt, jen.Return(jen.Nil())))))
+}
+
+// schemeEdit returns an option's parameters, the statement that applies the
+// credentials to a request, and a phrase saying how.
+func schemeEdit(s *ir.SecurityScheme) ([]jen.Code, jen.Code, string) {
+	req := jen.Id("req")
+	if s.Type == "apiKey" {
+		key := []jen.Code{jen.Id("key").String()}
+		switch s.In {
+		case ir.InQuery:
+			return key, jen.Id("q").Op(":=").Add(req.Clone()).Dot("URL").Dot("Query").Call().Line().
+				Id("q").Dot("Set").Call(jen.Lit(s.ParamName), jen.Id("key")).Line().
+				Add(req.Clone()).Dot("URL").Dot("RawQuery").Op("=").Id("q").Dot("Encode").Call(),
+				fmt.Sprintf("with the API key in the query parameter %q", s.ParamName)
+		case ir.InCookie:
+			return key, req.Clone().Dot("AddCookie").Call(jen.Op("&").Qual("net/http", "Cookie").Values(
+				jen.Id("Name").Op(":").Lit(s.ParamName), jen.Id("Value").Op(":").Id("key"))),
+				fmt.Sprintf("with the API key in the cookie %q", s.ParamName)
+		}
+		return key, req.Clone().Dot("Header").Dot("Set").Call(jen.Lit(s.ParamName), jen.Id("key")),
+			fmt.Sprintf("with the API key in the %s header", s.ParamName)
+	}
+	switch {
+	case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
+		return []jen.Code{jen.List(jen.Id("username"), jen.Id("password")).String()},
+			req.Clone().Dot("SetBasicAuth").Call(jen.Id("username"), jen.Id("password")), "with HTTP basic authentication"
+	case s.Type == "http" && s.Scheme != "" && !strings.EqualFold(s.Scheme, "bearer"):
+		scheme := strings.ToUpper(s.Scheme[:1]) + s.Scheme[1:]
+		return []jen.Code{jen.Id("credentials").String()},
+			req.Clone().Dot("Header").Dot("Set").Call(jen.Lit("Authorization"), jen.Lit(scheme+" ").Op("+").Id("credentials")),
+			fmt.Sprintf("with the %s Authorization scheme", scheme)
+	}
+	return []jen.Code{jen.Id("token").String()},
+		req.Clone().Dot("Header").Dot("Set").Call(jen.Lit("Authorization"), jen.Lit("Bearer ").Op("+").Id("token")),
+		"with a bearer token"
+}

@@ -1,0 +1,208 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// modelsFile emits models_gen.go: one type per named declaration, in the
+// IR's order.
+func (g *gen) modelsFile() *jen.File {
+	f := g.newFile()
+	for _, s := range g.api.Schemas {
+		f.Add(g.emitModel(s))
+		f.Line()
+	}
+	return f
+}
+
+// emitModel emits one declaration according to its kind.
+func (g *gen) emitModel(s *ir.Schema) jen.Code {
+	switch {
+	case s.Kind == ir.KindEnum:
+		return g.emitEnum(s)
+	case s.Kind == ir.KindUnion:
+		return g.emitUnion(s)
+	case s.Kind == ir.KindObject && len(s.Properties) > 0:
+		return g.emitObject(s)
+	}
+	return g.emitNamedType(s)
+}
+
+// modelDoc is the doc comment of a declaration: its title and description,
+// or a line naming the schema it came from.
+func (g *gen) modelDoc(s *ir.Schema, what string) *jen.Statement {
+	name := g.typeName(s)
+	first := fmt.Sprintf("%s is %s.", name, what)
+	if s.Name != "" && s.Name != name {
+		first = fmt.Sprintf("%s is %s (schema %q).", name, what, s.Name)
+	}
+	return comment(first, s.Title, s.Description, deprecated(s.Deprecated))
+}
+
+// deprecated returns the standard deprecation paragraph, or "".
+func deprecated(d bool) string {
+	if d {
+		return "Deprecated: the API document marks this as deprecated."
+	}
+	return ""
+}
+
+// emitNamedType emits a declaration that is not a struct or an enum:
+//
+//	type Tags []string               // arrays and maps: defined types
+//	type Labels map[string]string    // (recursion through them is legal)
+//	type Timestamp = time.Time       // scalars and untyped values: aliases
+//
+// Scalars are aliases so that they keep the methods of their Go type
+// (time.Time's JSON form) and mix freely with plain values.
+func (g *gen) emitNamedType(s *ir.Schema) jen.Code {
+	name := g.typeName(s)
+	switch s.Kind {
+	case ir.KindArray, ir.KindMap:
+		return g.modelDoc(s, "a "+s.Kind.String()).Type().Id(name).Add(g.goType(s))
+	case ir.KindObject:
+		// An object without properties holds arbitrary members: a map keeps
+		// them all.
+		return g.modelDoc(s, "an object with arbitrary members").Type().Id(name).Add(g.goType(s))
+	case ir.KindRef:
+		if s.Ref == s || s.Ref == nil {
+			return g.modelDoc(s, "an untyped JSON value").Type().Id(name).Op("=").Qual("encoding/json", "RawMessage")
+		}
+		return g.modelDoc(s, "another name for "+g.typeName(s.Ref)).Type().Id(name).Op("=").Add(g.goType(s))
+	}
+	return g.modelDoc(s, "a "+s.Kind.String()).Type().Id(name).Op("=").Add(g.goType(s))
+}
+
+// emitObject emits a struct, plus the JSON methods that keep additional
+// members when the schema allows them:
+//
+//	type Order struct {
+//		ID       string            `json:"id"`
+//		Note     *string           `json:"note,omitempty"`
+//		Metadata map[string]string `json:"metadata,omitempty"`
+//	}
+func (g *gen) emitObject(s *ir.Schema) jen.Code {
+	name := g.typeName(s)
+	fields := make([]jen.Code, 0, len(s.Properties)+1)
+	used := namespace{}
+	for _, p := range s.Properties {
+		used[p.GoName] = true
+		fields = append(fields, g.field(s, p, nil))
+	}
+	code := g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
+	if s.AdditionalProperties == nil {
+		return code
+	}
+	extra := used.claim("AdditionalProperties", "_")
+	fields = append(fields, jen.Line().Comment(extra+" holds the members not declared above.").Line().
+		Id(extra).Map(jen.String()).Add(g.goType(s.AdditionalProperties)).Tag(map[string]string{"json": "-"}))
+	code = g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
+	return jen.Add(code).Line().Line().Add(g.emitExtraMethods(s, extra))
+}
+
+// emitExtraMethods emits MarshalJSON and UnmarshalJSON for an object with
+// additional members. A local type without methods marshals the declared
+// fields; the runtime merges or splits the extra members.
+func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
+	name := g.typeName(s)
+	declared := make([]jen.Code, 0, len(s.Properties)+2)
+	declared = append(declared, jen.Id("data"), jen.Op("&").Id("o").Dot(extra))
+	for _, p := range s.Properties {
+		declared = append(declared, jen.Lit(p.Name))
+	}
+	return jen.Comment("MarshalJSON writes the declared members, then the additional ones.").Line().
+		Func().Params(jen.Id("o").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Type().Id("plain").Id(name),
+		jen.Return(jen.Qual(rtPath, "MarshalExtra").Call(jen.Id("plain").Call(jen.Id("o")), jen.Id("o").Dot(extra))),
+	).Line().Line().
+		Comment("UnmarshalJSON reads the declared members, and keeps the others in "+extra+".").Line().
+		Func().Params(jen.Id("o").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Type().Id("plain").Id(name),
+		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("o"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Qual(rtPath, "UnmarshalExtra").Call(declared...)),
+	)
+}
+
+// field emits one struct field. Optional and nullable members are pointers
+// unless their type is already nilable; a required member that would make a
+// type contain itself is a pointer too.
+func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool) jen.Code {
+	if seen == nil {
+		seen = map[*ir.Schema]bool{}
+	}
+	typ := g.goTypeSeen(p.Type, seen)
+	ptr := !nilable(p.Type) && (!p.Required || isNullable(p.Type) || g.byPointer[fieldEdge{owner, p}])
+	if ptr {
+		typ = jen.Op("*").Add(typ)
+	}
+	tag := p.Name
+	if !p.Required {
+		tag += ",omitempty"
+	}
+	return comment(p.Description, deprecated(p.Deprecated)).
+		Id(p.GoName).Add(typ).Tag(map[string]string{"json": tag})
+}
+
+// emitEnum emits a named type, its constants and IsKnown:
+//
+//	type OrderStatus string
+//	const (
+//		OrderStatusPending OrderStatus = "pending"
+//	)
+//	func (e OrderStatus) IsKnown() bool
+//
+// Unknown values still decode (the type is a plain string or number), so a
+// server adding a value does not break old clients; IsKnown tells them apart.
+func (g *gen) emitEnum(s *ir.Schema) jen.Code {
+	name := g.typeName(s)
+	consts := make([]jen.Code, 0, len(s.Enum))
+	var known []jen.Code
+	seen := map[string]bool{}
+	for i, v := range s.Enum {
+		lit, key, ok := enumLiteral(s.EnumBase, v.Value)
+		if !ok {
+			continue
+		}
+		consts = append(consts, jen.Id(g.enumConsts[s][i]).Id(name).Op("=").Add(lit))
+		if !seen[key] {
+			seen[key] = true
+			known = append(known, jen.Id(g.enumConsts[s][i]))
+		}
+	}
+	isKnown := jen.Return(jen.False())
+	if len(known) > 0 {
+		isKnown = jen.Switch(jen.Id("e")).Block(jen.Case(known...).Block(jen.Return(jen.True()))).Line().Return(jen.False())
+	}
+	return jen.Add(g.modelDoc(s, "an enumeration").Type().Id(name).Add(g.enumBaseType(s))).Line().Line().
+		Comment("The values of "+name+" the API document lists.").Line().
+		Const().Defs(consts...).Line().Line().
+		Comment("IsKnown reports whether e is one of the values the API document lists.").Line().
+		Func().Params(jen.Id("e").Id(name)).Id("IsKnown").Params().Bool().Block(isKnown)
+}
+
+// enumLiteral renders an enum value as a Go literal of its base kind, with a
+// key that identifies equal values ("1" and "1.0" are the same number, and a
+// switch may not list a constant twice). ok is false for a value that is not
+// of the base kind.
+func enumLiteral(base ir.Kind, v string) (lit jen.Code, key string, ok bool) {
+	switch base {
+	case ir.KindInteger:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, "", false
+		}
+		return jen.Lit(int(n)), strconv.FormatInt(n, 10), true
+	case ir.KindNumber:
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, "", false
+		}
+		return jen.Op(strconv.FormatFloat(f, 'g', -1, 64)), strconv.FormatFloat(f, 'g', -1, 64), true
+	}
+	return jen.Lit(v), v, true
+}

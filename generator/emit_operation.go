@@ -1,0 +1,175 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// operationsFile emits one <tag>_gen.go: for each operation its contract,
+// params and result types, method and error-model function.
+func (g *gen) operationsFile(ops []*ir.Operation) *jen.File {
+	f := g.newFile()
+	for _, op := range ops {
+		ids := g.opNames[op]
+		f.Add(g.emitContract(op)).Line()
+		if ids.params != "" {
+			f.Add(g.emitParams(op)).Line()
+		}
+		if ids.result != "" {
+			f.Add(g.emitResult(op)).Line()
+		}
+		f.Add(g.emitMethod(op)).Line()
+		if ids.errorModel != "" {
+			f.Add(g.emitErrorModel(op)).Line()
+		}
+	}
+	return f
+}
+
+// emitContract emits the operation's visible retry contract:
+//
+//	var createPaymentOp = idemrt.Operation{ID: "createPayment", Method: "POST", Path: "/payments",
+//		Safety: idemrt.Keyed, KeyHeader: "Idempotency-Key",
+//		Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}}}
+func (g *gen) emitContract(op *ir.Operation) jen.Code {
+	r := op.Retry
+	vals := []jen.Code{
+		jen.Line().Id("ID").Op(":").Lit(op.ID),
+		jen.Line().Id("Method").Op(":").Lit(op.Method),
+		jen.Line().Id("Path").Op(":").Lit(op.Path),
+		jen.Line().Id("Safety").Op(":").Qual(rtPath, safetyName(r.Safety)),
+	}
+	if r.Safety == ir.Keyed {
+		vals = append(vals, jen.Line().Id("KeyHeader").Op(":").Lit(r.KeyName))
+	}
+	vals = append(vals, jen.Line().Id("Retryable").Op(":").Add(statusSet(r.Retryable)), jen.Line())
+	return jen.Commentf("%s is the retry contract of %s (safety from the %s level, retryable statuses from the %s level).",
+		g.opNames[op].contract, op.GoName, r.IdempotencyLevel, r.RetryableLevel).Line().
+		Var().Id(g.opNames[op].contract).Op("=").Qual(rtPath, "Operation").Values(vals...)
+}
+
+// safetyName is the runtime constant of a safety level.
+func safetyName(s ir.Safety) string {
+	switch s {
+	case ir.Keyed:
+		return "Keyed"
+	case ir.Idempotent:
+		return "Idempotent"
+	}
+	return "Unsafe"
+}
+
+// statusSet renders an idemrt.StatusSet literal.
+func statusSet(s ir.StatusSet) jen.Code {
+	var vals []jen.Code
+	if len(s.Codes) > 0 {
+		vals = append(vals, jen.Id("Codes").Op(":").Index().Int().Values(intLits(s.Codes)...))
+	}
+	if len(s.Classes) > 0 {
+		vals = append(vals, jen.Id("Classes").Op(":").Index().Int().Values(intLits(s.Classes)...))
+	}
+	return jen.Qual(rtPath, "StatusSet").Values(vals...)
+}
+
+// intLits renders ints as literals.
+func intLits(ns []int) []jen.Code {
+	out := make([]jen.Code, len(ns))
+	for i, n := range ns {
+		out[i] = jen.Lit(n)
+	}
+	return out
+}
+
+// contractSentence states an operation's retry behaviour in one sentence.
+func contractSentence(op *ir.Operation) string {
+	r := op.Retry
+	statuses := statusList(r.Retryable)
+	switch r.Safety {
+	case ir.Keyed:
+		return fmt.Sprintf("%s is keyed: every attempt sends one %s; retried on %s.", op.GoName, r.KeyName, retriedOn(statuses))
+	case ir.Idempotent:
+		return fmt.Sprintf("%s is idempotent: retried on %s.", op.GoName, retriedOn(statuses))
+	}
+	s := fmt.Sprintf("%s is not idempotent: never resent once the request may have reached the server; retried only when it was not sent", op.GoName)
+	if r.Retryable.Contains(429) {
+		s += " or on 429"
+	}
+	return s + "."
+}
+
+// retriedOn phrases the retry conditions of a safe operation.
+func retriedOn(statuses []string) string {
+	if len(statuses) == 0 {
+		return "unknown outcomes only"
+	}
+	return strings.Join(statuses, ", ") + " and on unknown outcomes"
+}
+
+// statusList renders a status set as "408", "429", "5xx".
+func statusList(s ir.StatusSet) []string {
+	var out []string
+	for _, c := range s.Codes {
+		out = append(out, strconv.Itoa(c))
+	}
+	for _, c := range s.Classes {
+		out = append(out, strconv.Itoa(c)+"xx")
+	}
+	return out
+}
+
+// emitMethod emits the client method of an operation:
+//
+//	func (c *Client) CreatePayment(ctx context.Context, body PaymentRequest,
+//		params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
+//
+// It builds the request once (so every attempt sends the same bytes), runs
+// it through the runner, and decodes the answer.
+func (g *gen) emitMethod(op *ir.Operation) jen.Code {
+	ids := g.opNames[op]
+	args := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+	plan := requestBody(op)
+	if plan != nil {
+		args = append(args, jen.Id("body").Add(g.bodyType(plan)))
+	}
+	if ids.params != "" {
+		args = append(args, jen.Id("params").Id(ids.params))
+	}
+	args = append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
+	ret, fail := g.returns(op)
+	body := []jen.Code{jen.Id("b").Op(":=").Qual(rtPath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(op.Path))}
+	body = append(body, g.emitParamCalls(op)...)
+	if plan != nil {
+		body = append(body, g.emitBodyCall(plan))
+	}
+	body = append(body,
+		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("b").Dot("Build").Call(jen.Op("&").Id(ids.contract)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(jen.Err()))),
+		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("runner").Dot("Do").Call(
+			jen.Id("ctx"), jen.Op("&").Id(ids.contract), jen.Id("req"), jen.Id("opts").Op("...")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(g.errorValue(op)))),
+	)
+	body = append(body, g.emitDecode(op)...)
+	return g.methodDoc(op).
+		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(args...).Add(ret).Block(body...)
+}
+
+// methodDoc is the contract sentence followed by the operation's own text.
+func (g *gen) methodDoc(op *ir.Operation) *jen.Statement {
+	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
+	return comment(contractSentence(op), op.Summary, op.Description, where, deprecated(op.Deprecated))
+}
+
+// errorValue is the error a failed call returns: the runner's error with
+// the declared error model decoded into StatusError.Model.
+func (g *gen) errorValue(op *ir.Operation) jen.Code {
+	ids := g.opNames[op]
+	if ids.errorModel == "" {
+		return jen.Err()
+	}
+	return jen.Qual(rtPath, "ErrorModel").Call(jen.Err(), jen.Id(ids.errorModel))
+}

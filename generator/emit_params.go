@@ -1,0 +1,114 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// paramFields returns the Go field name of every parameter that becomes a
+// field, in IR order; "IdempotencyKey" is reserved for the key of a keyed
+// operation.
+func paramFields(op *ir.Operation) ([]*ir.Parameter, []string) {
+	used := namespace{}
+	if op.Retry.Safety == ir.Keyed {
+		used["IdempotencyKey"] = true
+	}
+	var params []*ir.Parameter
+	var names []string
+	for _, p := range op.Params {
+		if keyParam(op, p) {
+			continue
+		}
+		params = append(params, p)
+		names = append(names, used.claim(p.GoName, "Param"))
+	}
+	return params, names
+}
+
+// emitParams emits an operation's params struct:
+//
+//	// CreatePaymentParams holds the parameters of CreatePayment.
+//	type CreatePaymentParams struct {
+//		// IdempotencyKey is sent as the Idempotency-Key header ...
+//		IdempotencyKey string
+//		// IfMatch is the header parameter "If-Match".
+//		IfMatch string
+//	}
+//
+// Required parameters are values; optional ones are pointers (or nil-able
+// slices and maps) so that "not sent" differs from a zero value.
+func (g *gen) emitParams(op *ir.Operation) jen.Code {
+	ids := g.opNames[op]
+	var fields []jen.Code
+	if op.Retry.Safety == ir.Keyed {
+		fields = append(fields, comment(fmt.Sprintf("IdempotencyKey is sent as the %s header on every attempt of the call. "+
+			"Use one key per business intent; empty means the client makes a fresh one for this call.", op.Retry.KeyName)).
+			Id("IdempotencyKey").String())
+	}
+	params, names := paramFields(op)
+	for i, p := range params {
+		typ := g.goType(p.Type)
+		if !p.Required && p.In != ir.InPath {
+			typ = g.optionalType(p.Type)
+		}
+		what := fmt.Sprintf("%s is the %s parameter %q", names[i], p.In, p.Name)
+		if p.Required {
+			what += " (required)"
+		}
+		fields = append(fields, comment(what+".", p.Description, deprecated(p.Deprecated)).Id(names[i]).Add(typ))
+	}
+	return jen.Commentf("%s holds the parameters of %s.", ids.params, op.GoName).Line().
+		Type().Id(ids.params).Struct(fields...)
+}
+
+// emitParamCalls emits the Builder calls that place each parameter:
+//
+//	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
+//	b.Query(idemrt.Param{Name: "status", Style: "form", Explode: true}, params.Status)
+func (g *gen) emitParamCalls(op *ir.Operation) []jen.Code {
+	var out []jen.Code
+	if op.Retry.Safety == ir.Keyed {
+		out = append(out, jen.Id("b").Dot("Key").Call(jen.Id("params").Dot("IdempotencyKey")))
+	}
+	params, names := paramFields(op)
+	for i, p := range params {
+		method := map[ir.ParamLocation]string{ir.InPath: "Path", ir.InQuery: "Query", ir.InHeader: "Header", ir.InCookie: "Cookie"}[p.In]
+		if method == "" {
+			continue // supportedOps only lets the four locations through
+		}
+		out = append(out, jen.Id("b").Dot(method).Call(paramLiteral(p), jen.Id("params").Dot(names[i])))
+	}
+	return out
+}
+
+// paramLiteral renders the idemrt.Param describing p, leaving out fields at
+// their zero value.
+func paramLiteral(p *ir.Parameter) jen.Code {
+	vals := []jen.Code{jen.Id("Name").Op(":").Lit(p.Name)}
+	if p.Style != "" && !defaultStyle(p) {
+		vals = append(vals, jen.Id("Style").Op(":").Lit(p.Style))
+	}
+	if p.Explode {
+		vals = append(vals, jen.Id("Explode").Op(":").True())
+	}
+	if p.AllowReserved {
+		vals = append(vals, jen.Id("AllowReserved").Op(":").True())
+	}
+	if p.ContentType != "" {
+		vals = append(vals, jen.Id("JSON").Op(":").True())
+	}
+	return jen.Qual(rtPath, "Param").Values(vals...)
+}
+
+// defaultStyle reports whether p uses its location's default style, which
+// the runtime assumes when Style is empty.
+func defaultStyle(p *ir.Parameter) bool {
+	switch p.In {
+	case ir.InPath, ir.InHeader:
+		return p.Style == ir.StyleSimple
+	}
+	return p.Style == ir.StyleForm
+}

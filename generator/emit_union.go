@@ -1,0 +1,166 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// unionVariant is one field of a union struct.
+type unionVariant struct {
+	field  string
+	schema *ir.Schema
+}
+
+// variants names the fields of a union: a named variant is called after its
+// type, an anonymous one after its kind ("String", "Int64", "List").
+func (g *gen) variants(s *ir.Schema) []unionVariant {
+	used := namespace{"RawJSON": true, "MarshalJSON": true, "UnmarshalJSON": true}
+	out := make([]unionVariant, 0, len(s.Variants))
+	for _, v := range s.Variants {
+		out = append(out, unionVariant{field: used.claim(g.variantName(v), ""), schema: v})
+	}
+	return out
+}
+
+// variantName is the base field name of one variant.
+func (g *gen) variantName(v *ir.Schema) string {
+	if v == nil {
+		return "Any"
+	}
+	if v.Kind == ir.KindRef && v.Ref != nil {
+		return g.typeName(v.Ref)
+	}
+	switch v.Kind {
+	case ir.KindArray:
+		return "List"
+	case ir.KindMap, ir.KindObject:
+		return "Object"
+	case ir.KindEnum, ir.KindString:
+		if v.Format == ir.FormatDateTime {
+			return "Time"
+		}
+		return "String"
+	case ir.KindInteger:
+		return "Integer"
+	case ir.KindNumber:
+		return "Number"
+	case ir.KindBool:
+		return "Bool"
+	}
+	return "Any"
+}
+
+// emitUnion emits a oneOf/anyOf as a struct with one nilable field per
+// variant, at most one of which is set after decoding, and the raw JSON:
+//
+//	type Pet struct {
+//		Cat *Cat
+//		Dog *Dog
+//		raw json.RawMessage
+//	}
+//
+// With a discriminator the tag picks the variant; otherwise (or for a tag the
+// mapping does not list) the variants are tried in document order, first
+// strictly (unknown members rejected, JSON type must fit), then leniently, and
+// the first that decodes wins.
+func (g *gen) emitUnion(s *ir.Schema) jen.Code {
+	name := g.typeName(s)
+	vs := g.variants(s)
+	fields := make([]jen.Code, 0, len(vs)+1)
+	for _, v := range vs {
+		fields = append(fields, jen.Id(v.field).Add(g.optionalType(v.schema)))
+	}
+	fields = append(fields, jen.Id("raw").Qual("encoding/json", "RawMessage"))
+	return jen.Add(g.modelDoc(s, g.unionSummary(s, vs)).Type().Id(name).Struct(fields...)).Line().Line().
+		Add(g.emitUnionMarshal(name, vs)).Line().Line().
+		Add(g.emitUnionUnmarshal(s, name, vs)).Line().Line().
+		Comment("RawJSON returns the JSON the value was decoded from, or nil.").Line().
+		Func().Params(jen.Id("u").Id(name)).Id("RawJSON").Params().Qual("encoding/json", "RawMessage").
+		Block(jen.Return(jen.Id("u").Dot("raw")))
+}
+
+// unionSummary describes the variants and the decoding rule in one sentence.
+func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
+	kind := "oneOf"
+	if s.Union == ir.AnyOf {
+		kind = "anyOf"
+	}
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = v.field
+	}
+	rule := "the first variant, in this order, that decodes wins"
+	if s.Discriminator != nil {
+		rule = fmt.Sprintf("the %q member picks the variant; otherwise the first variant, in this order, that decodes wins", s.Discriminator.Property)
+	}
+	return fmt.Sprintf("one of %s (%s): %s", strings.Join(names, ", "), kind, rule)
+}
+
+// emitUnionMarshal emits MarshalJSON: the set variant, else the raw JSON.
+func (g *gen) emitUnionMarshal(name string, vs []unionVariant) jen.Code {
+	args := []jen.Code{jen.Id("u").Dot("raw")}
+	for _, v := range vs {
+		args = append(args, jen.Id("u").Dot(v.field))
+	}
+	return jen.Comment("MarshalJSON encodes the variant that is set.").Line().
+		Func().Params(jen.Id("u").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).
+		Block(jen.Return(jen.Qual(rtPath, "MarshalUnion").Call(args...)))
+}
+
+// emitUnionUnmarshal emits UnmarshalJSON.
+func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
+	body := []jen.Code{
+		jen.Op("*").Id("u").Op("=").Id(name).Values(jen.Id("raw").Op(":").Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("data").Op("..."))),
+	}
+	if sw := g.discriminatorSwitch(s, vs); sw != nil {
+		body = append(body, sw)
+	}
+	targets := []jen.Code{jen.Id("data")}
+	for _, v := range vs {
+		targets = append(targets, jen.Op("&").Id("u").Dot(v.field))
+	}
+	body = append(body, jen.Return(jen.Qual(rtPath, "DecodeUnion").Call(targets...)))
+	return jen.Comment("UnmarshalJSON decodes data into one variant and keeps data.").Line().
+		Func().Params(jen.Id("u").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().
+		Block(body...)
+}
+
+// discriminatorSwitch emits the switch on the tag value, or nil when there is
+// no discriminator or no mapping names a variant.
+func (g *gen) discriminatorSwitch(s *ir.Schema, vs []unionVariant) jen.Code {
+	if s.Discriminator == nil {
+		return nil
+	}
+	var cases []jen.Code
+	seen := map[string]bool{}
+	for _, m := range s.Discriminator.Mapping {
+		field := mappedField(m, vs)
+		if field == "" || seen[m.Value] {
+			continue
+		}
+		seen[m.Value] = true
+		cases = append(cases, jen.Case(jen.Lit(m.Value)).Block(
+			jen.Return(jen.Qual(rtPath, "DecodeVariant").Call(jen.Id("data"), jen.Op("&").Id("u").Dot(field)))))
+	}
+	if len(cases) == 0 {
+		return nil
+	}
+	return jen.Switch(jen.Qual(rtPath, "Discriminator").Call(jen.Id("data"), jen.Lit(s.Discriminator.Property))).Block(cases...)
+}
+
+// mappedField returns the pointer field of the variant a discriminator value
+// maps to, or "" when the mapping names no variant of the union (or one
+// whose field is not a pointer, which DecodeVariant cannot fill).
+func mappedField(m ir.DiscriminatorMapping, vs []unionVariant) string {
+	for _, v := range vs {
+		if v.schema != nil && v.schema.Kind == ir.KindRef && m.Schema != nil &&
+			v.schema.Deref() == m.Schema.Deref() && !nilable(v.schema) {
+			return v.field
+		}
+	}
+	return ""
+}

@@ -1,0 +1,113 @@
+package generator
+
+import (
+	"github.com/idemgen/idemgen/ir"
+)
+
+// gen holds the state of one Generate call.
+type gen struct {
+	api *ir.API
+	cfg Config
+	// ns holds every package-level identifier handed out.
+	ns namespace
+	// typeNames maps each named declaration to its Go type name (the IR's
+	// GoName unless it collides with an identifier the client itself needs).
+	typeNames map[*ir.Schema]string
+	// byPointer marks required struct fields that must be pointers because
+	// they close a cycle of structs embedding each other by value.
+	byPointer map[fieldEdge]bool
+	// opNames holds the identifiers derived from each operation.
+	opNames map[*ir.Operation]*opIdents
+	// schemeNames maps each security scheme to its option function name.
+	schemeNames map[*ir.SecurityScheme]string
+	// enumConsts maps enum declarations to their constant names, by value
+	// index.
+	enumConsts map[*ir.Schema][]string
+}
+
+// opIdents are the identifiers emitted for one operation.
+type opIdents struct {
+	// contract is the unexported idemrt.Operation variable ("createOrderOp").
+	contract string
+	// errorModel is the unexported error-model function, or "".
+	errorModel string
+	// params and result are the exported type names, or "" when not needed.
+	params string
+	result string
+}
+
+// newGen prepares a generation run.
+func newGen(api *ir.API, cfg Config) *gen {
+	return &gen{
+		api:         api,
+		cfg:         cfg,
+		ns:          namespace{},
+		typeNames:   map[*ir.Schema]string{},
+		opNames:     map[*ir.Operation]*opIdents{},
+		schemeNames: map[*ir.SecurityScheme]string{},
+		enumConsts:  map[*ir.Schema][]string{},
+	}
+}
+
+// reserveNames hands out every package-level identifier in a fixed order:
+// the client's own names first (their spelling is the public surface), then
+// each operation's types, then the schemas (renamed with a "Model" suffix on
+// collision), then enum constants.
+func (g *gen) reserveNames(ops []*ir.Operation) {
+	for _, n := range []string{"Client", "NewClient", "DefaultServerURL"} {
+		g.ns.claim(n, "")
+	}
+	for _, s := range g.api.SecuritySchemes {
+		if schemeSupported(s) {
+			g.schemeNames[s] = g.ns.claim("With"+s.GoName, "Auth")
+		}
+	}
+	for _, op := range ops {
+		g.reserveOp(op)
+	}
+	for _, s := range g.api.Schemas {
+		g.typeNames[s] = g.ns.claim(s.GoName, "Model")
+	}
+	for _, s := range g.api.Schemas {
+		if s.Kind == ir.KindEnum {
+			g.reserveEnum(s)
+		}
+	}
+	g.byPointer = valueCycles(g.api.Schemas)
+}
+
+// reserveOp names an operation's contract variable, error-model function,
+// params and result types.
+func (g *gen) reserveOp(op *ir.Operation) {
+	low := lowerFirst(op.GoName)
+	ids := &opIdents{contract: g.ns.claim(low+"Op", "")}
+	if len(errorResponses(op)) > 0 {
+		ids.errorModel = g.ns.claim(low+"ErrorModel", "")
+	}
+	if needsParams(op) {
+		ids.params = g.ns.claim(op.GoName+"Params", "_")
+	}
+	if needsResult(op) {
+		ids.result = g.ns.claim(op.GoName+"Result", "_")
+	}
+	g.opNames[op] = ids
+}
+
+// reserveEnum names an enum's constants: the type name followed by the
+// value's name.
+func (g *gen) reserveEnum(s *ir.Schema) {
+	names := make([]string, len(s.Enum))
+	for i, v := range s.Enum {
+		names[i] = g.ns.claim(g.typeNames[s]+v.GoName, "Value")
+	}
+	g.enumConsts[s] = names
+}
+
+// typeName returns the Go name of a named declaration.
+func (g *gen) typeName(s *ir.Schema) string {
+	if n, ok := g.typeNames[s]; ok {
+		return n
+	}
+	// A declaration the parser did not list: fall back to its own GoName.
+	return s.GoName
+}

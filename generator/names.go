@@ -1,0 +1,169 @@
+package generator
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// opGroup is the set of operations that share one file.
+type opGroup struct {
+	name string
+	ops  []*ir.Operation
+}
+
+// reservedFiles are the file stems the generator writes for itself; a tag
+// that maps to one of them gets an "_ops" suffix.
+var reservedFiles = map[string]bool{"client": true, "models": true, "doc": true}
+
+// groupByFile splits operations into files: one per tag (snake_case of the
+// first tag), untagged ones in operations_gen.go. Tags that map to the same
+// stem share a file. Groups come out in order of first appearance, which is
+// the IR's order (sorted by GoName), so the result is deterministic.
+func groupByFile(ops []*ir.Operation) []opGroup {
+	var groups []opGroup
+	index := map[string]int{}
+	for _, op := range ops {
+		name := fileStem(op.Tag) + "_gen.go"
+		i, ok := index[name]
+		if !ok {
+			i = len(groups)
+			index[name] = i
+			groups = append(groups, opGroup{name: name})
+		}
+		groups[i].ops = append(groups[i].ops, op)
+	}
+	return groups
+}
+
+// fileStem is the snake_case file stem of a tag ("Pet Store" -> "pet_store").
+// It never starts with '_' or '.', which the go tool would ignore.
+func fileStem(tag string) string {
+	if tag == "" {
+		return "operations"
+	}
+	var b strings.Builder
+	prevLower := false
+	for _, r := range tag {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if unicode.IsUpper(r) && prevLower {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+		default:
+			if s := b.String(); s != "" && !strings.HasSuffix(s, "_") {
+				b.WriteByte('_')
+			}
+			prevLower = false
+		}
+	}
+	stem := strings.Trim(b.String(), "_")
+	switch {
+	case stem == "":
+		return "tag"
+	case reservedFiles[stem]:
+		return stem + "_ops"
+	}
+	return stem
+}
+
+// lowerFirst makes an exported name unexported, lowering a leading
+// initialism as a whole ("URLList" -> "urlList", "CreateOrder" ->
+// "createOrder").
+func lowerFirst(s string) string {
+	runes := []rune(s)
+	n := 0
+	for n < len(runes) && unicode.IsUpper(runes[n]) {
+		n++
+	}
+	switch {
+	case n == 0:
+		return s
+	case n > 1 && n < len(runes):
+		n-- // keep the start of the next word: "URLList" -> "url" + "List"
+	}
+	for i := 0; i < n; i++ {
+		runes[i] = unicode.ToLower(runes[i])
+	}
+	return string(runes)
+}
+
+// namespace hands out unique identifiers.
+type namespace map[string]bool
+
+// claim returns base, or base+suffix, base+suffix+"2"... whichever is free,
+// and marks it taken.
+func (ns namespace) claim(base, suffix string) string {
+	name := base
+	if ns[name] && suffix != "" {
+		name = base + suffix
+	}
+	for i := 2; ns[name]; i++ {
+		name = base + suffix + strconv.Itoa(i)
+	}
+	ns[name] = true
+	return name
+}
+
+// docLines turns free text from a document into comment lines: control
+// characters dropped, trailing spaces trimmed, runs of blank lines folded.
+func docLines(text string) []string {
+	text = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || !unicode.IsControl(r) {
+			return r
+		}
+		return -1
+	}, text)
+	var lines []string
+	blank := true
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimRight(l, " \t")
+		if l == "" {
+			if !blank {
+				lines = append(lines, "")
+			}
+			blank = true
+			continue
+		}
+		lines = append(lines, l)
+		blank = false
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// comment renders paragraphs as one // comment block; empty paragraphs are
+// skipped. It returns an empty statement when there is nothing to say.
+func comment(paragraphs ...string) *jen.Statement {
+	var lines []string
+	for _, p := range paragraphs {
+		pl := docLines(p)
+		if len(pl) == 0 {
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, pl...)
+	}
+	if len(lines) == 0 {
+		return jen.Null()
+	}
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = "//"
+		} else {
+			lines[i] = "// " + l
+		}
+	}
+	return jen.Comment(strings.Join(lines, "\n")).Line()
+}

@@ -1,0 +1,216 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// bodyKind is how a request or response body is encoded.
+type bodyKind int
+
+const (
+	bodyJSON bodyKind = iota
+	bodyForm
+	bodyMultipart
+	bodyText
+	bodyRaw
+)
+
+// bodyPlan is the media type chosen for an operation's request body.
+type bodyPlan struct {
+	media    *ir.MediaType
+	kind     bodyKind
+	optional bool
+}
+
+// requestBody picks the media type the client sends, preferring JSON, then a
+// form, multipart, text and finally raw bytes (an io.Reader) for anything
+// else, so every declared body can be sent. Forms and multipart need an
+// object schema; without one they are sent raw too.
+func requestBody(op *ir.Operation) *bodyPlan {
+	if op.Body == nil || len(op.Body.Content) == 0 {
+		return nil
+	}
+	opt := !op.Body.Required
+	if m := pickJSON(op.Body.Content); m != nil {
+		return &bodyPlan{m, bodyJSON, opt}
+	}
+	for _, want := range []struct {
+		name string
+		kind bodyKind
+	}{{"application/x-www-form-urlencoded", bodyForm}, {"multipart/form-data", bodyMultipart}} {
+		for _, m := range op.Body.Content {
+			if m.Name == want.name && isObject(m.Schema) {
+				return &bodyPlan{m, want.kind, opt}
+			}
+		}
+	}
+	for _, m := range op.Body.Content {
+		if strings.HasPrefix(m.Name, "text/") {
+			return &bodyPlan{m, bodyText, opt}
+		}
+	}
+	return &bodyPlan{op.Body.Content[0], bodyRaw, opt}
+}
+
+// pickJSON returns application/json when listed, else the first +json type.
+func pickJSON(content []*ir.MediaType) *ir.MediaType {
+	var plusJSON *ir.MediaType
+	for _, m := range content {
+		if m.Name == "application/json" {
+			return m
+		}
+		if plusJSON == nil && (strings.HasSuffix(m.Name, "+json") || strings.HasSuffix(m.Name, "/json")) {
+			plusJSON = m
+		}
+	}
+	return plusJSON
+}
+
+// isObject reports whether a schema is a struct-shaped object.
+func isObject(s *ir.Schema) bool {
+	d := s.Deref()
+	return d != nil && d.Kind == ir.KindObject && len(d.Properties) > 0
+}
+
+// contentType is the Content-Type a plan sends.
+func (p *bodyPlan) contentType() string {
+	if p.media.Name == "" || strings.Contains(p.media.Name, "*") {
+		return "application/octet-stream"
+	}
+	return p.media.Name
+}
+
+// respBody is how one success response's body is decoded.
+type respBody struct {
+	resp *ir.Response
+	kind bodyKind // bodyJSON, bodyText or bodyRaw
+	// schema is the JSON schema (nil: untyped); unused for text and raw.
+	schema *ir.Schema
+	// key identifies the Go type, to tell whether responses share one.
+	key string
+}
+
+// successBodies lists the success responses that have a body, in IR order.
+func successBodies(op *ir.Operation) []respBody {
+	var out []respBody
+	for _, r := range op.Responses {
+		if !r.IsSuccess() || len(r.Content) == 0 {
+			continue
+		}
+		out = append(out, responseBody(r))
+	}
+	return out
+}
+
+// responseBody picks how a response is decoded: JSON when declared, text for
+// text/*, bytes otherwise.
+func responseBody(r *ir.Response) respBody {
+	if m := pickJSON(r.Content); m != nil {
+		return respBody{resp: r, kind: bodyJSON, schema: m.Schema, key: "json:" + typeKey(m.Schema)}
+	}
+	for _, m := range r.Content {
+		if strings.HasPrefix(m.Name, "text/") {
+			return respBody{resp: r, kind: bodyText, key: "text"}
+		}
+	}
+	return respBody{resp: r, kind: bodyRaw, key: "raw"}
+}
+
+// typeKey identifies the Go type of a schema without rendering it.
+func typeKey(s *ir.Schema) string {
+	switch {
+	case s == nil:
+		return "any"
+	case s.Kind == ir.KindRef:
+		return fmt.Sprintf("ref:%p", s.Ref)
+	case s.Kind == ir.KindArray:
+		return "[]" + typeKey(s.Items)
+	case s.Kind == ir.KindMap:
+		return "map:" + typeKey(s.AdditionalProperties)
+	case s.Kind == ir.KindObject || s.Kind == ir.KindUnion:
+		return fmt.Sprintf("anon:%p", s)
+	}
+	return fmt.Sprintf("%d:%s:%d", s.Kind, s.Format, s.EnumBase)
+}
+
+// distinctBodies returns the success bodies with distinct Go types.
+func distinctBodies(bodies []respBody) []respBody {
+	var out []respBody
+	seen := map[string]bool{}
+	for _, b := range bodies {
+		if !seen[b.key] {
+			seen[b.key] = true
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// successHeaders lists the headers declared on success responses, first
+// declaration winning for a name (compared case-insensitively).
+func successHeaders(op *ir.Operation) []*ir.Header {
+	var out []*ir.Header
+	seen := map[string]bool{}
+	for _, r := range op.Responses {
+		if !r.IsSuccess() {
+			continue
+		}
+		for _, h := range r.Headers {
+			k := strings.ToLower(h.Name)
+			if !seen[k] && h.GoName != "" {
+				seen[k] = true
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// needsResult reports whether an operation returns an <Op>Result struct:
+// when it declares success headers or success bodies of different types.
+func needsResult(op *ir.Operation) bool {
+	return len(successHeaders(op)) > 0 || len(distinctBodies(successBodies(op))) > 1
+}
+
+// errorResponses lists the non-success responses with a JSON body, whose
+// decoded body becomes StatusError.Model.
+func errorResponses(op *ir.Operation) []respBody {
+	var out []respBody
+	for _, r := range op.Responses {
+		if r.IsSuccess() || isRedirect(r) {
+			continue
+		}
+		if m := pickJSON(r.Content); m != nil {
+			out = append(out, respBody{resp: r, kind: bodyJSON, schema: m.Schema, key: typeKey(m.Schema)})
+		}
+	}
+	return out
+}
+
+// isRedirect reports whether a response is 1xx or 3xx, which the runner
+// hands back as a response, never as a *StatusError.
+func isRedirect(r *ir.Response) bool {
+	return (r.Status > 0 && r.Status < 400) || r.Class == 1 || r.Class == 3
+}
+
+// keyParam reports whether p is the idempotency key header of a keyed
+// operation: the engine sends it, so it is not a params field of its own.
+func keyParam(op *ir.Operation, p *ir.Parameter) bool {
+	return op.Retry.Safety == ir.Keyed && p.In == ir.InHeader && strings.EqualFold(p.Name, op.Retry.KeyName)
+}
+
+// needsParams reports whether an operation takes a params struct.
+func needsParams(op *ir.Operation) bool {
+	if op.Retry.Safety == ir.Keyed {
+		return true
+	}
+	for _, p := range op.Params {
+		if !keyParam(op, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// stylesByLocation lists the styles OpenAPI allows in each location.
+var stylesByLocation = map[ir.ParamLocation][]string{
+	ir.InPath:   {ir.StyleSimple, ir.StyleLabel, ir.StyleMatrix},
+	ir.InQuery:  {ir.StyleForm, ir.StyleSpaceDelimited, ir.StylePipeDelimited, ir.StyleDeepObject},
+	ir.InHeader: {ir.StyleSimple},
+	ir.InCookie: {ir.StyleForm},
+}
+
+// supportedOps returns the operations the generator can honour, and one
+// located error for each problem of the others. The caller decides whether
+// the errors stop generation or only skip those operations.
+func (g *gen) supportedOps() ([]*ir.Operation, ir.Diagnostics) {
+	var ops []*ir.Operation
+	var diags ir.Diagnostics
+	for _, op := range g.api.Operations {
+		problems := opProblems(op)
+		if len(problems) == 0 {
+			ops = append(ops, op)
+			continue
+		}
+		diags = append(diags, problems...)
+	}
+	return ops, diags
+}
+
+// opProblems checks one operation.
+func opProblems(op *ir.Operation) ir.Diagnostics {
+	var out ir.Diagnostics
+	bad := func(src ir.Source, rule, format string, args ...any) {
+		out = append(out, ir.Diagnostic{Severity: ir.SeverityError, Rule: rule, File: src.File, Line: src.Line,
+			Column: src.Column, Pointer: src.Pointer, Operation: op.ID, Message: fmt.Sprintf(format, args...)})
+	}
+	placeholders := pathPlaceholders(op.Path)
+	declared := map[string]bool{}
+	for _, p := range op.Params {
+		if p.Style != "" && !allowedStyle(p) {
+			bad(p.Source, "unsupported-style", "parameter %q: style %q is not allowed in %s (allowed: %s); the client cannot serialise it",
+				p.Name, p.Style, p.In, strings.Join(stylesByLocation[p.In], ", "))
+		}
+		if p.In == ir.InPath {
+			declared[p.Name] = true
+			if !contains(placeholders, p.Name) {
+				bad(p.Source, "path-param-unused", "path parameter %q does not appear in the path %s", p.Name, op.Path)
+			}
+		}
+	}
+	for _, name := range placeholders {
+		if !declared[name] {
+			bad(op.Source, "path-param-missing", "the path %s names {%s} but no path parameter declares it", op.Path, name)
+		}
+	}
+	return out
+}
+
+// allowedStyle reports whether a parameter's style fits its location.
+func allowedStyle(p *ir.Parameter) bool {
+	return contains(stylesByLocation[p.In], p.Style)
+}
+
+// pathPlaceholders lists the {names} of a path template in order.
+func pathPlaceholders(path string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(path, '{')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(path[i:], '}')
+		if j < 0 {
+			return out
+		}
+		out = append(out, path[i+1:i+j])
+		path = path[i+j+1:]
+	}
+}
+
+// contains reports whether list holds s.
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

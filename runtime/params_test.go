@@ -1,0 +1,232 @@
+package runtime
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/idemgen/idemgen/internal/testutil"
+)
+
+type paramStatus string
+
+type paramFilter struct {
+	Status     paramStatus `json:"status,omitempty"`
+	CustomerID *string     `json:"customer_id,omitempty"`
+	Range      *struct {
+		From int `json:"from"`
+	} `json:"range,omitempty"`
+}
+
+// The examples of the OpenAPI 3 specification's style table: a primitive 5,
+// an array [3, 4, 5] and an object {"role": "admin", "firstName": "Alex"}.
+var (
+	stylePrim  = 5
+	styleArray = []int{3, 4, 5}
+	styleObj   = struct {
+		Role      string `json:"role"`
+		FirstName string `json:"firstName"`
+	}{"admin", "Alex"}
+)
+
+func TestPathStylesMatchTheSpecTable(t *testing.T) {
+	tests := []struct {
+		style   string
+		explode bool
+		v       any
+		want    string
+	}{
+		{"simple", false, stylePrim, "5"},
+		{"simple", false, styleArray, "3,4,5"},
+		{"simple", false, styleObj, "role,admin,firstName,Alex"},
+		{"simple", true, styleObj, "role=admin,firstName=Alex"},
+		{"label", false, stylePrim, ".5"},
+		{"label", false, styleArray, ".3,4,5"},
+		{"label", true, styleArray, ".3.4.5"},
+		{"label", false, styleObj, ".role,admin,firstName,Alex"},
+		{"label", true, styleObj, ".role=admin.firstName=Alex"},
+		{"matrix", false, stylePrim, ";id=5"},
+		{"matrix", false, styleArray, ";id=3,4,5"},
+		{"matrix", true, styleArray, ";id=3;id=4;id=5"},
+		{"matrix", false, styleObj, ";id=role,admin,firstName,Alex"},
+		{"matrix", true, styleObj, ";role=admin;firstName=Alex"},
+	}
+	for _, tt := range tests {
+		got, err := expandPath(Param{Name: "id", Style: tt.style, Explode: tt.explode}, tt.v)
+		if err != nil || got != tt.want {
+			t.Errorf("%s explode=%v %v: got %q, %v; want %q", tt.style, tt.explode, tt.v, got, err, tt.want)
+		}
+	}
+}
+
+func TestQueryStylesMatchTheSpecTable(t *testing.T) {
+	tests := []struct {
+		style   string
+		explode bool
+		v       any
+		want    string
+	}{
+		{"form", true, stylePrim, "id=5"},
+		{"form", true, styleArray, "id=3&id=4&id=5"},
+		{"form", false, styleArray, "id=3,4,5"},
+		{"form", true, styleObj, "role=admin&firstName=Alex"},
+		{"form", false, styleObj, "id=role,admin,firstName,Alex"},
+		{"spaceDelimited", false, styleArray, "id=3%204%205"},
+		{"pipeDelimited", false, styleArray, "id=3|4|5"},
+		{"deepObject", true, styleObj, "id[role]=admin&id[firstName]=Alex"},
+	}
+	for _, tt := range tests {
+		b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/p")
+		b.Query(Param{Name: "id", Style: tt.style, Explode: tt.explode}, tt.v)
+		req, err := b.Build(&Operation{ID: "op"})
+		if err != nil || req.URL.RawQuery != tt.want {
+			t.Errorf("%s explode=%v: got %q, %v; want %q", tt.style, tt.explode, req.URL.RawQuery, err, tt.want)
+		}
+	}
+}
+
+func serverURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := ParseServerURL(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestPathValuesAreEscapedAndDotSegmentsRejected(t *testing.T) {
+	for _, bad := range []string{"", ".", ".."} {
+		_, err := expandPath(Param{Name: "id"}, bad)
+		if !errors.Is(err, ErrInvalidParam) {
+			t.Errorf("%q: err = %v, want ErrInvalidParam", bad, err)
+		}
+	}
+	var nilID *string
+	if _, err := expandPath(Param{Name: "id"}, nilID); err == nil {
+		t.Error("a nil path value was accepted")
+	}
+	b := NewBuilder(serverURL(t, "https://x.test/v1/"), "GET", "/files/{name}/raw")
+	b.Path(Param{Name: "name"}, "a/b c?d;e,f%")
+	req, err := b.Build(&Operation{ID: "op"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := req.URL.String(), "https://x.test/v1/files/a%2Fb%20c%3Fd%3Be%2Cf%25/raw"; got != want {
+		t.Errorf("URL = %s, want %s", got, want)
+	}
+	if req.URL.Path != "/v1/files/a/b c?d;e,f%/raw" {
+		t.Errorf("Path = %q", req.URL.Path)
+	}
+}
+
+func TestBuildReportsTheFirstErrorAsCallError(t *testing.T) {
+	b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/o/{id}")
+	b.Path(Param{Name: "id"}, "..")
+	b.Query(Param{Name: "q"}, make(chan int))
+	_, err := b.Build(&Operation{ID: "getO"})
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Operation != "getO" || !errors.Is(err, ErrInvalidParam) || !strings.Contains(err.Error(), `"id"`) {
+		t.Fatalf("err = %v, want a CallError for getO about id", err)
+	}
+}
+
+func TestQueryValuesOfEveryKind(t *testing.T) {
+	cust := "c 1&2"
+	when := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	var absent *int
+	b := NewBuilder(serverURL(t, "https://x.test?fixed=1"), "GET", "/p?beta=true")
+	b.Query(Param{Name: "status", Explode: true}, []paramStatus{"paid", "new"})
+	b.Query(Param{Name: "filter", Style: "deepObject", Explode: true}, paramFilter{Status: "paid", CustomerID: &cust})
+	b.Query(Param{Name: "nested", Style: "deepObject", Explode: true}, &paramFilter{Range: &struct {
+		From int `json:"from"`
+	}{7}})
+	b.Query(Param{Name: "at"}, when)
+	b.Query(Param{Name: "day"}, Date{2024, 3, 1})
+	b.Query(Param{Name: "absent"}, absent)
+	b.Query(Param{Name: "empty"}, []string{})
+	b.Query(Param{Name: "flag"}, true)
+	b.Query(Param{Name: "ratio"}, 0.25)
+	b.Query(Param{Name: "raw", AllowReserved: true}, "a/b:c&d")
+	b.Query(Param{Name: "js", JSON: true}, map[string]int{"a": 1})
+	req, err := b.Build(&Operation{ID: "op"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "fixed=1&beta=true&status=paid&status=new&filter[status]=paid&filter[customer_id]=c+1%262" +
+		"&nested[range][from]=7&at=2024-03-01T12%3A00%3A00Z&day=2024-03-01&flag=true&ratio=0.25&raw=a/b:c%26d&js=%7B%22a%22%3A1%7D"
+	if req.URL.RawQuery != want {
+		t.Errorf("query =\n%s\nwant\n%s", req.URL.RawQuery, want)
+	}
+	if req.URL.Path != "/p" {
+		t.Errorf("path = %q, want /p", req.URL.Path)
+	}
+}
+
+func TestHeaderAndCookieParams(t *testing.T) {
+	b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/p")
+	b.Header(Param{Name: "If-Match"}, `"v1"`)
+	b.Header(Param{Name: "X-List"}, []int{1, 2})
+	b.Header(Param{Name: "X-Obj", Explode: true}, map[string]string{"b": "2", "a": "1"})
+	var none *string
+	b.Header(Param{Name: "X-None"}, none)
+	b.Cookie(Param{Name: "session", Explode: true}, "s 1")
+	b.Cookie(Param{Name: "ids"}, []string{"a", "b"})
+	req, err := b.Build(&Operation{ID: "op"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := req.Header
+	if h.Get("If-Match") != `"v1"` || h.Get("X-List") != "1,2" || h.Get("X-Obj") != "a=1,b=2" || h.Get("X-None") != "" {
+		t.Errorf("headers = %v", h)
+	}
+	if got := h.Get("Cookie"); got != "session=s+1; ids=a,b" {
+		t.Errorf("Cookie = %q", got)
+	}
+}
+
+func TestParseServerURL(t *testing.T) {
+	for _, bad := range []string{"", "/v1", "api.example.com", "://x"} {
+		if _, err := ParseServerURL(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	u, err := ParseServerURL("https://api.example.com/v1/")
+	if err != nil || u.Path != "/v1" {
+		t.Fatalf("got %v, %v", u, err)
+	}
+}
+
+func FuzzExpandPath(f *testing.F) {
+	for _, s := range []string{"", ".", "..", "a/b", "%2e%2e", "ü", "a;b=c", "../x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := NewBuilder(&url.URL{Scheme: "https", Host: "x.test", Path: "/v1"}, "GET", "/r/{id}/x")
+		b.Path(Param{Name: "id"}, s)
+		req, err := b.Build(&Operation{ID: "op"})
+		if s == "" || s == "." || s == ".." {
+			if err == nil {
+				t.Fatalf("%q accepted", s)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		// The value stays one segment: parsing the URL back yields the
+		// template's segments with the value decoded in the middle.
+		back, err := url.Parse(req.URL.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		segs := strings.Split(back.EscapedPath(), "/")
+		if len(segs) != 5 || segs[1] != "v1" || segs[2] != "r" || segs[4] != "x" {
+			t.Fatalf("%q: escaped path %q is not /v1/r/<one segment>/x", s, back.EscapedPath())
+		}
+		if got, _ := url.PathUnescape(segs[3]); got != s {
+			t.Fatalf("%q: segment decodes to %q", s, got)
+		}
+	})
+}
