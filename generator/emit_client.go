@@ -103,12 +103,12 @@ func schemeEdit(s *ir.SecurityScheme) ([]jen.Code, jen.Code, string) {
 		switch s.In {
 		case ir.InQuery:
 			return key, jen.Id("q").Op(":=").Add(req.Clone()).Dot("URL").Dot("Query").Call().Line().
-				Id("q").Dot("Set").Call(jen.Lit(s.ParamName), jen.Id("key")).Line().
-				Add(req.Clone()).Dot("URL").Dot("RawQuery").Op("=").Id("q").Dot("Encode").Call(),
+					Id("q").Dot("Set").Call(jen.Lit(s.ParamName), jen.Id("key")).Line().
+					Add(req.Clone()).Dot("URL").Dot("RawQuery").Op("=").Id("q").Dot("Encode").Call(),
 				fmt.Sprintf("with the API key in the query parameter %q", s.ParamName)
 		case ir.InCookie:
 			return key, req.Clone().Dot("AddCookie").Call(jen.Op("&").Qual("net/http", "Cookie").Values(
-				jen.Id("Name").Op(":").Lit(s.ParamName), jen.Id("Value").Op(":").Id("key"))),
+					jen.Id("Name").Op(":").Lit(s.ParamName), jen.Id("Value").Op(":").Id("key"))),
 				fmt.Sprintf("with the API key in the cookie %q", s.ParamName)
 		}
 		return key, req.Clone().Dot("Header").Dot("Set").Call(jen.Lit(s.ParamName), jen.Id("key")),

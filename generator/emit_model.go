@@ -179,7 +179,7 @@ func (g *gen) emitEnum(s *ir.Schema) jen.Code {
 		isKnown = jen.Switch(jen.Id("e")).Block(jen.Case(known...).Block(jen.Return(jen.True()))).Line().Return(jen.False())
 	}
 	return jen.Add(g.modelDoc(s, "an enumeration").Type().Id(name).Add(g.enumBaseType(s))).Line().Line().
-		Comment("The values of "+name+" the API document lists.").Line().
+		Comment("The values of " + name + " the API document lists.").Line().
 		Const().Defs(consts...).Line().Line().
 		Comment("IsKnown reports whether e is one of the values the API document lists.").Line().
 		Func().Params(jen.Id("e").Id(name)).Id("IsKnown").Params().Bool().Block(isKnown)
