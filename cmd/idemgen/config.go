@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// genSettings are the inputs of `idemgen generate`.
+type genSettings struct {
+	Spec            string `yaml:"spec"`
+	Package         string `yaml:"package"`
+	Out             string `yaml:"out"`
+	SkipUnsupported bool   `yaml:"skip-unsupported"`
+	AllowRemoteRefs bool   `yaml:"allow-remote-refs"`
+	Check           bool   `yaml:"-"`
+}
+
+// readConfig loads a generate config file. Unknown keys are errors, so a typo
+// does not silently fall back to a default. Relative paths resolve against
+// the file's directory: the config means the same whatever directory
+// idemgen runs from.
+func readConfig(path string) (genSettings, error) {
+	var s genSettings
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil && !errors.Is(err, io.EOF) {
+		return s, err
+	}
+	dir := filepath.Dir(path)
+	for _, p := range []*string{&s.Spec, &s.Out} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	return s, nil
+}
+
+// resolveSettings merges, from weakest to strongest: the config file named by
+// --config, the SPEC argument, and the flags the user set.
+func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, configPath string) (genSettings, error) {
+	s := genSettings{}
+	if configPath != "" {
+		c, err := readConfig(configPath)
+		if err != nil {
+			return s, usageErrorf("config %s: %v", configPath, err)
+		}
+		s = c
+	}
+	if len(args) == 1 {
+		s.Spec = args[0]
+	}
+	set := cmd.Flags().Changed
+	if set("package") {
+		s.Package = flags.Package
+	}
+	if set("out") {
+		s.Out = flags.Out
+	}
+	if set("skip-unsupported") {
+		s.SkipUnsupported = flags.SkipUnsupported
+	}
+	if set("allow-remote-refs") {
+		s.AllowRemoteRefs = flags.AllowRemoteRefs
+	}
+	s.Check = flags.Check
+	return s, validateSettings(s)
+}
+
+func validateSettings(s genSettings) error {
+	switch {
+	case s.Spec == "":
+		return usageErrorf("missing SPEC: name the OpenAPI document as an argument or as `spec` in --config")
+	case s.Package == "":
+		return usageErrorf("missing --package: the Go package name of the generated client")
+	case !isPackageName(s.Package):
+		return usageErrorf("--package %q is not a valid Go package name", s.Package)
+	case s.Out == "":
+		return usageErrorf("missing --out: the directory to write the client into")
+	}
+	return nil
+}

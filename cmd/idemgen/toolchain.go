@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// toolchain is what the commands call to load and generate. The real one
+// wraps the parser and the generator; tests provide fakes to simulate
+// failures the real packages would need a broken spec to produce.
+type toolchain struct {
+	// load reads a spec into the IR. diags holds errors and warnings about
+	// the document; err reports a spec that could not be loaded at all.
+	load func(path string, allowRemoteRefs bool) (api *ir.API, diags ir.Diagnostics, err error)
+	// generate renders the client files, sorted by name. skipped lists the
+	// operations left out under skipUnsupported.
+	generate func(api *ir.API, pkg string, skipUnsupported bool) (files []genFile, skipped ir.Diagnostics, err error)
+}
+
+// genFile is one rendered file of the generated package.
+type genFile struct {
+	Name    string
+	Content []byte
+}
+
+// safeLoad calls tc.load and turns a panic into an error, so a hostile spec
+// that trips a bug in a dependency still gets a message naming the spec
+// instead of a crash.
+func (tc toolchain) safeLoad(path string, allowRemoteRefs bool) (api *ir.API, diags ir.Diagnostics, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			api, diags, err = nil, nil, fmt.Errorf("internal error while loading %s (please report it): %v\n%s", path, r, debug.Stack())
+		}
+	}()
+	return tc.load(path, allowRemoteRefs)
+}
+
+// safeGenerate calls tc.generate and turns a panic into an error.
+func (tc toolchain) safeGenerate(api *ir.API, pkg string, skip bool) (files []genFile, skipped ir.Diagnostics, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			files, skipped, err = nil, nil, fmt.Errorf("internal error while generating (please report it): %v\n%s", r, debug.Stack())
+		}
+	}()
+	return tc.generate(api, pkg, skip)
+}
