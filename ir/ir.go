@@ -56,8 +56,13 @@ type Operation struct {
 	GoName string
 	// Method is upper case ("POST").
 	Method string
-	// Path is the path template as written in the document ("/orders/{id}").
+	// Path is the path template as written in the document ("/orders/{id}"),
+	// without the fixed query string some documents put in path keys.
 	Path string
+	// Query is the fixed query string a path key carried after "?"
+	// ("beta=true" for OpenAI's "/responses?beta=true"), to be sent with every
+	// call; empty for ordinary paths.
+	Query string
 	// Tag is the first tag, used to group operations into files; "" when the
 	// operation has none.
 	Tag         string

@@ -1,0 +1,95 @@
+package parser
+
+import (
+	"encoding/json"
+	"math"
+	"net/url"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
+)
+
+// kinLoad hands the pre-passed document set to kin-openapi: an OpenAPI 3
+// document directly, a Swagger 2.0 one through openapi2conv. kin-openapi's
+// strict Validate is never run: real documents fail it for reasons the
+// generator does not care about, and the parser checks what it does care
+// about itself.
+func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
+	kl := openapi3.NewLoader()
+	kl.IsExternalRefsAllowed = true
+	// serve only returns files the pre-pass already vetted, so the remote
+	// reference policy is enforced there, not by kin-openapi's flag.
+	kl.ReadFromURIFunc = l.serve
+	location := &url.URL{Path: l.root.key}
+	if swagger {
+		return l.kinLoadSwagger(kl, location)
+	}
+	data, err := l.root.bytesOf()
+	if err != nil {
+		return nil, err
+	}
+	return kl.LoadFromDataWithPath(data, location)
+}
+
+func (l *loader) kinLoadSwagger(kl *openapi3.Loader, location *url.URL) (*openapi3.T, error) {
+	data, err := json.Marshal(toJSONValue(l.root.root, 0))
+	if err != nil {
+		return nil, err
+	}
+	var doc2 openapi2.T
+	if err := json.Unmarshal(data, &doc2); err != nil {
+		return nil, err
+	}
+	return openapi2conv.ToV3WithLoader(&doc2, kl, location)
+}
+
+// toJSONValue converts a YAML tree into values encoding/json can marshal:
+// every mapping key becomes a string (YAML allows `200:` as an integer key).
+func toJSONValue(n *yaml.Node, depth int) any {
+	n = unalias(n)
+	if n == nil || depth > maxDepth {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = toJSONValue(n.Content[i+1], depth+1)
+		}
+		return m
+	case yaml.SequenceNode:
+		s := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			s[i] = toJSONValue(c, depth+1)
+		}
+		return s
+	case yaml.ScalarNode:
+		return scalarValue(n)
+	}
+	return nil
+}
+
+// scalarValue decodes a scalar by its resolved YAML tag.
+func scalarValue(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, err := strconv.ParseBool(n.Value)
+		if err == nil {
+			return b
+		}
+	case "!!int", "!!float":
+		var f float64
+		if err := n.Decode(&f); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
+				return i
+			}
+			return f
+		}
+	}
+	return n.Value
+}

@@ -1,0 +1,190 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// Options tune Load.
+type Options struct {
+	// AllowRemoteRefs lets $refs name http(s) URLs; they are refused
+	// (an error diagnostic, the reference replaced) unless set.
+	AllowRemoteRefs bool
+}
+
+// Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, or
+// Swagger 2.0 converted with openapi2conv), follows relative file $refs,
+// repairs what can be repaired (each repair a located warning), and builds
+// the IR. diags holds every finding (errors and warnings, lint rules
+// included), sorted by file, line, column, pointer. err is non-nil only when
+// nothing usable could be loaded (unreadable file, not an OpenAPI document);
+// then it names the file. When diags.HasErrors() the API may be partial.
+func Load(path string, opts Options) (api *ir.API, diags ir.Diagnostics, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	key := filepath.ToSlash(filepath.Clean(path))
+	return load(key, path, data, opts)
+}
+
+// LoadData is Load for bytes already in memory (fuzzing, tests); name is used
+// in diagnostics; relative refs resolve against the current directory.
+func LoadData(name string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
+	key := path.Base(filepath.ToSlash(name))
+	if key == "." || key == "/" {
+		key = "document"
+	}
+	return load(key, name, data, opts)
+}
+
+// unwrapPathError drops the *fs.PathError wrapper, whose text repeats the
+// path the caller already prints.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// loader holds one load's state: the files of the document set in discovery
+// order, and the diagnostics found so far.
+type loader struct {
+	opts  Options
+	files map[string]*docFile
+	order []string
+	root  *docFile
+	sink  *diagSink
+}
+
+func load(key, display string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
+	l := &loader{opts: opts, files: map[string]*docFile{}}
+	l.sink = &diagSink{files: l.files}
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: not a YAML or JSON document: %w", display, err)
+	}
+	version, swagger, err := detectVersion(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", display, err)
+	}
+	l.root = &docFile{key: key, display: display, root: root, data: data}
+	l.files[key] = l.root
+	l.order = append(l.order, key)
+	for i := 0; i < len(l.order); i++ {
+		(&prepass{l: l, f: l.files[l.order[i]]}).run()
+	}
+	doc, err := l.kinLoad(swagger)
+	if err != nil {
+		l.sink.errorf(loc{key, "", root}, "", ruleLoad, "kin-openapi cannot load the document: %v", err)
+		api := &ir.API{OpenAPI: version, Source: l.sink.source(loc{key, "", root})}
+		return api, l.sink.sorted(), nil
+	}
+	api := build(l, doc, version)
+	return api, l.sink.sorted(), nil
+}
+
+// detectVersion reads `openapi` or `swagger` from the root.
+func detectVersion(root *yaml.Node) (version string, swagger bool, err error) {
+	if root.Kind != yaml.MappingNode {
+		return "", false, errors.New("not an OpenAPI document (the top level is not an object)")
+	}
+	if v := mapGet(root, "openapi"); v != nil && v.Kind == yaml.ScalarNode {
+		if !strings.HasPrefix(v.Value, "3.") {
+			return "", false, fmt.Errorf("OpenAPI version %q is not supported (3.0.x, 3.1.x and Swagger 2.0 are)", v.Value)
+		}
+		return v.Value, false, nil
+	}
+	if v := mapGet(root, "swagger"); v != nil && v.Kind == yaml.ScalarNode {
+		if v.Value != "2.0" {
+			return "", false, fmt.Errorf("Swagger version %q is not supported (2.0 is)", v.Value)
+		}
+		return "2.0", true, nil
+	}
+	return "", false, errors.New("not an OpenAPI document (no `openapi` or `swagger` field)")
+}
+
+// file returns the parsed file with the given key, reading (or, when
+// allowed, fetching) and parsing it on first use; nil when it cannot be had.
+func (l *loader) file(key string) *docFile {
+	if f, ok := l.files[key]; ok {
+		if f.root == nil {
+			return nil
+		}
+		return f
+	}
+	f := &docFile{key: key, display: key}
+	l.files[key] = f
+	data, err := l.read(key)
+	if err != nil {
+		f.root = nil
+		return nil
+	}
+	root, err := parseTree(data)
+	if err != nil {
+		return nil
+	}
+	f.root, f.data = root, data
+	l.order = append(l.order, key)
+	return f
+}
+
+// remoteLimit bounds a fetched document.
+const remoteLimit = 64 << 20
+
+var remoteClient = &http.Client{Timeout: 30 * time.Second}
+
+func (l *loader) read(key string) ([]byte, error) {
+	if !isRemote(key) {
+		return os.ReadFile(filepath.FromSlash(key))
+	}
+	if !l.opts.AllowRemoteRefs {
+		return nil, errors.New("remote references are not allowed")
+	}
+	resp, err := remoteClient.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", key, resp.Status)
+	}
+	return io.ReadAll(io.LimitReader(resp.Body, remoteLimit))
+}
+
+// bytesOf returns what kin-openapi reads for a file: the original bytes, or
+// the repaired tree re-encoded.
+func (f *docFile) bytesOf() ([]byte, error) {
+	if !f.repaired {
+		return f.data, nil
+	}
+	return yaml.Marshal(f.root)
+}
+
+// serve is kin-openapi's ReadFromURIFunc: it only ever hands out files the
+// pre-pass loaded (and repaired), so kin-openapi reads nothing on its own.
+func (l *loader) serve(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+	key := u.String()
+	if u.Scheme == "" {
+		key = path.Clean(u.Path)
+	}
+	f, ok := l.files[key]
+	if !ok || f.root == nil {
+		return nil, fmt.Errorf("%s was not loaded by the pre-pass", key)
+	}
+	return f.bytesOf()
+}

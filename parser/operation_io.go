@@ -1,0 +1,196 @@
+package parser
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// body builds the request body; nil when the operation takes none.
+func (b *builder) body(r *rawOp, op *ir.Operation) *ir.RequestBody {
+	if r.op.RequestBody == nil || r.op.RequestBody.Value == nil {
+		return nil
+	}
+	rb := r.op.RequestBody.Value
+	at := b.follow(r.at.at("requestBody"))
+	return &ir.RequestBody{
+		Required: rb.Required, Description: rb.Description,
+		Content: b.content(rb.Content, at, op.GoName+"Request"),
+		Source:  b.l.sink.source(at),
+	}
+}
+
+// content builds a content map sorted by media type. Media types that only
+// differ in case or parameters are one entry (the first by name wins).
+func (b *builder) content(c openapi3.Content, at loc, hint string) []*ir.MediaType {
+	var out []*ir.MediaType
+	seen := map[string]bool{}
+	for _, key := range sortedMapKeys(c) {
+		name := mediaName(key)
+		mt := c[key]
+		if mt == nil || seen[name] {
+			continue
+		}
+		seen[name] = true
+		m := &ir.MediaType{Name: name}
+		if mt.Schema != nil {
+			m.Schema = b.schemas.use(mt.Schema, at.at("content", key, "schema"), hint)
+		}
+		for _, prop := range sortedMapKeys(mt.Encoding) {
+			e := mt.Encoding[prop]
+			if e == nil {
+				continue
+			}
+			enc := &ir.Encoding{Property: prop, ContentType: e.ContentType, Style: e.Style, Explode: e.Style == "" || e.Style == ir.StyleForm}
+			if e.Explode != nil {
+				enc.Explode = *e.Explode
+			}
+			m.Encoding = append(m.Encoding, enc)
+		}
+		out = append(out, m)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// responses builds the responses sorted as the IR documents: exact codes
+// ascending, then classes, then default.
+func (b *builder) responses(r *rawOp, op *ir.Operation) []*ir.Response {
+	if r.op.Responses == nil {
+		return nil
+	}
+	m := r.op.Responses.Map()
+	var out []*ir.Response
+	for _, key := range sortedMapKeys(m) {
+		rr := m[key]
+		if rr == nil || rr.Value == nil {
+			continue
+		}
+		at := b.follow(r.at.at("responses", key))
+		resp, ok := parseStatusKey(key)
+		if !ok {
+			b.l.sink.warnf(at, op.ID, ruleBadResponse, "response key %q is not a status code, a class such as 4XX, or default; ignored", key)
+			continue
+		}
+		resp.Source = b.l.sink.source(at)
+		if d := rr.Value.Description; d != nil {
+			resp.Description = *d
+		}
+		resp.Content = b.content(rr.Value.Content, at, responseHint(op.GoName, key, resp))
+		resp.Headers = b.headers(rr.Value.Headers, at, op.GoName)
+		out = append(out, resp)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return responseRank(out[i]) < responseRank(out[j]) })
+	return out
+}
+
+// parseStatusKey reads "201", "4XX" (any case) or "default".
+func parseStatusKey(key string) (*ir.Response, bool) {
+	switch {
+	case key == "default":
+		return &ir.Response{Default: true}, true
+	case len(key) == 3 && strings.EqualFold(key[1:], "XX") && key[0] >= '1' && key[0] <= '5':
+		return &ir.Response{Class: int(key[0] - '0')}, true
+	}
+	code, err := strconv.Atoi(key)
+	if err != nil || code < 100 || code > 599 {
+		return nil, false
+	}
+	return &ir.Response{Status: code}, true
+}
+
+func responseRank(r *ir.Response) int {
+	switch {
+	case r.Default:
+		return 10000
+	case r.Class > 0:
+		return 1000 + r.Class
+	}
+	return r.Status
+}
+
+// responseHint names an inline response body type: CreateOrderResponse for
+// the success body, CreateOrder404Response, CreateOrder4XXResponse and
+// CreateOrderDefaultResponse for the others.
+func responseHint(opGoName, key string, r *ir.Response) string {
+	switch {
+	case r.IsSuccess():
+		return opGoName + "Response"
+	case r.Default:
+		return opGoName + "DefaultResponse"
+	}
+	return opGoName + strings.ToUpper(key) + "Response"
+}
+
+// headers builds declared response headers, sorted by name, GoNames unique
+// within the response.
+func (b *builder) headers(hs openapi3.Headers, at loc, opGoName string) []*ir.Header {
+	var out []*ir.Header
+	names := newNamer()
+	for _, name := range sortedMapKeys(hs) {
+		h := hs[name]
+		if h == nil || h.Value == nil {
+			continue
+		}
+		hat := b.follow(at.at("headers", name))
+		out = append(out, &ir.Header{
+			Name: name, GoName: names.unique(GoName(name)), Required: h.Value.Required,
+			Description: h.Value.Description, Type: b.headerType(&h.Value.Parameter, hat, opGoName+GoName(name)),
+		})
+	}
+	return out
+}
+
+func (b *builder) headerType(p *openapi3.Parameter, at loc, hint string) *ir.Schema {
+	switch {
+	case p.Schema != nil:
+		return b.schemas.use(p.Schema, at.at("schema"), hint)
+	case len(p.Content) > 0:
+		mt := firstMedia(p.Content)
+		return b.schemas.use(p.Content[mt].Schema, at.at("content", mt, "schema"), hint)
+	}
+	return &ir.Schema{Kind: ir.KindString}
+}
+
+// security returns the requirements in force for an operation: its own
+// when it has a security field (an empty list switches security off), else
+// the document's.
+func (b *builder) security(op *openapi3.Operation) []ir.SecurityRequirement {
+	reqs := b.doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	var out []ir.SecurityRequirement
+	for _, req := range reqs {
+		out = append(out, ir.SecurityRequirement{Schemes: sortedMapKeys(req)})
+	}
+	return out
+}
+
+// securitySchemes builds components.securitySchemes sorted by GoName.
+func (b *builder) securitySchemes() []*ir.SecurityScheme {
+	if b.doc.Components == nil {
+		return nil
+	}
+	var out []*ir.SecurityScheme
+	names := newNamer()
+	at := b.rootLoc.at("components", "securitySchemes")
+	for _, name := range sortedMapKeys(b.doc.Components.SecuritySchemes) {
+		sr := b.doc.Components.SecuritySchemes[name]
+		if sr == nil || sr.Value == nil {
+			continue
+		}
+		s := sr.Value
+		out = append(out, &ir.SecurityScheme{
+			Name: name, GoName: names.unique(GoName(name)), Type: s.Type, Scheme: strings.ToLower(s.Scheme),
+			BearerFormat: s.BearerFormat, In: ir.ParamLocation(s.In), ParamName: s.Name,
+			Description: s.Description, Source: b.l.sink.source(b.follow(at.at(name))),
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
+	return out
+}

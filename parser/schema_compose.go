@@ -1,0 +1,338 @@
+package parser
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// allOf flattens an allOf into one object: the members' properties (members
+// of members included), the schema's own, and every required list. A
+// property two members declare with different shapes is reported, and the
+// later declaration wins (later members usually refine earlier ones). A
+// one-member allOf without properties of its own is the 3.0 idiom for
+// "this reference, plus nullable/description": it becomes a use of the member.
+func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+	if len(v.AllOf) == 1 && len(v.Properties) == 0 && len(v.OneOf) == 0 && len(v.AnyOf) == 0 {
+		u := sb.use(v.AllOf[0], at.at("allOf", "0"), hint)
+		u.Nullable = u.Nullable || s.Nullable
+		u.ReadOnly, u.WriteOnly = u.ReadOnly || s.ReadOnly, u.WriteOnly || s.WriteOnly
+		u.Deprecated = u.Deprecated || s.Deprecated
+		if s.Description != "" {
+			u.Description = s.Description
+		}
+		u.Source = s.Source
+		return u
+	}
+	m := &merge{sb: sb, hint: hint, seen: map[*openapi3.Schema]bool{}, props: map[string]*mergedProp{}}
+	m.add(v, at, true)
+	if len(m.order) == 0 && m.scalar != nil && m.addl == nil {
+		// allOf of non-objects (a string type and a format, say): the first
+		// typed member describes the value.
+		u := m.scalar
+		u.Nullable = u.Nullable || s.Nullable
+		return u
+	}
+	s.Kind = ir.KindObject
+	names := newNamer()
+	for _, name := range m.order {
+		p := m.props[name].prop
+		p.GoName = names.unique(GoName(name))
+		p.Required = m.required[name]
+		s.Properties = append(s.Properties, p)
+	}
+	sort.SliceStable(s.Properties, func(i, j int) bool { return s.Properties[i].Name < s.Properties[j].Name })
+	s.AdditionalProperties = m.addl
+	if len(s.Properties) == 0 && s.AdditionalProperties != nil {
+		s.Kind = ir.KindMap
+	}
+	return s
+}
+
+// merge accumulates the members of an allOf.
+type merge struct {
+	sb       *schemaBuilder
+	hint     string
+	seen     map[*openapi3.Schema]bool
+	props    map[string]*mergedProp
+	order    []string
+	required map[string]bool
+	addl     *ir.Schema
+	scalar   *ir.Schema
+}
+
+type mergedProp struct {
+	prop *ir.Property
+	sig  string
+}
+
+// add merges one schema (the allOf holder itself when self is set) and its
+// own allOf members.
+func (m *merge) add(v *openapi3.Schema, at loc, self bool) {
+	if v == nil || m.seen[v] {
+		return
+	}
+	m.seen[v] = true
+	for i, member := range v.AllOf {
+		if member == nil || member.Value == nil {
+			continue
+		}
+		mat := m.sb.b.follow(at.at("allOf", strconv.Itoa(i)))
+		if len(member.Value.OneOf)+len(member.Value.AnyOf) > 0 && len(member.Value.Properties) == 0 {
+			m.sb.b.l.sink.warnf(mat, "", ruleAllOfConflict, "an allOf member that is a oneOf/anyOf cannot be flattened into an object; its variants are ignored")
+			continue
+		}
+		if !isObjectish(member.Value) && m.scalar == nil {
+			m.scalar = m.sb.use(member, at.at("allOf", strconv.Itoa(i)), m.hint)
+		}
+		m.add(member.Value, mat, false)
+	}
+	if m.required == nil {
+		m.required = map[string]bool{}
+	}
+	for _, r := range v.Required {
+		m.required[r] = true
+	}
+	for _, name := range sortedMapKeys(v.Properties) {
+		m.addProp(name, v.Properties[name], at.at("properties", name))
+	}
+	if ap := v.AdditionalProperties.Schema; ap != nil && m.addl == nil {
+		m.addl = m.sb.use(ap, at.at("additionalProperties"), m.hint+"Value")
+	}
+}
+
+func (m *merge) addProp(name string, pr *openapi3.SchemaRef, at loc) {
+	p := m.sb.property(pr, name, false, at, m.hint, newNamer())
+	sig := shapeSig(p.Type)
+	if old, ok := m.props[name]; ok {
+		if old.sig != sig && old.sig != "any" && sig != "any" {
+			m.sb.b.l.sink.warnf(at, "", ruleAllOfConflict,
+				"property %q is declared as %s by one allOf member and %s by another; the later one is used", name, old.sig, sig)
+		}
+		if p.Description == "" {
+			p.Description = old.prop.Description
+		}
+		m.props[name] = &mergedProp{p, sig}
+		return
+	}
+	m.props[name] = &mergedProp{p, sig}
+	m.order = append(m.order, name)
+}
+
+// isObjectish reports whether a schema contributes object members.
+func isObjectish(v *openapi3.Schema) bool {
+	return v.Type.Is("object") || len(v.Properties) > 0 || len(v.AllOf) > 0 ||
+		v.AdditionalProperties.Schema != nil || (v.Type.IsEmpty() && len(v.Enum) == 0 && v.Items == nil)
+}
+
+// shapeSig summarises a type for conflict detection: an enum refines its
+// base type, so both sign as the base.
+func shapeSig(s *ir.Schema) string {
+	d := s.Deref()
+	switch {
+	case d == nil:
+		return "any"
+	case s.Kind == ir.KindRef && (d.Kind == ir.KindObject || d.Kind == ir.KindUnion):
+		return d.GoName
+	case d.Kind == ir.KindEnum:
+		return d.EnumBase.String()
+	}
+	return d.Kind.String()
+}
+
+// union converts oneOf/anyOf. Null variants make the union nullable; variants
+// that only add constraints (`oneOf: [{required: [a]}, {required: [b]}]`)
+// leave the schema as its plain type; a single remaining variant without a
+// discriminator is a use of that variant.
+func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+	refs, key := v.OneOf, "oneOf"
+	s.Union = ir.OneOf
+	if len(refs) == 0 {
+		refs, key, s.Union = v.AnyOf, "anyOf", ir.AnyOf
+	}
+	var real []int
+	for i, r := range refs {
+		switch {
+		case r == nil || r.Value == nil:
+		case r.Ref == "" && r.Value.Type.Is("null"):
+			s.Nullable = true
+		case r.Ref == "" && constraintOnly(r.Value):
+		default:
+			real = append(real, i)
+		}
+	}
+	if len(real) == 0 {
+		return sb.typed(s, v, at, hint)
+	}
+	if len(real) == 1 && v.Discriminator == nil && len(v.Properties) == 0 {
+		u := sb.use(refs[real[0]], at.at(key, strconv.Itoa(real[0])), hint)
+		u.Nullable = u.Nullable || s.Nullable
+		if s.Description != "" {
+			u.Description = s.Description
+		}
+		return u
+	}
+	s.Kind = ir.KindUnion
+	for _, i := range real {
+		s.Variants = append(s.Variants, sb.use(refs[i], at.at(key, strconv.Itoa(i)), variantHint(hint, refs[i], i)))
+	}
+	if v.Discriminator != nil {
+		s.Discriminator = sb.discriminator(v.Discriminator, s.Variants, at)
+	}
+	return s
+}
+
+// constraintOnly reports whether a variant only constrains (required,
+// min/max) without describing a type of its own.
+func constraintOnly(v *openapi3.Schema) bool {
+	return v.Type.IsEmpty() && len(v.Properties) == 0 && v.Items == nil && len(v.AllOf)+len(v.OneOf)+len(v.AnyOf) == 0 &&
+		len(v.Enum) == 0 && v.Const == nil && v.AdditionalProperties.Schema == nil && v.Format == ""
+}
+
+// variantHint names an inline variant: by its title when it has one, else by
+// its position (PaymentMethodVariant2).
+func variantHint(hint string, r *openapi3.SchemaRef, i int) string {
+	if t := r.Value.Title; t != "" {
+		return hint + GoName(t)
+	}
+	return hint + "Variant" + strconv.Itoa(i+1)
+}
+
+// discriminator resolves explicit mappings to declarations and fills the
+// implicit ones: a variant that is a named schema and that no explicit entry
+// maps to is selected by its schema name.
+func (sb *schemaBuilder) discriminator(d *openapi3.Discriminator, variants []*ir.Schema, at loc) *ir.Discriminator {
+	out := &ir.Discriminator{Property: d.PropertyName}
+	mapped := map[*ir.Schema]bool{}
+	dat := at.at("discriminator", "mapping")
+	for _, value := range sortedMapKeys(d.Mapping) {
+		ref := d.Mapping[value].Ref
+		if !strings.ContainsAny(ref, "#/") {
+			ref = "#/components/schemas/" + ref
+		}
+		file, frag := splitRef(ref)
+		decl := sb.byKey[declKey(resolveFile(at.file, file), frag)]
+		if decl == nil {
+			sb.b.l.sink.warnf(dat.at(value), "", ruleUnsupportedSchema, "discriminator value %q maps to %q, which is not a known schema; ignored", value, d.Mapping[value].Ref)
+			continue
+		}
+		mapped[decl] = true
+		out.Mapping = append(out.Mapping, ir.DiscriminatorMapping{Value: value, Schema: decl})
+	}
+	for _, v := range variants {
+		if v.Kind == ir.KindRef && !mapped[v.Ref] {
+			mapped[v.Ref] = true
+			out.Mapping = append(out.Mapping, ir.DiscriminatorMapping{Value: v.Ref.Name, Schema: v.Ref})
+		}
+	}
+	sort.SliceStable(out.Mapping, func(i, j int) bool { return out.Mapping[i].Value < out.Mapping[j].Value })
+	return out
+}
+
+// enum converts enum (and 3.1 const, a one-value enum). A null member makes
+// the enum nullable; a boolean enum is just a boolean.
+func (sb *schemaBuilder) enum(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+	values := v.Enum
+	if len(values) == 0 {
+		values = []any{v.Const}
+	}
+	base := enumBase(v, values)
+	if base == ir.KindBool || base == ir.KindAny {
+		return sb.typed(s, v, at, hint)
+	}
+	s.Kind, s.EnumBase = ir.KindEnum, base
+	names := newNamer()
+	seen := map[string]bool{}
+	for _, e := range values {
+		if e == nil {
+			s.Nullable = true
+			continue
+		}
+		text := enumText(e)
+		if seen[text] {
+			continue
+		}
+		seen[text] = true
+		s.Enum = append(s.Enum, ir.EnumValue{Value: text, GoName: names.unique(enumGoName(text))})
+	}
+	if len(s.Enum) == 0 {
+		return sb.typed(s, v, at, hint)
+	}
+	return s
+}
+
+// enumBase decides an enum's base kind from its type, or from its values
+// when the type is missing.
+func enumBase(v *openapi3.Schema, values []any) ir.Kind {
+	switch {
+	case v.Type.Includes("string"):
+		return ir.KindString
+	case v.Type.Includes("integer"):
+		return ir.KindInteger
+	case v.Type.Includes("number"):
+		return ir.KindNumber
+	case v.Type.Includes("boolean"):
+		return ir.KindBool
+	}
+	kind := ir.KindAny
+	for _, e := range values {
+		var k ir.Kind
+		switch x := e.(type) {
+		case nil:
+			continue
+		case string:
+			k = ir.KindString
+		case bool:
+			k = ir.KindBool
+		case float64:
+			k = ir.KindNumber
+			if x == float64(int64(x)) {
+				k = ir.KindInteger
+			}
+		case int, int64:
+			k = ir.KindInteger
+		default:
+			return ir.KindAny
+		}
+		if kind != ir.KindAny && kind != k {
+			if (kind == ir.KindInteger && k == ir.KindNumber) || (kind == ir.KindNumber && k == ir.KindInteger) {
+				kind = ir.KindNumber
+				continue
+			}
+			return ir.KindAny
+		}
+		kind = k
+	}
+	return kind
+}
+
+func enumText(e any) string {
+	switch x := e.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmt.Sprint(e)
+}
+
+// enumGoName names an enum constant's suffix: "pending" -> Pending,
+// "" -> Empty, "-1" -> Minus1, "1.5" -> N1Dot5.
+func enumGoName(v string) string {
+	switch {
+	case v == "":
+		return "Empty"
+	case strings.HasPrefix(v, "-"):
+		rest := GoName(v[1:])
+		if len(rest) > 1 && rest[0] == 'N' && rest[1] >= '0' && rest[1] <= '9' {
+			rest = rest[1:]
+		}
+		return "Minus" + rest
+	}
+	return GoName(strings.ReplaceAll(v, ".", " dot "))
+}
