@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+
+	idemrt "github.com/idemgen/idemgen/runtime"
+)
+
+// caller makes logical call n (one GET of an order) and reports whether it
+// succeeded.
+type caller func(ctx context.Context, n int) error
+
+// contender builds a caller against base for delays scaled down by scale.
+type contender struct {
+	name  string
+	build func(base string, hc *http.Client, scale float64) caller
+}
+
+// contenders are the three retry strategies the table compares.
+var contenders = []contender{
+	{"idemgen", func(base string, hc *http.Client, scale float64) caller {
+		return newIdemgen(base, hc, scale, idemrt.DefaultBudget(idemrt.Interactive))
+	}},
+	// The same without its retry budget: what the attempt cap alone does.
+	{"idemgen, budget off", func(base string, hc *http.Client, scale float64) caller {
+		return newIdemgen(base, hc, scale, idemrt.Budget{Unlimited: true})
+	}},
+	{"go-retryablehttp", newRetryablehttp},
+	{"nested 3x3x3", newNested},
+}
+
+// scaled divides d by scale: every contender's delays shrink by the same
+// factor, so the run is fast and the ratios are those of the real defaults.
+func scaled(d time.Duration, scale float64) time.Duration {
+	return time.Duration(float64(d) / scale)
+}
+
+// getOrderOp is the contract idemgen generates for GET /orders/{orderId}.
+var getOrderOp = idemrt.Operation{
+	ID: "getOrder", Method: http.MethodGet, Path: "/orders/{orderId}",
+	Safety: idemrt.Idempotent, Retryable: idemrt.DefaultRetryable,
+}
+
+// newIdemgen is the idemgen runtime with its interactive default policy
+// (delays scaled) and budget b, called the way a generated client calls it.
+func newIdemgen(base string, hc *http.Client, scale float64, b idemrt.Budget) caller {
+	p := idemrt.DefaultPolicy(idemrt.Interactive)
+	p.BaseDelay, p.MaxDelay = scaled(p.BaseDelay, scale), scaled(p.MaxDelay, scale)
+	p.Timeout, p.MinAttempt = scaled(p.Timeout, scale), scaled(p.MinAttempt, scale)
+	p.MaxRetryAfter = scaled(p.MaxRetryAfter, scale)
+	r := idemrt.NewRunner(idemrt.WithHTTPClient(hc), idemrt.WithPolicy(idemrt.Interactive, p),
+		idemrt.WithBudget(idemrt.Interactive, b))
+	u, _ := url.Parse(base + "/orders/ord_7f3a9c")
+	return func(ctx context.Context, n int) error {
+		req := &idemrt.Request{Method: http.MethodGet, URL: u}
+		resp, err := r.Do(ctx, &getOrderOp, req, idemrt.WithHeader(callHeader, strconv.Itoa(n)))
+		if err != nil {
+			return err
+		}
+		return drain(resp)
+	}
+}
+
+// newRetryablehttp is go-retryablehttp's NewClient with its defaults (4
+// retries, 1s..30s exponential backoff without jitter, retry on
+// connection errors and 5xx but 501), waits scaled. Its logger is silenced
+// and it shares the others' transport.
+func newRetryablehttp(base string, hc *http.Client, scale float64) caller {
+	c := retryablehttp.NewClient()
+	c.Logger = nil
+	c.HTTPClient = hc
+	c.RetryWaitMin, c.RetryWaitMax = scaled(c.RetryWaitMin, scale), scaled(c.RetryWaitMax, scale)
+	return func(ctx context.Context, n int) error {
+		req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, base+"/orders/ord_7f3a9c", nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set(callHeader, strconv.Itoa(n))
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		return drain(resp)
+	}
+}
+
+// newNested is what the design forbids: an SDK, a service and a job
+// runner, each retrying 3 times with its own 100ms-doubling backoff (delays
+// scaled) around a plain http.Client: up to 27 sends per logical call.
+func newNested(base string, hc *http.Client, scale float64) caller {
+	send := func(ctx context.Context, n int) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/orders/ord_7f3a9c", nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set(callHeader, strconv.Itoa(n))
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode >= 500 {
+			_ = drain(resp)
+			return fmt.Errorf("HTTP %d", resp.StatusCode)
+		}
+		return drain(resp)
+	}
+	delay := scaled(100*time.Millisecond, scale)
+	return retry3(retry3(retry3(send, delay), delay), delay)
+}
+
+// retry3 wraps c in a loop of 3 attempts with doubling waits, stopping
+// early when the context ends: a typical hand-written retry layer.
+func retry3(c caller, delay time.Duration) caller {
+	return func(ctx context.Context, n int) error {
+		var err error
+		for i := range 3 {
+			if err = c(ctx, n); err == nil || ctx.Err() != nil {
+				return err
+			}
+			if i < 2 {
+				if werr := sleep(ctx, delay<<i); werr != nil {
+					return err
+				}
+			}
+		}
+		return err
+	}
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// drain reads and closes a response body so the connection is reused, and
+// fails for statuses that are not a success.
+func drain(resp *http.Response) error {
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return nil
+}
