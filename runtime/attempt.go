@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
@@ -42,13 +41,6 @@ func (s *sent) releaseAttempt() {
 		s.cancel = nil
 	}
 }
-
-// byteBody is a request body over the call's bytes; one allocation per
-// attempt instead of bytes.Reader plus io.NopCloser.
-type byteBody struct{ bytes.Reader }
-
-// Close does nothing: the bytes belong to the call.
-func (*byteBody) Close() error { return nil }
 
 // send makes one attempt: builds the request, runs the editors, sends it and
 // reads the trace. Sends the Transport replayed on its own are recorded

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -20,9 +21,10 @@ type engineKey struct{}
 type call struct {
 	context.Context
 
-	r      *Runner
-	op     *Operation
-	req    *Request
+	r  *Runner
+	op *Operation
+	// req is a copy, so the caller's Request does not escape to the heap.
+	req    Request
 	cfg    callConfig
 	pol    Policy
 	bucket *bucket
@@ -71,7 +73,7 @@ var errBadRequest = errors.New("runtime: nil operation, request or URL")
 
 // init prepares the call: options, key, headers, deadline and trace.
 func (c *call) init(ctx context.Context) error {
-	if c.op == nil || c.req == nil || c.req.URL == nil {
+	if c.op == nil || c.req.URL == nil {
 		return &CallError{Err: errBadRequest}
 	}
 	class := c.cfg.class.valid()
@@ -128,9 +130,9 @@ func (c *call) newBody() (io.ReadCloser, error) {
 	if len(c.req.Body) == 0 {
 		return http.NoBody, nil
 	}
-	b := &byteBody{}
-	b.Reset(c.req.Body)
-	return b, nil
+	// A NopCloser over a *bytes.Reader is a body net/http knows to be in
+	// memory: it writes headers and body in one packet.
+	return io.NopCloser(bytes.NewReader(c.req.Body)), nil
 }
 
 // timeLeft is the time to the deadline (0 when there is none).

@@ -24,6 +24,9 @@ type fakeClock struct {
 	sleeps []time.Duration
 	// onSleep, when set, runs before each sleep (to cancel a context, say).
 	onSleep func()
+	// frozen clocks record sleeps without advancing, for tests where many
+	// concurrent calls share one clock.
+	frozen bool
 }
 
 func newFakeClock() *fakeClock {
@@ -46,7 +49,9 @@ func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sleeps = append(f.sleeps, d)
-	f.now = f.now.Add(d)
+	if !f.frozen {
+		f.now = f.now.Add(d)
+	}
 	return nil
 }
 

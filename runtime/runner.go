@@ -85,7 +85,10 @@ func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left(
 // a plain status such as 404. A call that ends without a usable response
 // returns a *CallError. Both carry the key and the attempt records.
 func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...CallOption) (*http.Response, error) {
-	c := &call{r: r, op: op, req: req}
+	c := &call{r: r, op: op}
+	if req != nil {
+		c.req = *req
+	}
 	for _, o := range opts {
 		if o != nil {
 			o.applyCall(&c.cfg)

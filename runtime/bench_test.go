@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// okServer answers every request with a small JSON body.
+func okServer(b *testing.B) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"order-1","status":"paid"}`)
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+func drainBody(b *testing.B, resp *http.Response, err error) {
+	if err != nil {
+		b.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+}
+
+// BenchmarkHappyPath compares one successful call through the engine with a
+// hand-written net/http call on loopback. "bare" is the baseline;
+// "engine-policy-deadline" pays for the default 10s deadline context (the
+// caller's context has none); "engine-ctx-deadline" runs under a context
+// that already has a deadline, as inside a server handler.
+func BenchmarkHappyPath(b *testing.B) {
+	srv := okServer(b)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	b.Cleanup(client.CloseIdleConnections)
+	u := mustURL(b, srv.URL+"/orders/1")
+	body := []byte(`{"amount":100}`)
+	bare := func(ctx context.Context, method string, body []byte, keyed bool) func(b *testing.B) {
+		return func(b *testing.B) {
+			for b.Loop() {
+				var rd io.Reader
+				if body != nil {
+					rd = bytes.NewReader(body)
+				}
+				req, err := http.NewRequestWithContext(ctx, method, srv.URL+"/orders/1", rd)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if keyed {
+					req.Header.Set("Idempotency-Key", NewKey())
+				}
+				resp, err := client.Do(req)
+				drainBody(b, resp, err)
+			}
+		}
+	}
+	engine := func(ctx context.Context, op *Operation, method string, body []byte) func(b *testing.B) {
+		return func(b *testing.B) {
+			r := NewRunner(WithHTTPClient(client))
+			for b.Loop() {
+				resp, err := r.Do(ctx, op, &Request{Method: method, URL: u, Body: body})
+				drainBody(b, resp, err)
+			}
+		}
+	}
+	getOp := &Operation{ID: "getOrder", Method: "GET", Path: "/orders/{id}", Safety: Idempotent, Retryable: DefaultRetryable}
+	deadline, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	bg := context.Background()
+	b.Run("get/bare-no-deadline", bare(bg, "GET", nil, false))
+	b.Run("get/engine-policy-deadline", engine(bg, getOp, "GET", nil))
+	b.Run("get/bare-ctx-deadline", bare(deadline, "GET", nil, false))
+	b.Run("get/engine-ctx-deadline", engine(deadline, getOp, "GET", nil))
+	b.Run("post-keyed/bare-ctx-deadline", bare(deadline, "POST", body, true))
+	b.Run("post-keyed/engine-ctx-deadline", engine(deadline, &keyedOp, "POST", body))
+}
+
+// BenchmarkStorm reports the attempts per call the server sees when every
+// answer is 503, through one Runner with the default budget (waits skipped
+// with a frozen clock). The figure tends to 1 as b.N grows past the bucket's
+// capacity.
+func BenchmarkStorm(b *testing.B) {
+	srv, hits := outage(b)
+	r := NewRunner(WithClock(&fakeClock{frozen: true}))
+	u := mustURL(b, srv.URL+"/things/1")
+	calls := 0
+	for b.Loop() {
+		_, err := r.Do(context.Background(), &idempotentOp, &Request{Method: "PUT", URL: u})
+		if err == nil {
+			b.Fatal("success during an outage")
+		}
+		calls++
+	}
+	b.ReportMetric(float64(hits.Load())/float64(calls), "attempts/call")
+}
