@@ -12,6 +12,7 @@ package pgtest
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -49,30 +50,67 @@ func BinDir() string {
 	return dir
 }
 
-// Start starts a cluster for t (and its subtests) or skips t.
+// ErrNoBinaries is returned by Launch when initdb is not found.
+var ErrNoBinaries = errors.New("PostgreSQL server binaries not found (set IDEMGEN_PG_BIN or install postgresql-15: apt-get install postgresql-15)")
+
+// Start starts a cluster for t (and its subtests) or skips t (fails it with
+// CI=true) when the binaries are missing. The cluster stops when t ends.
 func Start(t testing.TB) *Cluster {
 	t.Helper()
-	bin := BinDir()
-	if bin == "" {
-		msg := "PostgreSQL server binaries not found (set IDEMGEN_PG_BIN or install postgresql-15: apt-get install postgresql-15)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + "; CI=true requires them")
-		}
-		t.Skip(msg)
+	if BinDir() == "" {
+		Unavailable(t, ErrNoBinaries)
 	}
-	dir := t.TempDir()
-	cred, owner, err := runAs()
+	c, stop, err := launch(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := prepareDirs(dir, cred); err != nil {
-		t.Fatal(err)
-	}
-	c := &Cluster{User: owner, bin: bin}
-	if err := c.start(t, dir, cred); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(stop)
 	return c
+}
+
+// Unavailable skips t because of err, or fails it when CI=true: CI must run
+// the PostgreSQL tests.
+func Unavailable(t testing.TB, err error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%v; CI=true requires PostgreSQL", err)
+	}
+	t.Skip(err)
+}
+
+// Launch starts a cluster outside any test (from TestMain, to share one
+// cluster across a package's tests) in a fresh temp dir; stop shuts it down
+// and removes the dir. It returns ErrNoBinaries when initdb is missing.
+func Launch() (c *Cluster, stop func(), err error) {
+	if BinDir() == "" {
+		return nil, nil, ErrNoBinaries
+	}
+	dir, err := os.MkdirTemp("", "pgtest-")
+	if err != nil {
+		return nil, nil, err
+	}
+	c, stopPG, err := launch(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return c, func() { stopPG(); os.RemoveAll(dir) }, nil
+}
+
+func launch(dir string) (*Cluster, func(), error) {
+	cred, owner, err := runAs()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := prepareDirs(dir, cred); err != nil {
+		return nil, nil, err
+	}
+	c := &Cluster{User: owner, bin: BinDir()}
+	stop, err := c.start(dir, cred)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, stop, nil
 }
 
 // runAs picks the user the server runs as: the current one, or a non-root
@@ -121,27 +159,26 @@ func prepareDirs(dir string, cred *syscall.Credential) error {
 	return nil
 }
 
-func (c *Cluster) start(t testing.TB, dir string, cred *syscall.Credential) error {
+func (c *Cluster) start(dir string, cred *syscall.Credential) (func(), error) {
 	data, sock, logf := filepath.Join(dir, "data"), filepath.Join(dir, "sock"), filepath.Join(dir, "server.log")
 	if out, err := c.run(cred, "initdb", "-D", data, "-U", c.User, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"); err != nil {
-		return fmt.Errorf("pgtest: initdb: %v\n%s", err, out)
+		return nil, fmt.Errorf("pgtest: initdb: %v\n%s", err, out)
 	}
 	port, err := freePort()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c.Port = port
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300", port, sock)
 	if out, err := c.run(cred, "pg_ctl", "start", "-w", "-t", "60", "-D", data, "-l", logf, "-o", opts); err != nil {
 		log, _ := os.ReadFile(logf)
-		return fmt.Errorf("pgtest: pg_ctl start: %v\n%s\n%s", err, out, log)
+		return nil, fmt.Errorf("pgtest: pg_ctl start: %v\n%s\n%s", err, out, log)
 	}
-	t.Cleanup(func() {
+	return func() {
 		if out, err := c.run(cred, "pg_ctl", "stop", "-D", data, "-m", "immediate", "-w"); err != nil {
-			t.Logf("pgtest: pg_ctl stop: %v\n%s", err, out)
+			fmt.Fprintf(os.Stderr, "pgtest: pg_ctl stop: %v\n%s\n", err, out)
 		}
-	})
-	return nil
+	}, nil
 }
 
 func (c *Cluster) run(cred *syscall.Credential, name string, args ...string) ([]byte, error) {
