@@ -26,8 +26,9 @@ type sent struct {
 	written bool
 	// timedOut: the attempt failed by running out of time.
 	timedOut bool
-	// editErr: a RequestEditor failed; nothing was sent.
-	editErr bool
+	// unsent: nothing was sent (an editor failed, or the context ended
+	// before the send); no record is made.
+	unsent  bool
 	hint    time.Duration
 	hasHint bool
 	cancel  context.CancelFunc
@@ -59,9 +60,15 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 	hr := c.request(ctx, h)
 	for _, edit := range c.r.editors {
 		if err := edit(ctx, hr); err != nil {
-			s.err, s.editErr = err, true
+			s.err, s.unsent = err, true
 			return s
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		// Checked here because a Transport that gives up before GetConn
+		// would look like a doer without trace support: "maybe sent".
+		s.err, s.unsent = err, true
+		return s
 	}
 	c.gets.Store(0)
 	c.writes.Store(0)
@@ -73,7 +80,7 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 // request builds one attempt's *http.Request.
 func (c *call) request(ctx context.Context, h http.Header) *http.Request {
 	hr := http.Request{
-		Method: c.req.Method, URL: c.req.URL, Header: h, Host: c.req.URL.Host,
+		Method: c.req.Method, URL: c.req.URL, Header: h,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 	}
 	if c.getBody != nil {

@@ -179,7 +179,10 @@ func (c *call) run() (*http.Response, error) {
 // judge classifies one attempt with the decision table, or ends the call
 // when its context is done.
 func (c *call) judge(s *sent) verdict {
-	if s.editErr {
+	if s.unsent {
+		if c.Err() != nil {
+			return c.ctxVerdict(false)
+		}
 		return verdict{act: actFail}
 	}
 	if s.err == nil {

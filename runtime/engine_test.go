@@ -258,3 +258,29 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Fatalf("budget %v out of range", left)
 	}
 }
+
+// TestCancelledBeforeSending: a context that is already done sends nothing,
+// and an unsafe call does not claim an unknown outcome.
+func TestCancelledBeforeSending(t *testing.T) {
+	d := &fakeDoer{script: []step{ok200}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := newTestRunner(d, newFakeClock()).Do(ctx, &unsafeOp, &Request{Method: "POST", URL: mustURL(t, "http://api.test/x")})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrOutcomeUnknown) || d.count() != 0 {
+		t.Fatalf("err %v, %d sent", err, d.count())
+	}
+}
+
+// TestSlogHidesURL: logged transport errors drop the request URL, whose
+// query string may hold an API key.
+func TestSlogHidesURL(t *testing.T) {
+	var buf bytes.Buffer
+	r, _ := loopRunner(t, quickPolicy(), WithSlog(slog.New(slog.NewTextHandler(&buf, nil))))
+	req := &Request{Method: "GET", URL: mustURL(t, "http://"+refusedAddr(t)+"/x?api_key=hunter2")}
+	if _, err := r.Do(context.Background(), &idempotentOp, req); err == nil {
+		t.Fatal("want an error")
+	}
+	if out := buf.String(); strings.Contains(out, "hunter2") || !strings.Contains(out, "connection refused") {
+		t.Fatalf("log:\n%s", out)
+	}
+}

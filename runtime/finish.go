@@ -31,7 +31,7 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 		// The server answered and no retry was wanted: it is healthy.
 		c.bucket.credit()
 	}
-	if !s.editErr {
+	if !s.unsent {
 		c.emit(rec)
 	}
 	if c.cfg.log != nil {

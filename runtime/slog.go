@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"math"
+	"net/url"
 )
 
 // SlogObserver returns an Observer that logs every attempt to l: Debug for a
@@ -41,7 +44,7 @@ func (o slogObserver) ObserveAttempt(a Attempt) {
 		slog.Int("status", a.StatusCode),
 		slog.Duration("wait", a.Wait),
 		slog.String("wait_source", a.WaitSource.String()),
-		slog.Float64("budget_left", a.BudgetLeft),
+		budgetAttr(a.BudgetLeft),
 		slog.Duration("time_left", a.TimeLeft),
 		slog.Bool("final", a.Final),
 	}
@@ -49,10 +52,29 @@ func (o slogObserver) ObserveAttempt(a Attempt) {
 		attrs = append(attrs, slog.String("key", a.Key))
 	}
 	if a.Err != nil {
-		attrs = append(attrs, slog.String("error", a.Err.Error()))
+		attrs = append(attrs, slog.String("error", errorText(a.Err)))
 	}
 	if a.Final {
 		attrs = append(attrs, slog.String("outcome", a.Outcome.String()))
 	}
 	o.l.LogAttrs(ctx, level, "idemgen attempt", attrs...)
+}
+
+// budgetAttr logs the budget; an unlimited one as a string, since JSON has no
+// infinity.
+func budgetAttr(left float64) slog.Attr {
+	if math.IsInf(left, 1) {
+		return slog.String("budget_left", "unlimited")
+	}
+	return slog.Float64("budget_left", left)
+}
+
+// errorText is the error's message without the request URL that a
+// *url.Error adds: query strings often carry API keys.
+func errorText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Op + ": " + ue.Err.Error()
+	}
+	return err.Error()
 }
