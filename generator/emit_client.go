@@ -65,7 +65,7 @@ func emitNewClient() jen.Code {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id("Client").Values(
 			jen.Id("server").Op(":").Id("server"),
-			jen.Id("runner").Op(":").Qual(rtPath, "NewRunner").Call(jen.Id("opts").Op("...")))),
+			jen.Id("runner").Op(":").Qual(rtPath, "NewRunner").Call(jen.Id("opts").Op("..."))), jen.Nil()),
 	)
 }
 

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -64,7 +65,7 @@ func (g *gen) emitNamedType(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	switch s.Kind {
 	case ir.KindArray, ir.KindMap:
-		return g.modelDoc(s, "a "+s.Kind.String()).Type().Id(name).Add(g.goType(s))
+		return g.modelDoc(s, article(s.Kind.String())).Type().Id(name).Add(g.goType(s))
 	case ir.KindObject:
 		// An object without properties holds arbitrary members: a map keeps
 		// them all.
@@ -75,7 +76,19 @@ func (g *gen) emitNamedType(s *ir.Schema) jen.Code {
 		}
 		return g.modelDoc(s, "another name for "+g.typeName(s.Ref)).Type().Id(name).Op("=").Add(g.goType(s))
 	}
-	return g.modelDoc(s, "a "+s.Kind.String()).Type().Id(name).Op("=").Add(g.goType(s))
+	what := s.Kind.String()
+	if s.Format != "" {
+		what = s.Format + " " + what
+	}
+	return g.modelDoc(s, article(what)).Type().Id(name).Op("=").Add(g.goType(s))
+}
+
+// article prefixes a noun phrase with "a" or "an".
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 // emitObject emits a struct, plus the JSON methods that keep additional

@@ -141,7 +141,7 @@ func (g *gen) emitMethod(op *ir.Operation) jen.Code {
 	}
 	args = append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
 	ret, fail := g.returns(op)
-	body := []jen.Code{jen.Id("b").Op(":=").Qual(rtPath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(op.Path))}
+	body := []jen.Code{jen.Id("b").Op(":=").Qual(rtPath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
 	body = append(body, g.emitParamCalls(op)...)
 	if plan != nil {
 		body = append(body, g.emitBodyCall(plan))
@@ -172,4 +172,14 @@ func (g *gen) errorValue(op *ir.Operation) jen.Code {
 		return jen.Err()
 	}
 	return jen.Qual(rtPath, "ErrorModel").Call(jen.Err(), jen.Id(ids.errorModel))
+}
+
+// requestPath is the path template with the fixed query string some
+// documents put in path keys ("/responses?beta=true"); the runtime's
+// Builder sends that query before the parameters.
+func requestPath(op *ir.Operation) string {
+	if op.Query == "" {
+		return op.Path
+	}
+	return op.Path + "?" + op.Query
 }

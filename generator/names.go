@@ -1,6 +1,7 @@
 package generator
 
 import (
+	doccomment "go/doc/comment"
 	"strconv"
 	"strings"
 	"unicode"
@@ -158,12 +159,25 @@ func comment(paragraphs ...string) *jen.Statement {
 	if len(lines) == 0 {
 		return jen.Null()
 	}
-	for i, l := range lines {
-		if l == "" {
-			lines[i] = "//"
-		} else {
-			lines[i] = "// " + l
+	// Print through go/doc/comment, as gofmt does for doc comments, so the
+	// output is already in gofmt's canonical form (headings, lists, code
+	// blocks) whatever the document's text looks like.
+	var p doccomment.Parser
+	var pr doccomment.Printer
+	text := strings.TrimSuffix(string(pr.Comment(p.Parse(strings.Join(lines, "\n")))), "\n")
+	if text == "" {
+		return jen.Null()
+	}
+	out := strings.Split(text, "\n")
+	for i, l := range out {
+		switch {
+		case l == "":
+			out[i] = "//"
+		case l[0] == '\t':
+			out[i] = "//" + l
+		default:
+			out[i] = "// " + l
 		}
 	}
-	return jen.Comment(strings.Join(lines, "\n")).Line()
+	return jen.Comment(strings.Join(out, "\n")).Line()
 }

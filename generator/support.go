@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
@@ -58,6 +59,8 @@ func opProblems(op *ir.Operation) ir.Diagnostics {
 			bad(op.Source, "path-param-missing", "the path %s names {%s} but no path parameter declares it", op.Path, name)
 		}
 	}
+	// Report in document order, as the parser does.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }
 

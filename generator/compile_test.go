@@ -1,0 +1,53 @@
+package generator
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/idemgen/idemgen/internal/testutil"
+)
+
+// writeModule writes generated packages into a fresh module in a temp dir
+// whose go.mod replaces github.com/idemgen/idemgen with this checkout, so the
+// packages compile against the runtime being tested.
+func writeModule(t *testing.T, pkgs map[string][]File) string {
+	t.Helper()
+	root := testutil.ModuleRoot(t)
+	dir := t.TempDir()
+	gomod := "module example.com/gentest\n\ngo 1.26\n\nrequire github.com/idemgen/idemgen v0.0.0\n\n" +
+		"replace github.com/idemgen/idemgen => " + root + "\n"
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte(gomod))
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go.sum"), sum)
+	for pkg, files := range pkgs {
+		for _, f := range files {
+			writeFile(t, filepath.Join(dir, pkg, f.Name), f.Content)
+		}
+	}
+	return dir
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goTool runs the go command in dir and returns its combined output.
+func goTool(dir string, args ...string) (string, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}

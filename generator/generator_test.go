@@ -1,0 +1,197 @@
+package generator
+
+import (
+	"bytes"
+	"go/format"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+var blanks = regexp.MustCompile(`[ \t]+`)
+
+func generateFixture(t *testing.T) *Output {
+	t.Helper()
+	out, err := Generate(fixture(), Config{Package: "fixture"})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	return out
+}
+
+// fileNamed returns a generated file with runs of blanks squashed to one
+// space, so assertions do not depend on gofmt's column alignment.
+func fileNamed(t *testing.T, out *Output, name string) string {
+	t.Helper()
+	for _, f := range out.Files {
+		if f.Name == name {
+			return blanks.ReplaceAllString(string(f.Content), " ")
+		}
+	}
+	t.Fatalf("no file %s", name)
+	return ""
+}
+
+func TestFixtureFilesAreSortedHeadedFormattedAndDeterministic(t *testing.T) {
+	a, b := generateFixture(t), generateFixture(t)
+	var names []string
+	for i, f := range a.Files {
+		names = append(names, f.Name)
+		if !strings.HasPrefix(string(f.Content), Header+"\n") {
+			t.Errorf("%s does not start with the header", f.Name)
+		}
+		if formatted, err := format.Source(f.Content); err != nil || !bytes.Equal(formatted, f.Content) {
+			t.Errorf("%s is not gofmt-clean (%v)", f.Name, err)
+		}
+		if !bytes.Equal(f.Content, b.Files[i].Content) {
+			t.Errorf("%s differs between two runs", f.Name)
+		}
+	}
+	want := "client_gen.go doc.go files_gen.go models_gen.go operations_gen.go orders_gen.go"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("files = %s, want %s", got, want)
+	}
+}
+
+func TestFixtureCompilesAndVets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go tool")
+	}
+	dir := writeModule(t, map[string][]File{"fixture": generateFixture(t).Files})
+	if out, err := goTool(dir, "vet", "./..."); err != nil {
+		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+}
+
+func TestGeneratedSurface(t *testing.T) {
+	out := generateFixture(t)
+	orders := fileNamed(t, out, "orders_gen.go")
+	for _, want := range []string{
+		"// CreateOrder is keyed: every attempt sends one Idempotency-Key; retried on 408, 429, 502, 503, 504 and on unknown outcomes.",
+		"func (c *Client) CreateOrder(ctx context.Context, body Order, params CreateOrderParams, opts ...idemrt.CallOption) (*Order, error)",
+		"func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*GetOrderResult, error)",
+		"func (c *Client) DeleteOrder(ctx context.Context, params DeleteOrderParams, opts ...idemrt.CallOption) error",
+		"var createOrderOp = idemrt.Operation{",
+		"Safety: idemrt.Keyed,",
+		`KeyHeader: "Idempotency-Key",`,
+		"Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},",
+		"IdempotencyKey string",
+		"ETag string",
+		"XRate int64",
+		"b.Key(params.IdempotencyKey)",
+		`b.Query(idemrt.Param{Name: "status", Explode: true}, params.Status)`,
+		`b.Cookie(idemrt.Param{Name: "session", Explode: true}, params.Session)`,
+		"return nil, idemrt.ErrorModel(err, createOrderErrorModel)",
+		"case status == 404, status == 409:",
+		"case status/100 == 5:",
+	} {
+		if !strings.Contains(orders, want) {
+			t.Errorf("orders_gen.go lacks %q", want)
+		}
+	}
+	if strings.Count(orders, "IdempotencyKey") != 3 {
+		t.Errorf("the key header must not also be a params field:\n%s", orders)
+	}
+	ops := fileNamed(t, out, "operations_gen.go")
+	for _, want := range []string{
+		"SendReceipt is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.",
+		"func (c *Client) SendReceipt(ctx context.Context, body *string, params SendReceiptParams, opts ...idemrt.CallOption) (*SendReceiptResult, error)",
+		"Body202 Order",
+		"case resp.StatusCode == 202:",
+	} {
+		if !strings.Contains(ops, want) {
+			t.Errorf("operations_gen.go lacks %q", want)
+		}
+	}
+}
+
+func TestModelsFollowTheConventions(t *testing.T) {
+	models := fileNamed(t, generateFixture(t), "models_gen.go")
+	for _, want := range []string{
+		"type ClientModel struct", // renamed: Client is the client type
+		"Client *ClientModel `json:\"client,omitempty\"`",
+		"Self *Node `json:\"self\"`", // required but recursive: a pointer
+		"Children []Node `json:\"children,omitempty\"`",
+		"Note *string `json:\"note\"`", // required, nullable
+		"Due *idemrt.Date `json:\"due,omitempty\"`",
+		"CreatedAt time.Time `json:\"created_at\"`",
+		"Blob []byte `json:\"blob,omitempty\"`",
+		"Tags Tags `json:\"tags,omitempty\"`",
+		"Score *float32",
+		"Status OrderStatus `json:\"status\"`",
+		"AdditionalProperties map[string]json.RawMessage `json:\"-\"`",
+		"type Tags []string",
+		"type Labels map[string]string",
+		"type Stamp = time.Time",
+		"OrderStatusPending OrderStatus = \"pending\"",
+		"func (e OrderStatus) IsKnown() bool",
+		"Priority1 Priority = 1",
+		"case Priority1, Priority2:", // the duplicate value is listed once
+		"Cat *Cat",
+		"return idemrt.DecodeVariant(data, &u.Cat)",
+		"return idemrt.DecodeUnion(data, &u.Integer, &u.String, &u.List)",
+		"Shipping *struct {",
+		"// Second paragraph */ with a comment closer.",
+	} {
+		if !strings.Contains(models, want) {
+			t.Errorf("models_gen.go lacks %q", want)
+		}
+	}
+}
+
+func TestUnsupportedOperationsAreLocatedErrorsOrSkipped(t *testing.T) {
+	api := fixture()
+	bad := api.Operations[1] // deleteOrder
+	bad.Path = "/orders/{order_id}/{version}"
+	bad.Source = ir.Source{File: "fixture.yaml", Pointer: "/paths/~1orders~1{order_id}~1{version}/delete", Line: 12, Column: 5}
+	param := *bad.Params[0]
+	bad.Params = []*ir.Parameter{&param}
+	param.Style = "deepObject"
+	param.Source = ir.Source{File: "fixture.yaml", Line: 14, Column: 9}
+	_, err := Generate(api, Config{Package: "fixture"})
+	want := `fixture.yaml:12:5: deleteOrder (/paths/~1orders~1{order_id}~1{version}/delete): the path /orders/{order_id}/{version} names {version} but no path parameter declares it` + "\n" +
+		`fixture.yaml:14:9: deleteOrder: parameter "order_id": style "deepObject" is not allowed in path (allowed: simple, label, matrix); the client cannot serialise it`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err =\n%v\nwant\n%s", err, want)
+	}
+	out, err := Generate(api, Config{Package: "fixture", SkipUnsupported: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Skipped) != 2 || out.Skipped[0].Operation != "deleteOrder" {
+		t.Errorf("Skipped = %v", out.Skipped)
+	}
+	if strings.Contains(fileNamed(t, out, "orders_gen.go"), "DeleteOrder") {
+		t.Error("a skipped operation was generated")
+	}
+}
+
+func TestInvalidPackageName(t *testing.T) {
+	for _, name := range []string{"", "func", "my-pkg", "1x"} {
+		if _, err := Generate(fixture(), Config{Package: name}); err == nil {
+			t.Errorf("package %q accepted", name)
+		}
+	}
+}
+
+func TestFileStem(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "operations", "orders": "orders", "Pet Store": "pet_store", "userAccounts": "user_accounts",
+		"client": "client_ops", "models": "models_ops", "_internal": "internal", "!!!": "tag", "API v2": "api_v2",
+		"Übersicht": "bersicht",
+	} {
+		if got := fileStem(in); got != want {
+			t.Errorf("fileStem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLowerFirst(t *testing.T) {
+	for in, want := range map[string]string{"CreateOrder": "createOrder", "URLList": "urlList", "ID": "id", "X": "x", "already": "already"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
