@@ -188,6 +188,7 @@ func (b *builder) contract(r *rawOp, id string, params []*paramRef) ir.RetryCont
 		pathIdem:  b.pathItemExt(r.itemAt, shared).idem,
 		opRetry:   own.retryable(r.at),
 		opIdem:    own.idempotent(r.at),
+		annotated: r.at.at(extIdempotent).node != nil || r.itemAt.at(extIdempotent).node != nil,
 	}
 	var headers []headerParam
 	for _, p := range params {
@@ -196,7 +197,7 @@ func (b *builder) contract(r *rawOp, id string, params []*paramRef) ir.RetryCont
 		}
 	}
 	c := resolveContract(b.l.sink, r.method, lv, headers)
-	lintContract(b.l.sink, id, r.at, r.method, c, headers)
+	lintContract(b.l.sink, id, r.at, r.method, lv, c, headers)
 	return c
 }
 

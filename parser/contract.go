@@ -51,6 +51,9 @@ type headerParam struct {
 type levels struct {
 	rootRetry, pathRetry, opRetry *statusList
 	pathIdem, opIdem              *idempotency
+	// annotated is set when x-idempotent is written at either level, even
+	// with an invalid value (already an error; no lint warning on top).
+	annotated bool
 }
 
 // resolveContract applies the precedence rules of docs/extensions.md: the
@@ -101,10 +104,10 @@ func nearestIdem(lv levels) (*idempotency, ir.Level) {
 }
 
 // lintContract reports the suspicious but valid contracts.
-func lintContract(s *diagSink, op string, at loc, method string, c ir.RetryContract, headers []headerParam) {
+func lintContract(s *diagSink, op string, at loc, method string, lv levels, c ir.RetryContract, headers []headerParam) {
 	method = strings.ToUpper(method)
 	switch {
-	case c.Kind == ir.IdempotencyInferred && c.Safety == ir.Unsafe:
+	case c.Kind == ir.IdempotencyInferred && c.Safety == ir.Unsafe && !lv.annotated:
 		s.warnf(at, op, ruleUnannotatedUnsafe,
 			"%s without x-idempotent: an unknown outcome is never retried; annotate it (true, false, or a key)", method)
 	case c.Kind == ir.IdempotencyTrue && method == "POST":

@@ -184,7 +184,7 @@ func (r extReader) statusItem(at loc) (code, class int, ok bool) {
 // failed precondition with the same precondition, cannot succeed.
 var neverRetried = map[int]string{
 	401: "an authentication failure", 403: "an authorisation failure",
-	407: "a proxy authentication failure", 412: "a failed precondition (re-read and merge instead)",
+	407: "a proxy authentication failure", 412: "a failed precondition; re-read and merge instead",
 }
 
 // rarelyTransient are client errors that a retry usually repeats.

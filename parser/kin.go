@@ -24,6 +24,10 @@ func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
 	// reference policy is enforced there, not by kin-openapi's flag.
 	kl.ReadFromURIFunc = l.serve
 	location := &url.URL{Path: l.root.key}
+	if l.speculative != nil && !l.anyRepaired() {
+		r := <-l.speculative
+		return r.doc, r.err
+	}
 	if swagger {
 		return l.kinLoadSwagger(kl, location)
 	}
@@ -32,6 +36,33 @@ func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
 		return nil, err
 	}
 	return kl.LoadFromDataWithPath(data, location)
+}
+
+// kinResult is the outcome of one kin-openapi load.
+type kinResult struct {
+	doc *openapi3.T
+	err error
+}
+
+// speculate starts kin-openapi on the original bytes of an OpenAPI 3 root
+// while the pre-pass walks the trees: kin-openapi's own YAML decoding is the
+// larger half of a load, and on two cores the two halves overlap. The result
+// is used only when the pre-pass repaired nothing (then kin-openapi read the
+// very bytes it would have been given). It reads referenced files itself,
+// with the same refusal of remote ones, and touches no loader state.
+func speculate(rootKey string, data []byte, opts Options) <-chan kinResult {
+	ch := make(chan kinResult, 1)
+	go func() {
+		kl := openapi3.NewLoader()
+		kl.IsExternalRefsAllowed = true
+		reader := &loader{opts: opts}
+		kl.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+			return reader.read(uriKey(u))
+		}
+		doc, err := kl.LoadFromDataWithPath(data, &url.URL{Path: rootKey})
+		ch <- kinResult{doc, err}
+	}()
+	return ch
 }
 
 func (l *loader) kinLoadSwagger(kl *openapi3.Loader, location *url.URL) (*openapi3.T, error) {

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -69,11 +70,27 @@ type loader struct {
 	order []string
 	root  *docFile
 	sink  *diagSink
+	// speculative is kin-openapi's load of the original bytes, started
+	// before the pre-pass (see speculate).
+	speculative <-chan kinResult
+}
+
+// anyRepaired reports whether the pre-pass changed any file.
+func (l *loader) anyRepaired() bool {
+	for _, f := range l.files {
+		if f.repaired {
+			return true
+		}
+	}
+	return false
 }
 
 func load(key, display string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
 	l := &loader{opts: opts, files: map[string]*docFile{}}
 	l.sink = &diagSink{files: l.files}
+	if looksLikeOpenAPI3(data) {
+		l.speculative = speculate(key, data, opts)
+	}
 	root, err := parseTree(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: not a YAML or JSON document: %w", display, err)
@@ -96,6 +113,21 @@ func load(key, display string, data []byte, opts Options) (*ir.API, ir.Diagnosti
 	}
 	api := build(l, doc, version)
 	return api, l.sink.sorted(), nil
+}
+
+// uriKey turns a location kin-openapi asks for into a file key.
+func uriKey(u *url.URL) string {
+	if u.Scheme == "" {
+		return path.Clean(u.Path)
+	}
+	return u.String()
+}
+
+// looksLikeOpenAPI3 is a cheap test, before parsing, of whether speculating
+// is worth it: an `openapi` field near the top of a large document.
+func looksLikeOpenAPI3(data []byte) bool {
+	head := data[:min(len(data), 4096)]
+	return len(data) > 64<<10 && bytes.Contains(head, []byte("openapi"))
 }
 
 // detectVersion reads `openapi` or `swagger` from the root.
@@ -178,10 +210,7 @@ func (f *docFile) bytesOf() ([]byte, error) {
 // serve is kin-openapi's ReadFromURIFunc: it only ever hands out files the
 // pre-pass loaded (and repaired), so kin-openapi reads nothing on its own.
 func (l *loader) serve(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
-	key := u.String()
-	if u.Scheme == "" {
-		key = path.Clean(u.Path)
-	}
+	key := uriKey(u)
 	f, ok := l.files[key]
 	if !ok || f.root == nil {
 		return nil, fmt.Errorf("%s was not loaded by the pre-pass", key)
