@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -104,7 +105,10 @@ func lintOne(tc toolchain, spec string, allowRemoteRefs bool) ir.Diagnostics {
 	case errors.As(err, &ds):
 		diags = append(diags, ds...)
 	case err != nil:
-		diags = append(diags, ir.Diagnostic{Severity: ir.SeverityError, Rule: "load", File: spec, Message: err.Error()})
+		// The file name leads the line already; a loader error that starts
+		// with it would print it twice.
+		msg := strings.TrimPrefix(err.Error(), spec+": ")
+		diags = append(diags, ir.Diagnostic{Severity: ir.SeverityError, Rule: "load", File: spec, Message: msg})
 	}
 	return diags
 }
