@@ -35,6 +35,9 @@ type call struct {
 	outer  *call
 	single bool
 	cancel context.CancelFunc
+	// shared, when set, is the shared deadline context of a call whose own
+	// context can never be cancelled: Done, Err and Deadline come from it.
+	shared context.Context
 	// deadline is in the Runner clock's time; zero when there is none.
 	deadline time.Time
 
@@ -60,12 +63,43 @@ func (c *call) Value(key any) any {
 		return c
 	}
 	v := c.Context.Value(key)
+	if v == nil && c.shared != nil {
+		// The shared context holds no values of its own; what it answers is
+		// its cancelCtx, so that contexts derived from this call (net/http
+		// derives one per request) register with it instead of starting a
+		// goroutine to watch Done.
+		return c.shared.Value(key)
+	}
 	if c.outer != nil {
 		if t, ok := v.(*httptrace.ClientTrace); ok && t == &c.outer.trace {
 			return nil
 		}
 	}
 	return v
+}
+
+// Deadline is the shared deadline's, or the call context's.
+func (c *call) Deadline() (time.Time, bool) {
+	if c.shared != nil {
+		return c.shared.Deadline()
+	}
+	return c.Context.Deadline()
+}
+
+// Done is the shared deadline's, or the call context's.
+func (c *call) Done() <-chan struct{} {
+	if c.shared != nil {
+		return c.shared.Done()
+	}
+	return c.Context.Done()
+}
+
+// Err is the shared deadline's, or the call context's.
+func (c *call) Err() error {
+	if c.shared != nil {
+		return c.shared.Err()
+	}
+	return c.Context.Err()
 }
 
 // errBadRequest reports a Request the engine cannot send.
@@ -86,7 +120,7 @@ func (c *call) init(ctx context.Context) error {
 		c.key = NewKey()
 	}
 	c.initHeader()
-	c.initDeadline(ctx)
+	c.initDeadline(ctx, class)
 	c.trace.GetConn = func(string) { c.gets.Add(1) }
 	c.trace.WroteRequest = func(httptrace.WroteRequestInfo) { c.writes.Add(1) }
 	c.tctx = httptrace.WithClientTrace(c, &c.trace)
@@ -111,15 +145,20 @@ func (c *call) initHeader() {
 }
 
 // initDeadline fixes the call's deadline: the context's, or now+Timeout when
-// the context has none (then enforced by a derived context too).
-func (c *call) initDeadline(ctx context.Context) {
+// the context has none, then enforced by a shared deadline context (a
+// context that cannot be cancelled) or a derived one.
+func (c *call) initDeadline(ctx context.Context, class Class) {
 	now := c.r.clock.Now()
 	if d, ok := ctx.Deadline(); ok {
 		// Expressed in the Runner clock's time, so a fake clock stays coherent.
 		c.deadline = now.Add(time.Until(d))
 	} else if c.pol.Timeout > 0 {
 		c.deadline = now.Add(c.pol.Timeout)
-		ctx, c.cancel = context.WithTimeout(ctx, c.pol.Timeout)
+		if ctx.Done() == nil {
+			c.shared = c.r.deadlines[class].get(c.pol.Timeout)
+		} else {
+			ctx, c.cancel = context.WithTimeout(ctx, c.pol.Timeout)
+		}
 	}
 	c.Context = ctx
 }

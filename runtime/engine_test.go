@@ -7,9 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestKeyAndBodyOnEveryAttempt: a keyed call sends one key (the caller's, or
@@ -198,26 +200,73 @@ func TestObserverAndSlogNeverSeeSecrets(t *testing.T) {
 }
 
 // TestSuccessBodyOutlivesDo: with a policy deadline, the body stays readable
-// after Do returns and closing it releases the deadline.
+// after Do returns. Under a cancellable context the call derives its own
+// deadline context, released when the body is closed; under one that cannot
+// be cancelled it shares a deadline with calls started in the same 10ms.
 func TestSuccessBodyOutlivesDo(t *testing.T) {
-	d := &fakeDoer{script: []step{{status: 200, body: strings.Repeat("x", 1000), wrote: 1}}}
-	p := quickPolicy()
-	p.Timeout = 1 << 40
-	r := newTestRunner(d, newFakeClock(), WithPolicy(Interactive, p))
-	resp, err := r.Do(context.Background(), &idempotentOp, &Request{Method: "PUT", URL: mustURL(t, "http://api.test/x")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := d.reqs[0].Context()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil || len(b) != 1000 || ctx.Err() != nil {
-		t.Fatalf("read %d bytes, err %v, ctx %v", len(b), err, ctx.Err())
-	}
-	resp.Body.Close()
-	if ctx.Err() == nil {
-		t.Fatal("closing the body must release the call's deadline")
+	parent, stop := context.WithCancel(context.Background())
+	defer stop()
+	for _, ctx := range []context.Context{parent, context.Background()} {
+		d := &fakeDoer{script: []step{{status: 200, body: strings.Repeat("x", 1000), wrote: 1}}}
+		p := quickPolicy()
+		p.Timeout = time.Hour
+		r := newTestRunner(d, newFakeClock(), WithPolicy(Interactive, p))
+		resp, err := r.Do(ctx, &idempotentOp, &Request{Method: "PUT", URL: mustURL(t, "http://api.test/x")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqCtx := d.reqs[0].Context()
+		dl, ok := reqCtx.Deadline()
+		if until := time.Until(dl); !ok || until < 59*time.Minute || until > time.Hour+deadlineSlack {
+			t.Fatalf("deadline in %v (%v)", until, ok)
+		}
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || len(b) != 1000 || reqCtx.Err() != nil {
+			t.Fatalf("read %d bytes, err %v, ctx %v", len(b), err, reqCtx.Err())
+		}
+		resp.Body.Close()
+		if cancellable := ctx == parent; cancellable != (reqCtx.Err() != nil) {
+			t.Fatalf("cancellable parent %v: after Close the request context says %v", cancellable, reqCtx.Err())
+		}
 	}
 }
+
+// TestSharedDeadlineExpires: calls under context.Background share a deadline
+// context that does expire, and an attempt that outlives it ends the call
+// with ErrDeadline.
+func TestSharedDeadlineExpires(t *testing.T) {
+	var dl deadlines
+	a, b := dl.get(time.Millisecond), dl.get(time.Millisecond)
+	if a != b {
+		t.Fatal("calls started together should share one deadline")
+	}
+	<-a.Done()
+	if !errors.Is(a.Err(), context.DeadlineExceeded) {
+		t.Fatalf("err %v", a.Err())
+	}
+	if c := dl.get(time.Millisecond); c == a || c.Err() != nil {
+		t.Fatal("an expired window must not be handed out")
+	}
+	blocker := doerFunc(func(r *http.Request) (*http.Response, error) {
+		if t := httptrace.ContextClientTrace(r.Context()); t != nil {
+			t.GetConn("x")
+			t.WroteRequest(httptrace.WroteRequestInfo{})
+		}
+		<-r.Context().Done()
+		return nil, r.Context().Err()
+	})
+	p := quickPolicy()
+	p.Timeout = 20 * time.Millisecond
+	_, err := NewRunner(WithHTTPClient(blocker), WithPolicy(Interactive, p)).Do(context.Background(), &keyedOp,
+		&Request{Method: "POST", URL: mustURL(t, "http://api.test/x")})
+	if !errors.Is(err, ErrDeadline) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+type doerFunc func(*http.Request) (*http.Response, error)
+
+func (f doerFunc) Do(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestBadRequest: a nil operation, request or URL is an error, not a panic.
 func TestBadRequest(t *testing.T) {

@@ -50,6 +50,7 @@ type Runner struct {
 	clock     Clock
 	rand      func() float64
 	noRetry   bool
+	deadlines [2]deadlines
 }
 
 // NewRunner returns a Runner with the default policies and budgets of both
