@@ -2,7 +2,6 @@ package overhead
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -28,7 +27,7 @@ type client struct {
 func newClients(tb testing.TB, srv *httptest.Server) []client {
 	tb.Helper()
 	builders := []func(*httptest.Server) (client, error){
-		newFloor, newOapiCodegen, newOgen, newIdemgen,
+		newFloor, newIdemgen, newOapiCodegen, newOgen,
 	}
 	var cs []client
 	for _, b := range builders {
@@ -137,6 +136,3 @@ func newOgen(srv *httptest.Server) (client, error) {
 		},
 	}, nil
 }
-
-// errNoIdemgenClient marks a run where clients/idemgen was not generated.
-var errNoIdemgenClient = errors.New("clients/idemgen not generated")

@@ -28,10 +28,6 @@ func TestClientsAgree(t *testing.T) {
 	})
 	ctx := context.Background()
 	for _, c := range newClients(t, srv) {
-		if c.create == nil {
-			t.Logf("%s: skipped (%v)", c.name, errNoIdemgenClient)
-			continue
-		}
 		before := conns.Load()
 		for range 3 {
 			checkTotal(t, c.name+" create", func() (int64, error) { return c.create(ctx, uuid.NewString()) })
@@ -69,9 +65,6 @@ func benchEach(b *testing.B, call func(context.Context, client) (int64, error)) 
 	ctx := context.Background()
 	for _, c := range newClients(b, srv) {
 		b.Run(c.name, func(b *testing.B) {
-			if c.create == nil {
-				b.Skip(errNoIdemgenClient)
-			}
 			b.ReportAllocs()
 			for b.Loop() {
 				if total, err := call(ctx, c); err != nil || total != wantTotal {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/idemgen/idemgen/bench/clients/idemgen"
 	idemrt "github.com/idemgen/idemgen/runtime"
 )
 
@@ -43,29 +43,23 @@ func scaled(d time.Duration, scale float64) time.Duration {
 	return time.Duration(float64(d) / scale)
 }
 
-// getOrderOp is the contract idemgen generates for GET /orders/{orderId}.
-var getOrderOp = idemrt.Operation{
-	ID: "getOrder", Method: http.MethodGet, Path: "/orders/{orderId}",
-	Safety: idemrt.Idempotent, Retryable: idemrt.DefaultRetryable,
-}
-
-// newIdemgen is the idemgen runtime with its interactive default policy
-// (delays scaled) and budget b, called the way a generated client calls it.
+// newIdemgen is the client idemgen generates from bench/spec/api.yaml, with
+// the interactive default policy (delays scaled) and budget b.
 func newIdemgen(base string, hc *http.Client, scale float64, b idemrt.Budget) caller {
 	p := idemrt.DefaultPolicy(idemrt.Interactive)
 	p.BaseDelay, p.MaxDelay = scaled(p.BaseDelay, scale), scaled(p.MaxDelay, scale)
 	p.Timeout, p.MinAttempt = scaled(p.Timeout, scale), scaled(p.MinAttempt, scale)
 	p.MaxRetryAfter = scaled(p.MaxRetryAfter, scale)
-	r := idemrt.NewRunner(idemrt.WithHTTPClient(hc), idemrt.WithPolicy(idemrt.Interactive, p),
-		idemrt.WithBudget(idemrt.Interactive, b))
-	u, _ := url.Parse(base + "/orders/ord_7f3a9c")
+	c, err := idemgen.NewClient(base, idemrt.WithHTTPClient(hc),
+		idemrt.WithPolicy(idemrt.Interactive, p), idemrt.WithBudget(idemrt.Interactive, b))
+	if err != nil {
+		// base comes from httptest: an error here is a bug in the harness.
+		panic(err)
+	}
+	params := idemgen.GetOrderParams{OrderID: "ord_7f3a9c"}
 	return func(ctx context.Context, n int) error {
-		req := &idemrt.Request{Method: http.MethodGet, URL: u}
-		resp, err := r.Do(ctx, &getOrderOp, req, idemrt.WithHeader(callHeader, strconv.Itoa(n)))
-		if err != nil {
-			return err
-		}
-		return drain(resp)
+		_, err := c.GetOrder(ctx, params, idemrt.WithHeader(callHeader, strconv.Itoa(n)))
+		return err
 	}
 }
 
