@@ -333,3 +333,16 @@ func TestSlogHidesURL(t *testing.T) {
 		t.Fatalf("log:\n%s", out)
 	}
 }
+
+// TestStatusErrorBodyBounded: a large error body is cut at MaxErrorBody.
+func TestStatusErrorBodyBounded(t *testing.T) {
+	big := step{status: 500, body: strings.Repeat("e", MaxErrorBody+5000), wrote: 1, header: http.Header{"X-Request-Id": {"r1"}}}
+	_, err, _ := doCall(t, newTestRunner(&fakeDoer{script: []step{big}}, newFakeClock()), &unsafeOp, "")
+	var se *StatusError
+	if !errors.As(err, &se) || len(se.Body) != MaxErrorBody || se.Header.Get("X-Request-Id") != "r1" {
+		t.Fatalf("err %v, body %d bytes", err, len(se.Body))
+	}
+	if msg := se.Error(); msg != "createThing: HTTP 500 Internal Server Error" {
+		t.Fatalf("message %q", msg)
+	}
+}

@@ -233,3 +233,33 @@ func TestLoopbackTransportReplay(t *testing.T) {
 		t.Fatalf("records %+v", log)
 	}
 }
+
+// TestLoopbackRetriesReuseConnection: discarded bodies are drained and
+// closed, so a retry goes out on the same keep-alive connection.
+func TestLoopbackRetriesReuseConnection(t *testing.T) {
+	var conns, hits atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1)%3 != 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write(make([]byte, 16<<10))
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	r, _ := loopRunner(t, quickPolicy())
+	for range 5 {
+		if got, err, log := post(t, r, &idempotentOp, srv.URL, ""); err != nil || got != "ok" || len(log) != 3 {
+			t.Fatalf("%q %v after %d attempts", got, err, len(log))
+		}
+	}
+	if conns.Load() != 1 {
+		t.Fatalf("%d connections for 15 attempts: discarded bodies were not drained", conns.Load())
+	}
+}
