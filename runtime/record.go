@@ -107,9 +107,12 @@ type Attempt struct {
 	// where that wait came from.
 	Wait       time.Duration
 	WaitSource WaitSource
-	// BudgetLeft is the retry budget's tokens after this attempt was charged.
+	// BudgetLeft is the class's retry budget when the attempt's result was
+	// settled (a retry it leads to already paid for); +Inf when the budget
+	// is unlimited.
 	BudgetLeft float64
-	// TimeLeft is the time to the deadline when the attempt started.
+	// TimeLeft is the time to the deadline when the attempt started (0 when
+	// the call has no deadline).
 	TimeLeft time.Duration
 	// Final marks the call's last attempt; Outcome is then set.
 	Final   bool
