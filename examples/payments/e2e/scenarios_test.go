@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -202,4 +201,3 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 }
 
-var _ = fmt.Sprint

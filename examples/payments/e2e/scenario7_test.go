@@ -1,0 +1,136 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idemgen/idemgen/examples/payments/client"
+	idemrt "github.com/idemgen/idemgen/runtime"
+)
+
+// Scenario 7: 1,000 concurrent callers all receive 503 for a while. Total
+// attempts stay within the retry budget's bound, retries are spread over
+// time by full jitter (the peak per 10 ms window is reported against a
+// no-jitter run), and once the server recovers every intent completes
+// exactly once (the failed ones resent with their own key).
+func TestScenario7ThousandClientsVs503(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b *backend) {
+		p := startServer(t, b, nil)
+		fixed := storm(t, p, b, "nojitter", func() float64 { return 0.999999 })
+		jitter := storm(t, p, b, "jitter", nil)
+		t.Logf("%s: peak retries per 10ms window: %d with full jitter, %d without (%d and %d retries in all)",
+			b.name, jitter.peak, fixed.peak, jitter.retries, fixed.retries)
+	})
+}
+
+const (
+	stormCallers = 1000
+	stormOutage  = 1500 * time.Millisecond
+)
+
+// stormBudget is one shared client's retry budget: under a total outage
+// the storm costs at most Capacity/RetryCost retries.
+var stormBudget = idemrt.Budget{Capacity: 300, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.1}
+
+type stormResult struct{ peak, retries int }
+
+// sendLog records every attempt's send time, from a request editor (which
+// runs just before each send), and numbers the attempts of each key.
+type sendLog struct {
+	mu     sync.Mutex
+	perKey map[string]int
+	retry  []time.Time
+	total  int
+}
+
+func (l *sendLog) edit(_ context.Context, r *http.Request) error {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k := r.Header.Get("Idempotency-Key")
+	l.perKey[k]++
+	l.total++
+	if l.perKey[k] > 1 {
+		l.retry = append(l.retry, now)
+	}
+	return nil
+}
+
+// storm runs the 1,000 callers of one caller identity through one shared
+// client (rnd nil: the runtime's jitter), then completes the failed intents.
+func storm(t *testing.T, p *proc, b *backend, caller string, rnd func() float64) stormResult {
+	log := &sendLog{perKey: map[string]int{}}
+	c := newClient(t, p, caller, idemrt.WithBudget(idemrt.Interactive, stormBudget),
+		idemrt.WithRequestEditor(log.edit), idemrt.WithRandom(rnd))
+	p.unavailable(t, stormOutage, "")
+	outageEnd := time.Now().Add(stormOutage)
+	errs := make([]error, stormCallers)
+	var wg sync.WaitGroup
+	for i := range stormCallers {
+		wg.Go(func() {
+			_, errs[i] = c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: fmt.Sprintf("%s-%d", caller, i)})
+		})
+	}
+	wg.Wait()
+	succeeded := 0
+	for _, err := range errs {
+		if err == nil {
+			succeeded++
+		}
+	}
+	// The bound: first attempts are free, retries are paid from the bucket,
+	// and only healthy answers refill it.
+	bound := stormCallers + int(stormBudget.Capacity/stormBudget.RetryCost+stormBudget.SuccessRefill*float64(succeeded))
+	if log.total > bound {
+		t.Errorf("%s: %d attempts, above the budget bound %d", caller, log.total, bound)
+	}
+	res := stormResult{peak: peakPer(log.retry, 10*time.Millisecond), retries: len(log.retry)}
+	time.Sleep(time.Until(outageEnd))
+	completeFailed(t, c, errs)
+	b.wantRows(t, caller, stormCallers, stormCallers, stormCallers)
+	if n := b.count(t, `SELECT COUNT(*) FROM idem_ledger WHERE caller = ? AND state = 'completed'`, caller); n != stormCallers {
+		t.Fatalf("%s: %d completed keys, want %d", caller, n, stormCallers)
+	}
+	return res
+}
+
+// completeFailed resends every failed intent once the server is back, with
+// the key its error carries: each completes, exactly once.
+func completeFailed(t *testing.T, c *client.Client, errs []error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		key := idemrt.KeyOf(err)
+		wg.Go(func() {
+			_, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: key})
+			if err != nil {
+				mu.Lock()
+				t.Errorf("resending %s after recovery: %v", key, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// peakPer returns the largest number of times falling in one window.
+func peakPer(times []time.Time, window time.Duration) int {
+	sort.Slice(times, func(i, j int) bool { return times[i].Before(times[j]) })
+	peak, lo := 0, 0
+	for hi := range times {
+		for times[hi].Sub(times[lo]) >= window {
+			lo++
+		}
+		peak = max(peak, hi-lo+1)
+	}
+	return peak
+}
