@@ -105,6 +105,9 @@ func load(key, display string, data []byte, opts Options) (*ir.API, ir.Diagnosti
 	for i := 0; i < len(l.order); i++ {
 		(&prepass{l: l, f: l.files[l.order[i]]}).run()
 	}
+	if swagger {
+		l.fixSwagger()
+	}
 	doc, err := l.kinLoad(swagger)
 	if err != nil {
 		l.sink.errorf(loc{key, "", root}, "", ruleLoad, "kin-openapi cannot load the document: %v", err)

@@ -129,7 +129,8 @@ func childKind(parent nodeKind, key string) nodeKind {
 		return kSchema
 	case "schemas", "definitions":
 		return kSchemaMap
-	case "example", "value", "default", "enum":
+	case "example", "value", "enum":
+		// Not "default": in an OpenAPI object that is the default response.
 		return kData
 	}
 	return kNode
