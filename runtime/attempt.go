@@ -107,7 +107,7 @@ func (c *call) afterSend(s *sent, ctx context.Context) {
 		s.resp = nil
 		// No GetConn event: the doer gives no trace information, so the
 		// request may have been sent; the safe reading is "unknown".
-		s.written = writes > 0 || gets == 0
+		s.written = writes > 0 || (gets == 0 && !c.r.traced)
 		s.timedOut = isTimeout(s.err) || (ctx.Err() != nil && c.Err() == nil)
 		s.rec.Err = s.err
 		return

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"testing"
 	"time"
 )
@@ -97,4 +98,55 @@ func BenchmarkStorm(b *testing.B) {
 		calls++
 	}
 	b.ReportMetric(float64(hits.Load())/float64(calls), "attempts/call")
+}
+
+// staticDoer answers every request with the same empty 200 response, with
+// no network, so BenchmarkEngineOverhead measures the engine's own cost.
+type staticDoer struct{ resp http.Response }
+
+func (d *staticDoer) Do(r *http.Request) (*http.Response, error) {
+	if t := httptrace.ContextClientTrace(r.Context()); t != nil {
+		t.GetConn(r.URL.Host)
+		t.WroteRequest(httptrace.WroteRequestInfo{})
+	}
+	return &d.resp, nil
+}
+
+// BenchmarkEngineOverhead is the CPU and allocation cost of the engine
+// around a doer that answers at once: "bare" builds the request and calls the
+// doer as hand-written code would, "engine" goes through Runner.Do.
+func BenchmarkEngineOverhead(b *testing.B) {
+	d := &staticDoer{resp: http.Response{StatusCode: 200, Body: http.NoBody, Header: http.Header{}}}
+	u := mustURL(b, "http://api.test/orders/1")
+	body := []byte(`{"amount":100}`)
+	b.Run("get/bare", func(b *testing.B) {
+		for b.Loop() {
+			req, _ := http.NewRequestWithContext(context.Background(), "GET", "http://api.test/orders/1", nil)
+			resp, err := d.Do(req)
+			drainBody(b, resp, err)
+		}
+	})
+	b.Run("get/engine", func(b *testing.B) {
+		r := NewRunner(WithHTTPClient(d))
+		op := &Operation{ID: "getOrder", Method: "GET", Safety: Idempotent, Retryable: DefaultRetryable}
+		for b.Loop() {
+			resp, err := r.Do(context.Background(), op, &Request{Method: "GET", URL: u})
+			drainBody(b, resp, err)
+		}
+	})
+	b.Run("post-keyed/bare", func(b *testing.B) {
+		for b.Loop() {
+			req, _ := http.NewRequestWithContext(context.Background(), "POST", "http://api.test/orders/1", bytes.NewReader(body))
+			req.Header.Set("Idempotency-Key", NewKey())
+			resp, err := d.Do(req)
+			drainBody(b, resp, err)
+		}
+	})
+	b.Run("post-keyed/engine", func(b *testing.B) {
+		r := NewRunner(WithHTTPClient(d))
+		for b.Loop() {
+			resp, err := r.Do(context.Background(), &keyedOp, &Request{Method: "POST", URL: u, Body: body})
+			drainBody(b, resp, err)
+		}
+	})
 }

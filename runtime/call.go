@@ -121,7 +121,10 @@ func (c *call) init(ctx context.Context) error {
 	}
 	c.initHeader()
 	c.initDeadline(ctx, class)
-	c.trace.GetConn = func(string) { c.gets.Add(1) }
+	if !c.r.traced {
+		// Only an unknown doer needs GetConn: it tells whether it traces.
+		c.trace.GetConn = func(string) { c.gets.Add(1) }
+	}
 	c.trace.WroteRequest = func(httptrace.WroteRequestInfo) { c.writes.Add(1) }
 	c.tctx = httptrace.WithClientTrace(c, &c.trace)
 	if c.req.Body != nil {

@@ -50,6 +50,9 @@ type Runner struct {
 	clock     Clock
 	rand      func() float64
 	noRetry   bool
+	// traced: the doer is known to report httptrace events (net/http's
+	// Transport), so the engine need not check that it does per attempt.
+	traced    bool
 	deadlines [2]deadlines
 }
 
@@ -69,6 +72,7 @@ func NewRunner(opts ...Option) *Runner {
 			o.applyRunner(r)
 		}
 	}
+	r.traced = tracesRequests(r.doer)
 	r.buckets = [2]*bucket{newBucket(r.budgets[Interactive]), newBucket(r.budgets[Background])}
 	return r
 }
@@ -99,4 +103,20 @@ func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...Ca
 		return nil, err
 	}
 	return c.run()
+}
+
+// tracesRequests reports whether d is an *http.Client over an
+// *http.Transport, which fires httptrace events for every connection and
+// write. Other doers are checked at run time (a GetConn event).
+func tracesRequests(d Doer) bool {
+	c, ok := d.(*http.Client)
+	if !ok {
+		return false
+	}
+	rt := c.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	_, ok = rt.(*http.Transport)
+	return ok
 }
