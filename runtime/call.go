@@ -31,8 +31,11 @@ type call struct {
 
 	key    string
 	header http.Header
-	// outer is the enclosing engine call when this one is nested.
-	outer  *call
+	// outer is the engine call whose context this one runs under, if any.
+	outer *call
+	// active is set while the call runs attempts: only then does a call
+	// under its context count as nested.
+	active atomic.Bool
 	single bool
 	cancel context.CancelFunc
 	// shared, when set, is the shared deadline context of a call whose own
@@ -113,7 +116,8 @@ func (c *call) init(ctx context.Context) error {
 	class := c.cfg.class.valid()
 	c.pol, c.bucket = c.r.policies[class], c.r.buckets[class]
 	c.outer, _ = ctx.Value(engineKey{}).(*call)
-	c.single = c.r.noRetry || c.cfg.noRetry || c.outer != nil
+	c.single = c.r.noRetry || c.cfg.noRetry || (c.outer != nil && c.outer.active.Load())
+	c.active.Store(true)
 	c.recs = c.buf[:0]
 	c.key = c.req.Key
 	if c.op.Safety == Keyed && c.key == "" {

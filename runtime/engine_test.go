@@ -142,6 +142,25 @@ func TestNestedCallSingleAttempt(t *testing.T) {
 	}
 }
 
+// TestFinishedCallIsNotAnOuterLayer: a context kept from a finished call's
+// response does not make later calls single-attempt.
+func TestFinishedCallIsNotAnOuterLayer(t *testing.T) {
+	d := &fakeDoer{script: []step{ok200}}
+	r := newTestRunner(d, newFakeClock())
+	resp, err := r.Do(context.Background(), &idempotentOp, &Request{Method: "PUT", URL: mustURL(t, "http://api.test/x")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	later := &fakeDoer{script: []step{answer(503), ok200}}
+	var log []Attempt
+	_, err = newTestRunner(later, newFakeClock()).Do(resp.Request.Context(), &idempotentOp,
+		&Request{Method: "PUT", URL: mustURL(t, "http://api.test/y")}, WithAttemptLog(&log))
+	if err != nil || len(log) != 2 {
+		t.Fatalf("err %v after %d attempts", err, len(log))
+	}
+}
+
 // TestTransportReplayCounted: two writes in one attempt are two sends in the
 // records, the attempt limit and the budget.
 func TestTransportReplayCounted(t *testing.T) {

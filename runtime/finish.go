@@ -25,6 +25,7 @@ func discard(resp *http.Response) {
 // finish ends the call after attempt s with verdict v, or with limit when a
 // limit stopped a retry the verdict wanted.
 func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
+	c.active.Store(false)
 	rec := s.rec
 	rec.Final, rec.Outcome = true, c.outcome(s, v, limit)
 	if s.err == nil && limit == nil {

@@ -39,7 +39,8 @@ func NewKey() string { return uuid.NewString() }
 
 // Runner runs the attempts of calls. It is safe for concurrent use by any
 // number of goroutines; it holds no global state, so two Runners share
-// nothing (not even their retry budgets).
+// nothing (not even their retry budgets). Make one with NewRunner; the zero
+// Runner is not usable.
 type Runner struct {
 	doer      Doer
 	editors   []RequestEditor
