@@ -82,22 +82,26 @@ func BenchmarkHappyPath(b *testing.B) {
 }
 
 // BenchmarkStorm reports the attempts per call the server sees when every
-// answer is 503, through one Runner with the default budget (waits skipped
-// with a frozen clock). The figure tends to 1 as b.N grows past the bucket's
-// capacity.
+// answer is 503, through one Runner per class with the default budget (waits
+// skipped with a frozen clock). The figure tends to 1 as b.N grows past the
+// bucket's capacity: 1 + Capacity/b.N.
 func BenchmarkStorm(b *testing.B) {
-	srv, hits := outage(b)
-	r := NewRunner(WithClock(&fakeClock{frozen: true}))
-	u := mustURL(b, srv.URL+"/things/1")
-	calls := 0
-	for b.Loop() {
-		_, err := r.Do(context.Background(), &idempotentOp, &Request{Method: "PUT", URL: u})
-		if err == nil {
-			b.Fatal("success during an outage")
-		}
-		calls++
+	for _, class := range []Class{Interactive, Background} {
+		b.Run(class.String(), func(b *testing.B) {
+			srv, hits := outage(b)
+			r := NewRunner(WithClock(&fakeClock{frozen: true}))
+			u := mustURL(b, srv.URL+"/things/1")
+			calls := 0
+			for b.Loop() {
+				_, err := r.Do(context.Background(), &idempotentOp, &Request{Method: "PUT", URL: u}, WithClass(class))
+				if err == nil {
+					b.Fatal("success during an outage")
+				}
+				calls++
+			}
+			b.ReportMetric(float64(hits.Load())/float64(calls), "attempts/call")
+		})
 	}
-	b.ReportMetric(float64(hits.Load())/float64(calls), "attempts/call")
 }
 
 // staticDoer answers every request with the same empty 200 response, with
