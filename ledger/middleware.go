@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // maxKeyLen bounds a key; UUIDs are 36 characters.
@@ -94,7 +95,7 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp st
 			ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
 		})
 		if err != nil {
-			l.internal(w, r, err)
+			l.report(w, r, err, http.StatusServiceUnavailable)
 			return
 		}
 		switch dec.Outcome {
@@ -126,20 +127,26 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner st
 	defer cancel()
 	tx, err := l.cfg.Store.Begin(ctx)
 	if err != nil {
-		l.fail(w, r, id, owner, err)
+		l.fail(w, r, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
 	rec := newRecorder()
 	if err := runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id}))); err != nil {
 		tx.Rollback()
-		l.fail(w, r, id, owner, err)
+		l.fail(w, r, id, owner, err, http.StatusInternalServerError)
 		return
 	}
 	if rec.statusCode() >= 500 {
 		// A 5xx means "not done": undo the business writes and free the key
 		// so that a retry executes afresh.
 		tx.Rollback()
-		l.release(ctx, r, id, owner)
+		if ctx.Err() != nil {
+			// The handler failed because its lease ran out: say so, as a
+			// retryable 503, rather than pass on its own error.
+			l.fail(w, r, id, owner, fmt.Errorf("ledger: lease of %v ran out: %w", l.cfg.Lease, ctx.Err()), http.StatusServiceUnavailable)
+			return
+		}
+		l.release(r, id, owner)
 		rec.flush(w)
 		return
 	}
@@ -148,7 +155,9 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner st
 			writeBusy(w, l.cfg.BusyRetryAfter)
 			return
 		}
-		l.fail(w, r, id, owner, err)
+		// The store failed (or the lease ran out) before the commit: nothing
+		// was executed, and a retry with the same key is safe.
+		l.fail(w, r, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
 	rec.flush(w)
@@ -180,24 +189,38 @@ func runHandler(h http.Handler, w http.ResponseWriter, r *http.Request) (err err
 	return nil
 }
 
-func (l *Ledger) release(ctx context.Context, r *http.Request, id ID, owner string) {
+// release frees owner's reservation on a context of its own: the lease's
+// may be what ran out.
+func (l *Ledger) release(r *http.Request, id ID, owner string) {
 	if owner == "" {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), releaseTimeout)
+	defer cancel()
 	if err := l.cfg.Store.Release(ctx, id, owner); err != nil && l.cfg.OnError != nil {
 		// The lease will expire and the sweeper will find the row.
 		l.cfg.OnError(r, err)
 	}
 }
 
-func (l *Ledger) fail(w http.ResponseWriter, r *http.Request, id ID, owner string, err error) {
-	l.release(context.WithoutCancel(r.Context()), r, id, owner)
-	l.internal(w, r, err)
+const releaseTimeout = 10 * time.Second
+
+// fail releases the key and answers status: 500 for a handler that
+// panicked (a bug: clients do not retry it by default), 503 for a store
+// failure (transient: the request was not executed, a retry is safe).
+func (l *Ledger) fail(w http.ResponseWriter, r *http.Request, id ID, owner string, err error, status int) {
+	l.release(r, id, owner)
+	l.report(w, r, err, status)
 }
 
-func (l *Ledger) internal(w http.ResponseWriter, r *http.Request, err error) {
+func (l *Ledger) report(w http.ResponseWriter, r *http.Request, err error, status int) {
 	if l.cfg.OnError != nil {
 		l.cfg.OnError(r, err)
 	}
-	writeProblem(w, http.StatusInternalServerError, ProblemInternal, "the request was not executed; retry with the same key")
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+		writeProblem(w, status, ProblemUnavailable, "the request was not executed; retry with the same key")
+		return
+	}
+	writeProblem(w, status, ProblemInternal, "the handler failed and the request was rolled back; the key is free again")
 }

@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 		{"LostLeaseCannotComplete", testLeaseLost},
 		{"ServerErrorRollsBackAndFreesKey", testServerError},
 		{"PanicRollsBackAndFreesKey", testPanic},
+		{"LeaseBoundsTheHandler", testLeaseTimeout},
 		{"SweeperReportsAndReleasesStuckRows", testSweeper},
 		{"TTLPurgeThenKeyExecutesAgain", testPurge},
 		{"ConcurrentSameKeyExecutesOnce", testConcurrent},
@@ -350,4 +351,38 @@ func testConcurrent(t *testing.T, open Opener) {
 			t.Errorf("caller %d got %d %s", i, w.Code, w.Body.Bytes())
 		}
 	}
+}
+
+// testLeaseTimeout: a handler that outlives its lease has its context
+// cancelled; its writes roll back, the key is freed and the client is told
+// to retry (503), which then executes once.
+func testLeaseTimeout(t *testing.T, open Opener) {
+	f := newFixture(t, open, func(c *ledger.Config) { c.Lease = 20 * time.Millisecond })
+	slow := true
+	h := f.l.Handle("createOrder", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow {
+			// Stuck downstream: only the lease's cancellation ends it.
+			<-r.Context().Done()
+		}
+		f.createOrder(w, r)
+	}))
+	do := func() *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "/orders", bytes.NewReader([]byte(body1)))
+		r.Header.Set("X-Caller", "alice")
+		r.Header.Set("Idempotency-Key", "k1")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	w := do()
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("status = %d (Retry-After %q), want 503 with Retry-After", w.Code, w.Header().Get("Retry-After"))
+	}
+	f.wantCounts(0, 0)
+	if _, ok := f.row("alice", "k1"); ok {
+		t.Fatalf("the timed-out execution kept the key")
+	}
+	slow = false
+	wantStatus(t, do(), http.StatusCreated)
+	f.wantCounts(1, 1)
 }

@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 
 	"github.com/idemgen/idemgen/internal/pgtest"
@@ -13,12 +14,27 @@ import (
 
 func TestLedgerPostgres(t *testing.T) {
 	cluster := pgtest.Start(t)
+	dsn := cluster.NewDatabase(t)
 	ledgertest.Run(t, func(t *testing.T) *sqlstore.Store {
-		s, err := pgstore.Open(context.Background(), cluster.NewDatabase(t), 10)
+		// One database for the suite; each test starts from empty tables
+		// (creating a database per test costs more than the test).
+		reset(t, dsn)
+		s, err := pgstore.Open(context.Background(), dsn, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.DB().Close() })
 		return s
 	})
+}
+
+func reset(t *testing.T, dsn string) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DROP TABLE IF EXISTS orders, effects, idem_ledger, idem_outbox, idem_consumed`); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -25,8 +25,8 @@ func TestScenario5KeyResentAfterExpiry(t *testing.T) {
 		}
 	}
 	forEachBackend(t, func(t *testing.T, b *backend) {
-		const ttl = time.Second
-		p := startServer(t, b, nil, "-ttl", ttl.String(), "-lease", "500ms")
+		const ttl = 2 * time.Second
+		p := startServer(t, b, nil, "-ttl", ttl.String(), "-lease", ttl.String())
 		c := newClient(t, p, "alice")
 		first, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-key"})
 		if err != nil {
@@ -41,7 +41,7 @@ func TestScenario5KeyResentAfterExpiry(t *testing.T) {
 		}
 		b.wantRows(t, "alice", 2, 2, 2)
 
-		// A client whose deadline (700ms) is shorter than the TTL (1s),
+		// A client whose deadline (700ms) is shorter than the TTL (2s),
 		// facing a server that keeps failing: every resend of its key falls
 		// inside its deadline, and nothing arrives after the call returned.
 		pol := idemrt.Policy{MaxAttempts: 100, BaseDelay: 20 * time.Millisecond, MaxDelay: 80 * time.Millisecond,
