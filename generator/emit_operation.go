@@ -161,7 +161,17 @@ func (g *gen) emitMethod(op *ir.Operation) jen.Code {
 // methodDoc is the contract sentence followed by the operation's own text.
 func (g *gen) methodDoc(op *ir.Operation) *jen.Statement {
 	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
-	return comment(contractSentence(op), op.Summary, op.Description, where, deprecated(op.Deprecated))
+	return comment(contractSentence(op), sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
+}
+
+// sentence ends a one-line summary with a period, so that gofmt does not
+// read "Create an order" as a doc-comment heading.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?:;") {
+		return s
+	}
+	return s + "."
 }
 
 // errorValue is the error a failed call returns: the runner's error with

@@ -37,7 +37,7 @@ type CreateOrderResult struct {
 
 // CreateOrder is keyed: every attempt sends one Idempotency-Key; retried on 408, 425, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # Create an order
+// Create an order.
 //
 // Keyed by the declared Idempotency-Key header parameter: no extension is
 // needed, the parameter makes the operation keyed.
@@ -90,7 +90,7 @@ type DeleteOrderParams struct {
 
 // DeleteOrder is idempotent: retried on 408, 425, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # Cancel and delete an order
+// Cancel and delete an order.
 //
 // DELETE /orders/{order_id} (operation "deleteOrder").
 func (c *Client) DeleteOrder(ctx context.Context, params DeleteOrderParams, opts ...idemrt.CallOption) error {
@@ -146,7 +146,7 @@ type GetOrderResult struct {
 
 // GetOrder is idempotent: retried on 429, 5xx and on unknown outcomes.
 //
-// # Get one order
+// Get one order.
 //
 // GET /orders/{order_id} (operation "getOrder").
 func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*GetOrderResult, error) {
@@ -209,7 +209,7 @@ type ListOrdersParams struct {
 
 // ListOrders is idempotent: retried on 408, 425, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # List orders
+// List orders.
 //
 // GET /orders (operation "listOrders").
 func (c *Client) ListOrders(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) (*OrderList, error) {
@@ -261,7 +261,7 @@ type SendReceiptParams struct {
 
 // SendReceipt is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.
 //
-// # E-mail the receipt again
+// E-mail the receipt again.
 //
 // Sends an e-mail each time; never resent after an unknown outcome.
 //
@@ -323,7 +323,7 @@ type UpdateOrderResult struct {
 
 // UpdateOrder is idempotent: retried on 408, 425, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # Replace an order's editable fields
+// Replace an order's editable fields.
 //
 // Optimistic concurrency: send the ETag you read as If-Match.
 //

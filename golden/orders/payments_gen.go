@@ -24,7 +24,7 @@ type CapturePaymentParams struct {
 
 // CapturePayment is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.
 //
-// # Capture an authorised payment
+// Capture an authorised payment.
 //
 // POST /payments/{payment_id}/capture (operation "capturePayment").
 func (c *Client) CapturePayment(ctx context.Context, body *CapturePaymentRequest, params CapturePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
@@ -76,7 +76,7 @@ type CreatePaymentParams struct {
 
 // CreatePayment is keyed: every attempt sends one Idempotency-Key; retried on 408, 425, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # Charge a customer
+// Charge a customer.
 //
 // POST /payments (operation "createPayment").
 func (c *Client) CreatePayment(ctx context.Context, body PaymentRequest, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
@@ -125,7 +125,7 @@ type GetPaymentParams struct {
 
 // GetPayment is idempotent: retried on 408, 425, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # Get one payment
+// Get one payment.
 //
 // GET /payments/{payment_id} (operation "getPayment").
 func (c *Client) GetPayment(ctx context.Context, params GetPaymentParams, opts ...idemrt.CallOption) (*Payment, error) {

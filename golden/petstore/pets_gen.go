@@ -18,7 +18,7 @@ var createPetOp = idemrt.Operation{
 
 // CreatePet is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.
 //
-// # Create a pet
+// Create a pet.
 //
 // POST /pets (operation "createPet").
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...idemrt.CallOption) (*Pet, error) {
@@ -64,7 +64,7 @@ type DeletePetParams struct {
 
 // DeletePet is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # Delete a pet
+// Delete a pet.
 //
 // DELETE /pets/{petId} (operation "deletePet").
 func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...idemrt.CallOption) error {
@@ -118,7 +118,7 @@ type ListPetsResult struct {
 
 // ListPets is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # List all pets
+// List all pets.
 //
 // GET /pets (operation "listPets").
 func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...idemrt.CallOption) (*ListPetsResult, error) {
@@ -165,7 +165,7 @@ type ShowPetByIDParams struct {
 
 // ShowPetByID is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
 //
-// # Info for a specific pet
+// Info for a specific pet.
 //
 // GET /pets/{petId} (operation "showPetById").
 func (c *Client) ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts ...idemrt.CallOption) (*Pet, error) {
