@@ -48,7 +48,7 @@ func (s *sent) releaseAttempt() {
 // (and charged to the budget) before it returns.
 func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.timeLeft()}}
-	ctx := c.tctx
+	tr, ctx := c.attemptContext()
 	if c.pol.AttemptTimeout > 0 {
 		ctx, s.cancel = context.WithTimeout(ctx, c.pol.AttemptTimeout)
 	}
@@ -70,10 +70,8 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 		s.err, s.unsent = err, true
 		return s
 	}
-	c.gets.Store(0)
-	c.writes.Store(0)
 	s.resp, s.err = c.r.doer.Do(hr)
-	c.afterSend(&s, ctx)
+	c.afterSend(&s, ctx, tr)
 	return s
 }
 
@@ -93,8 +91,8 @@ func (c *call) request(ctx context.Context, h http.Header) *http.Request {
 
 // afterSend reads the trace counters: replays, whether the request was
 // written, and whether the failure was a timeout.
-func (c *call) afterSend(s *sent, ctx context.Context) {
-	writes, gets := int(c.writes.Load()), c.gets.Load()
+func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
+	writes, gets := int(tr.writes.Load()), tr.gets.Load()
 	for range writes - 1 {
 		c.recordReplay(s)
 	}

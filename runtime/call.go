@@ -44,11 +44,11 @@ type call struct {
 	// deadline is in the Runner clock's time; zero when there is none.
 	deadline time.Time
 
-	// trace is built once per call; the counters are reset per attempt.
-	trace  httptrace.ClientTrace
-	tctx   context.Context
-	gets   atomic.Int32
-	writes atomic.Int32
+	// first is the first attempt's trace and tctx its context, built with
+	// the call; current is the trace of the attempt in flight.
+	first   attemptTrace
+	tctx    context.Context
+	current atomic.Pointer[httptrace.ClientTrace]
 
 	getBody func() (io.ReadCloser, error)
 
@@ -74,7 +74,7 @@ func (c *call) Value(key any) any {
 		return c.shared.Value(key)
 	}
 	if c.outer != nil {
-		if t, ok := v.(*httptrace.ClientTrace); ok && t == &c.outer.trace {
+		if t, ok := v.(*httptrace.ClientTrace); ok && c.outer.ownsTrace(t) {
 			return nil
 		}
 	}
@@ -125,12 +125,8 @@ func (c *call) init(ctx context.Context) error {
 	}
 	c.initHeader()
 	c.initDeadline(ctx, class)
-	if !c.r.traced {
-		// Only an unknown doer needs GetConn: it tells whether it traces.
-		c.trace.GetConn = func(string) { c.gets.Add(1) }
-	}
-	c.trace.WroteRequest = func(httptrace.WroteRequestInfo) { c.writes.Add(1) }
-	c.tctx = httptrace.WithClientTrace(c, &c.trace)
+	c.first.bind(!c.r.traced)
+	c.tctx = httptrace.WithClientTrace(c, &c.first.trace)
 	if c.req.Body != nil {
 		c.getBody = c.newBody
 	}

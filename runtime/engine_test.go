@@ -365,3 +365,25 @@ func TestStatusErrorBodyBounded(t *testing.T) {
 		t.Fatalf("message %q", msg)
 	}
 }
+
+// TestLateWriteIsNotAReplay: the Transport may finish writing a request
+// after the server already answered it; that late event, arriving during the
+// next attempt, must not count as a replay of that attempt.
+func TestLateWriteIsNotAReplay(t *testing.T) {
+	var earlier *httptrace.ClientTrace
+	d := doerFunc(func(r *http.Request) (*http.Response, error) {
+		tr := httptrace.ContextClientTrace(r.Context())
+		status := 200
+		if earlier == nil {
+			earlier, status = tr, 503
+		} else {
+			earlier.WroteRequest(httptrace.WroteRequestInfo{})
+		}
+		tr.WroteRequest(httptrace.WroteRequestInfo{})
+		return &http.Response{StatusCode: status, Header: http.Header{}, Body: http.NoBody}, nil
+	})
+	_, err, log := doCall(t, newTestRunner(d, newFakeClock()), &keyedOp, "")
+	if err != nil || len(log) != 2 || log[1].Reason != ReasonStatus {
+		t.Fatalf("err %v, records %+v", err, log)
+	}
+}
