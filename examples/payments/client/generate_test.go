@@ -1,0 +1,34 @@
+package client
+
+import (
+	"os"
+	"testing"
+
+	"github.com/idemgen/idemgen/generator"
+	_ "github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/parser"
+)
+
+// TestGeneratedClientIsCurrent fails when the committed client no longer
+// matches what idemgen generates from ../openapi.yaml: run `go generate`
+// in this directory and commit the result.
+func TestGeneratedClientIsCurrent(t *testing.T) {
+	api, _, err := parser.Load("../openapi.yaml", parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := generator.Generate(api, generator.Config{Package: "client"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range out.Files {
+		got, err := os.ReadFile(f.Name)
+		if err != nil {
+			t.Errorf("%s: %v (run go generate)", f.Name, err)
+			continue
+		}
+		if string(got) != string(f.Content) {
+			t.Errorf("%s is stale: run go generate in examples/payments/client and commit", f.Name)
+		}
+	}
+}
