@@ -59,6 +59,10 @@ type Edit struct {
 	Value Value
 	// KeyName is the key header's name as the spec spells it (Keyed only).
 	KeyName string
+	// pathIndex and opIndex locate the operation by position (the paths
+	// entry, the path item entry), which survives duplicate keys and the
+	// insertion itself.
+	pathIndex, opIndex int
 }
 
 // Note reports an operation annotate left alone although it lacks
@@ -116,7 +120,13 @@ func Annotate(src []byte) (res *Result, err error) {
 	}
 	w := walker{root: root, sp: splicer{idx: idx, json: isJSON, compact: isJSON && isCompact(src, root)}}
 	w.paths(paths)
-	return &Result{Annotated: w.sp.apply(), Edits: w.edits, Notes: w.notes}, nil
+	out := w.sp.apply()
+	if len(w.edits) > 0 {
+		if err := verify(root, out, isJSON, w.edits); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Annotated: out, Edits: w.edits, Notes: w.notes}, nil
 }
 
 // looksLikeJSON reports whether the first significant byte opens a JSON
@@ -163,12 +173,12 @@ func (w *walker) paths(paths *node) {
 		case item.has("x-idempotent"):
 			continue // the path item's value already covers every operation in it
 		default:
-			w.pathItem(k.value, item, ptr)
+			w.pathItem(i, k.value, item, ptr)
 		}
 	}
 }
 
-func (w *walker) pathItem(path string, item *node, ptr string) {
+func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string) {
 	for i, k := range item.keys {
 		method := k.value
 		if !idempotentMethods[method] && !unsafeMethods[method] {
@@ -182,13 +192,13 @@ func (w *walker) pathItem(path string, item *node, ptr string) {
 			w.note(op, opPtr, "operation is a shared YAML anchor or alias; annotate it by hand")
 			continue
 		}
-		w.operation(path, method, k, op, item, opPtr)
+		e := Edit{Method: strings.ToUpper(method), Path: path, Line: op.line, pathIndex: pathIndex, opIndex: i}
+		w.operation(e, k, op, item, opPtr)
 	}
 }
 
-func (w *walker) operation(path, method string, key, op, item *node, ptr string) {
-	e := Edit{Method: strings.ToUpper(method), Path: path, Line: op.line, Value: True}
-	if unsafeMethods[method] {
+func (w *walker) operation(e Edit, key, op, item *node, ptr string) {
+	if unsafeMethods[strings.ToLower(e.Method)] {
 		name, foreign := w.keyHeader(op, item)
 		switch {
 		case name != "":

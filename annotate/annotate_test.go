@@ -176,7 +176,9 @@ func TestErrors(t *testing.T) {
 }
 
 // TestRealSpecs annotates the real-world documents: each rewrite must parse,
-// add exactly what it reports and nothing else, and be a fixed point.
+// add exactly what it reports and nothing else (Annotate's own read-back
+// check, which the small inputs above test against an independent decoder),
+// and be a fixed point.
 func TestRealSpecs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the real-world specs under -short")
@@ -202,7 +204,10 @@ func TestRealSpecs(t *testing.T) {
 			if len(res.Edits) == 0 {
 				t.Fatal("no edits on a real spec without annotations")
 			}
-			checkOnlyAdds(t, src, res)
+			again, err := Annotate(res.Annotated)
+			if err != nil || len(again.Edits) != 0 {
+				t.Errorf("annotating the output again: %v, %d edits; want none", err, len(again.Edits))
+			}
 		})
 	}
 }
@@ -214,4 +219,31 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestVerifyCatchesBadSplices feeds verify rewrites that went wrong in the
+// ways a splicer bug would: each must be refused.
+func TestVerifyCatchesBadSplices(t *testing.T) {
+	src := []byte("paths:\n  /a:\n    get:\n      summary: x\n")
+	orig, err := parseYAML(src, newLineIndex(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := []Edit{{Method: "GET", Path: "/a", Value: True}}
+	bad := map[string]string{
+		"unparsable":     "paths:\n  /a:\n    get:\n  x-idempotent: true\n      summary: x\n",
+		"wrong level":    "paths:\n  /a:\n    x-idempotent: true\n    get:\n      summary: x\n",
+		"wrong value":    "paths:\n  /a:\n    get:\n      x-idempotent: false\n      summary: x\n",
+		"other change":   "paths:\n  /a:\n    get:\n      x-idempotent: true\n      summary: y\n",
+		"swallowed line": "paths:\n  /a:\n    get:\n      x-idempotent: true\n",
+	}
+	for name, out := range bad {
+		if err := verify(orig, []byte(out), false, edit); !errors.Is(err, ErrUnsafeLayout) {
+			t.Errorf("%s: verify = %v, want ErrUnsafeLayout", name, err)
+		}
+	}
+	good := "paths:\n  /a:\n    get:\n      x-idempotent: true\n      summary: x\n"
+	if err := verify(orig, []byte(good), false, edit); err != nil {
+		t.Errorf("good rewrite refused: %v", err)
+	}
 }

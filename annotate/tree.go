@@ -70,12 +70,38 @@ type lineIndex struct {
 
 func newLineIndex(src []byte) *lineIndex {
 	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
+	for i := 0; i < len(src); {
+		n := breakLen(src[i:])
+		if n == 0 {
+			i++
+			continue
 		}
+		i += n
+		starts = append(starts, i)
 	}
 	return &lineIndex{src: src, starts: starts}
+}
+
+// breakLen returns the length of the line break at the start of b, or 0.
+// The YAML parser counts lines at "\r\n", "\n", a lone "\r", and the
+// Unicode breaks NEL, LS and PS; positions only agree if this does too.
+func breakLen(b []byte) int {
+	switch {
+	case len(b) == 0:
+		return 0
+	case b[0] == '\n':
+		return 1
+	case b[0] == '\r':
+		if len(b) > 1 && b[1] == '\n' {
+			return 2
+		}
+		return 1
+	case bytes.HasPrefix(b, []byte("\u0085")):
+		return 2
+	case bytes.HasPrefix(b, []byte("\u2028")), bytes.HasPrefix(b, []byte("\u2029")):
+		return 3
+	}
+	return 0
 }
 
 // lineStart returns the byte offset where line (1-based) starts; a line past
@@ -93,7 +119,7 @@ func (x *lineIndex) lineStart(line int) int {
 // offset converts a 1-based line and character column into a byte offset.
 func (x *lineIndex) offset(line, col int) int {
 	off := x.lineStart(line)
-	for c := 1; c < col && off < len(x.src) && x.src[off] != '\n'; c++ {
+	for c := 1; c < col && off < len(x.src) && breakLen(x.src[off:]) == 0; c++ {
 		_, size := utf8.DecodeRune(x.src[off:])
 		off += size
 	}
@@ -120,12 +146,21 @@ func (x *lineIndex) position(off int) (line, col int) {
 	return line, utf8.RuneCount(x.src[x.lineStart(line):off]) + 1
 }
 
-// eol returns the line ending the source uses ("\r\n" or "\n").
+// eol returns the line break the source uses first ("\n" when it has none),
+// so inserted lines end like their neighbours.
 func (x *lineIndex) eol() string {
-	if i := bytes.IndexByte(x.src, '\n'); i > 0 && x.src[i-1] == '\r' {
+	if len(x.starts) < 2 {
+		return "\n"
+	}
+	end := x.starts[1]
+	i := bytes.LastIndexAny(x.src[:end], "\r\n")
+	if i < 0 {
+		return "\n" // a Unicode break: write a plain newline
+	}
+	if x.src[i] == '\n' && i > 0 && x.src[i-1] == '\r' {
 		return "\r\n"
 	}
-	return "\n"
+	return string(x.src[i])
 }
 
 // parseYAML parses the first document of src into the shared tree.
