@@ -174,7 +174,7 @@ func (b *builder) operation(r *rawOp) *ir.Operation {
 	op.Params = b.params(r, op, params)
 	op.Body = b.body(r, op)
 	op.Responses = b.responses(r, op)
-	op.Security = b.security(r.op)
+	op.Security = b.security(r, op.ID)
 	return op
 }
 

@@ -122,5 +122,13 @@ func (s *diagSink) sorted() ir.Diagnostics {
 		}
 		return a.Message < b.Message
 	})
-	return ds
+	// The same finding reached twice (a shared path item, the document's
+	// security seen from every operation) is reported once.
+	out := ds[:0]
+	for i, d := range ds {
+		if i == 0 || d != ds[i-1] {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -159,14 +159,25 @@ func (b *builder) headerType(p *openapi3.Parameter, at loc, hint string) *ir.Sch
 // security returns the requirements in force for an operation: its own
 // when it has a security field (an empty list switches security off), else
 // the document's.
-func (b *builder) security(op *openapi3.Operation) []ir.SecurityRequirement {
-	reqs := b.doc.Security
-	if op.Security != nil {
-		reqs = *op.Security
+// Requirements naming an undefined scheme lose that scheme (warning).
+func (b *builder) security(r *rawOp, id string) []ir.SecurityRequirement {
+	reqs, at := b.doc.Security, b.rootLoc.at("security")
+	if r.op.Security != nil {
+		reqs, at = *r.op.Security, r.at.at("security")
+	} else {
+		id = "" // the document's requirement: reported once, not per operation
 	}
 	var out []ir.SecurityRequirement
-	for _, req := range reqs {
-		out = append(out, ir.SecurityRequirement{Schemes: sortedMapKeys(req)})
+	for i, req := range reqs {
+		var schemes []string
+		for _, name := range sortedMapKeys(req) {
+			if b.doc.Components == nil || b.doc.Components.SecuritySchemes[name] == nil {
+				b.l.sink.warnf(at.at(strconv.Itoa(i), name), id, ruleUnknownScheme, "security scheme %q is not defined in components.securitySchemes; ignored", name)
+				continue
+			}
+			schemes = append(schemes, name)
+		}
+		out = append(out, ir.SecurityRequirement{Schemes: schemes})
 	}
 	return out
 }
