@@ -111,7 +111,10 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 		return
 	}
 	s.rec.StatusCode = s.resp.StatusCode
-	s.hint, s.hasHint = parseRetryAfter(s.resp.Header, c.r.clock.Now())
+	if s.resp.StatusCode >= 400 {
+		// Only a failure's hint is used; a success skips the parsing.
+		s.hint, s.hasHint = parseRetryAfter(s.resp.Header, c.r.clock.Now())
+	}
 }
 
 // recordReplay records a send the Transport made and then replayed, and
