@@ -11,7 +11,9 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -74,35 +76,59 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 	return out, nil
 }
 
-// render builds and renders every file.
+// render builds and renders every file. Files are independent, so they are
+// built and rendered concurrently (gofmt-ing the source is most of the
+// cost); results land by index, so the output does not depend on
+// scheduling. Building only reads the generator's tables, which are complete
+// once reserveNames has run.
 func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	doc, err := renderDoc(g.api, g.cfg.Package)
 	if err != nil {
 		return nil, err
 	}
-	files := []File{{Name: "doc.go", Content: doc}}
-	add := func(name string, f *jen.File) error {
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return ir.Diagnostics{{Rule: "render", File: g.api.Source.File,
-				Message: fmt.Sprintf("%s: generated code does not parse (a generator bug; please report it): %v", name, err)}}
-		}
-		files = append(files, File{Name: name, Content: buf.Bytes()})
-		return nil
-	}
-	if err := add("client_gen.go", g.clientFile()); err != nil {
-		return nil, err
-	}
-	if err := add("models_gen.go", g.modelsFile()); err != nil {
-		return nil, err
-	}
+	jobs := []struct {
+		name  string
+		build func() *jen.File
+	}{{"client_gen.go", g.clientFile}, {"models_gen.go", g.modelsFile}}
 	for _, grp := range groupByFile(ops) {
-		if err := add(grp.name, g.operationsFile(grp.ops)); err != nil {
+		jobs = append(jobs, struct {
+			name  string
+			build func() *jen.File
+		}{grp.name, func() *jen.File { return g.operationsFile(grp.ops) }})
+	}
+	files := make([]File, len(jobs)+1)
+	files[len(jobs)] = File{Name: "doc.go", Content: doc}
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, job := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			files[i].Name = job.name
+			files[i].Content, errs[i] = g.renderFile(job.name, job.build())
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return nil, err
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
+}
+
+// renderFile renders one file; a render failure is a generator bug, reported
+// as a diagnostic rather than as broken source.
+func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, ir.Diagnostics{{Rule: "render", File: g.api.Source.File,
+			Message: fmt.Sprintf("%s: generated code does not parse (a generator bug; please report it): %v", name, err)}}
+	}
+	return buf.Bytes(), nil
 }
 
 // newFile starts a generated Go file with the header and the runtime alias.
