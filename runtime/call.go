@@ -56,7 +56,8 @@ type call struct {
 	retries int
 	unknown bool
 	recs    []Attempt
-	buf     [2]Attempt
+	// buf holds the first record: most calls make one attempt.
+	buf [1]Attempt
 }
 
 // Value answers the engine marker and hides the enclosing call's trace, so a
