@@ -16,22 +16,7 @@ func newAnnotateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "annotate SPEC... [-w]",
 		Short: "Add the missing x-idempotent extensions to OpenAPI documents",
-		Long: `Add x-idempotent to every operation that lacks it, as a baseline to review:
-
-  GET, HEAD, OPTIONS, TRACE, PUT, DELETE        x-idempotent: true
-  POST, PATCH with an Idempotency-Key header    x-idempotent: {key: {in: header, name: <its name>}}
-  other POST, PATCH                             x-idempotent: false
-
-An operation that already has x-idempotent, or whose path item has it, is left alone.
-The key header is found case-insensitively, inline or through a $ref inside the same
-file, on the operation or its path item.
-
-By default the changes are printed as a unified diff (apply it with git apply or
-patch -p1); -w rewrites the files instead. Only the new lines are added: comments, key
-order, quoting and indentation stay byte for byte, and JSON stays JSON.
-
-Operations annotate cannot edit safely (a shared YAML anchor, a parameter $ref into
-another file) are reported as notes on stderr.`,
+		Long:  annotateLong,
 		Example: `  idemgen annotate api/orders.yaml            # review the diff
   idemgen annotate -w api/orders.yaml         # rewrite the file
   idemgen annotate api/orders.yaml | git apply`,
@@ -107,3 +92,21 @@ func replaceFile(path string, content []byte) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// annotateLong is the command's --help text.
+const annotateLong = `Add x-idempotent to every operation that lacks it, as a baseline to review:
+
+  GET, HEAD, OPTIONS, TRACE, PUT, DELETE        x-idempotent: true
+  POST, PATCH with an Idempotency-Key header    x-idempotent: {key: {in: header, name: <its name>}}
+  other POST, PATCH                             x-idempotent: false
+
+An operation that already has x-idempotent, or whose path item has it, is left alone.
+The key header is found case-insensitively, inline or through a $ref inside the same
+file, on the operation or its path item.
+
+By default the changes are printed as a unified diff (apply it with git apply or
+patch -p1); -w rewrites the files instead. Only the new lines are added: comments, key
+order, quoting and indentation stay byte for byte, and JSON stays JSON.
+
+Operations annotate cannot edit safely (a shared YAML anchor, a parameter $ref into
+another file) are reported as notes on stderr.`

@@ -25,20 +25,7 @@ func newLintCmd(tc toolchain) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint SPEC...",
 		Short: "Check the retry contracts of OpenAPI documents",
-		Long: `Check OpenAPI documents and the retry contract of every operation.
-
-Errors are what generate refuses: invalid x-idempotent or x-retryable-status values,
-auth statuses (401, 403, 407) or 412 or 2xx/3xx in a retryable list, documents that
-cannot be loaded. Warnings flag contracts that are legal but probably not what was
-meant: a POST or PATCH without annotation (its unknown outcomes can never be retried),
-x-idempotent: true on a POST without a key, 400/404/409/422 in a retryable list.
-
-Every finding is printed as "severity: file:line:col: operation (pointer): message [rule]",
-followed by a summary line. --format json prints one JSON array of objects with the keys
-severity, rule, file, line, column, pointer, operation and message.
-
-Exit status: 0 when there are no errors (warnings are allowed unless --strict), 1 when
-there are, 2 for usage errors.`,
+		Long:  lintLong,
 		Example: `  idemgen lint api/orders.yaml
   idemgen lint --strict api/*.yaml
   idemgen lint --format json api/orders.yaml | jq '.[] | select(.severity == "error")'`,
@@ -149,3 +136,19 @@ func writeLintJSON(w io.Writer, ds ir.Diagnostics) error {
 	enc.SetEscapeHTML(false) // messages quote <, > and & literally
 	return enc.Encode(findings)
 }
+
+// lintLong is the command's --help text.
+const lintLong = `Check OpenAPI documents and the retry contract of every operation.
+
+Errors are what generate refuses: invalid x-idempotent or x-retryable-status values,
+auth statuses (401, 403, 407) or 412 or 2xx/3xx in a retryable list, documents that
+cannot be loaded. Warnings flag contracts that are legal but probably not what was
+meant: a POST or PATCH without annotation (its unknown outcomes can never be retried),
+x-idempotent: true on a POST without a key, 400/404/409/422 in a retryable list.
+
+Every finding is printed as "severity: file:line:col: operation (pointer): message [rule]",
+followed by a summary line. --format json prints one JSON array of objects with the keys
+severity, rule, file, line, column, pointer, operation and message.
+
+Exit status: 0 when there are no errors (warnings are allowed unless --strict), 1 when
+there are, 2 for usage errors.`
