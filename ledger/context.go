@@ -39,3 +39,10 @@ func KeyOf(ctx context.Context) (ID, bool) {
 func withExecution(ctx context.Context, e *execution) context.Context {
 	return context.WithValue(ctx, ctxKey{}, e)
 }
+
+// WithTx returns ctx carrying tx as Tx(ctx) returns it, for running a
+// handler written for the middleware without it: in the handler's unit
+// tests, or in a batch job that owns the transaction.
+func WithTx(ctx context.Context, tx *sql.Tx) context.Context {
+	return withExecution(ctx, &execution{tx: tx})
+}

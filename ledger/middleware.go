@@ -87,6 +87,9 @@ func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, id ID, h h
 // serveKeyed runs the state machine: reserve, then execute, replay, reject
 // or wait.
 func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp string, h http.Handler) {
+	if l.replayed(w, r, id, fp) {
+		return
+	}
 	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
 	owner := l.cfg.Owner()
 	for {
@@ -114,6 +117,18 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp st
 		}
 		return
 	}
+}
+
+// replayed serves a completed key from a plain read, without the write
+// transaction of Reserve: repeats are the common case under retries, and
+// they should not queue behind writers. Anything else goes to Reserve.
+func (l *Ledger) replayed(w http.ResponseWriter, r *http.Request, id ID, fp string) bool {
+	rec, ok, err := l.cfg.Store.Get(r.Context(), id)
+	if err != nil || !ok || rec.State != StateCompleted || rec.Fingerprint != fp || !l.cfg.Now().Before(rec.ExpiresAt) {
+		return false
+	}
+	writeStored(w, rec.Response)
+	return true
 }
 
 // execute runs h inside a business transaction and commits the key's

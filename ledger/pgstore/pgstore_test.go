@@ -38,3 +38,13 @@ func reset(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 }
+
+func BenchmarkLedgerPostgres(b *testing.B) {
+	cluster := pgtest.Start(b)
+	s, err := pgstore.Open(context.Background(), cluster.NewDatabase(b), 20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.DB().Close()
+	ledgertest.Bench(b, s)
+}

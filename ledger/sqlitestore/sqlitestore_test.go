@@ -29,3 +29,12 @@ func TestOpenUsesWAL(t *testing.T) {
 		t.Fatalf("journal_mode = %q (%v), want wal", mode, err)
 	}
 }
+
+func BenchmarkLedgerSQLite(b *testing.B) {
+	s, err := sqlitestore.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.DB().Close()
+	ledgertest.Bench(b, s)
+}
