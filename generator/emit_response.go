@@ -33,7 +33,13 @@ func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 	var call *jen.Statement
 	switch p.kind {
 	case bodyForm:
-		call = jen.Id("b").Dot("FormBody").Call(arg)
+		args := []jen.Code{arg}
+		for _, e := range p.media.Encoding {
+			if e.Style == ir.StyleDeepObject {
+				args = append(args, jen.Lit(e.Property))
+			}
+		}
+		call = jen.Id("b").Dot("FormBody").Call(args...)
 	case bodyMultipart:
 		call = jen.Id("b").Dot("MultipartBody").Call(arg)
 	case bodyText:

@@ -126,6 +126,7 @@ func fixtureOps(order, errModel, upload, status *ir.Schema) []*ir.Operation {
 			Params: []*ir.Parameter{orderID},
 			Body:   &ir.RequestBody{Required: true, Content: []*ir.MediaType{{Name: "application/octet-stream", Schema: strf(ir.FormatBinary)}}}},
 		{ID: "submitForm", GoName: "SubmitForm", Method: "POST", Path: "/forms", Tag: "files", Retry: retry(ir.Unsafe),
-			Body: &ir.RequestBody{Content: []*ir.MediaType{{Name: "application/x-www-form-urlencoded", Schema: ref(order)}}}},
+			Body: &ir.RequestBody{Content: []*ir.MediaType{{Name: "application/x-www-form-urlencoded", Schema: ref(order),
+				Encoding: []*ir.Encoding{{Property: "labels", Style: "deepObject", Explode: true}, {Property: "tags", Style: "form"}}}}}},
 	}
 }

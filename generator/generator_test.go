@@ -105,6 +105,20 @@ func TestGeneratedSurface(t *testing.T) {
 			t.Errorf("operations_gen.go lacks %q", want)
 		}
 	}
+	files := fileNamed(t, out, "files_gen.go")
+	for _, want := range []string{
+		`b.FormBody(body, "labels")`,
+		`b.MultipartBody(body)`,
+		`b.ReaderBody("application/octet-stream", body)`,
+		"func (c *Client) PutRaw(ctx context.Context, body io.Reader, params PutRawParams, opts ...idemrt.CallOption) error",
+		"func (c *Client) UploadFile(ctx context.Context, body Upload, opts ...idemrt.CallOption) (*[]byte, error)",
+		"out := new([]byte)",
+		"*out, err = idemrt.DecodeBytes(resp)",
+	} {
+		if !strings.Contains(files, want) {
+			t.Errorf("files_gen.go lacks %q", want)
+		}
+	}
 }
 
 func TestModelsFollowTheConventions(t *testing.T) {

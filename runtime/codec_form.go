@@ -9,6 +9,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,85 +18,105 @@ import (
 // Member names and values follow the value's JSON form (so tags, omitempty and
 // custom marshalers apply). Arrays of scalars repeat the key (the form style,
 // exploded); nested objects use brackets, a[b]=v, and arrays of objects index
-// them, a[0][b]=v, as most form-decoding servers expect.
-func EncodeForm(v any) ([]byte, error) {
+// them, a[0][b]=v, as most form-decoding servers expect. The properties
+// named in deep have the deepObject encoding (as Stripe declares for its
+// lists): their lists of scalars are indexed too, a[0]=x&a[1]=y.
+func EncodeForm(v any, deep ...string) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding form body: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var pairs []string
-	if err := formValue(dec, "", &pairs); err != nil {
+	w := formWriter{dec: dec, deep: deep}
+	if err := w.value("", false); err != nil {
 		return nil, fmt.Errorf("encoding form body: %w", err)
 	}
-	return []byte(strings.Join(pairs, "&")), nil
+	return []byte(strings.Join(w.pairs, "&")), nil
 }
 
-// formValue reads one JSON value from dec and appends its pairs under name.
-func formValue(dec *json.Decoder, name string, pairs *[]string) error {
-	tok, err := dec.Token()
+// formWriter walks one JSON document and collects the form pairs.
+type formWriter struct {
+	dec   *json.Decoder
+	deep  []string
+	pairs []string
+}
+
+// value reads one JSON value and appends its pairs under name; index makes
+// lists of scalars indexed (deepObject).
+func (w *formWriter) value(name string, index bool) error {
+	tok, err := w.dec.Token()
 	if err != nil {
 		return err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
 		if t == '{' {
-			return formObject(dec, name, pairs)
+			return w.object(name, index)
 		}
-		return formArray(dec, name, pairs)
+		return w.array(name, index)
 	case nil:
 		return nil
 	case string:
-		*pairs = append(*pairs, url.QueryEscape(name)+"="+url.QueryEscape(t))
+		w.add(name, url.QueryEscape(t))
 	case json.Number:
-		*pairs = append(*pairs, url.QueryEscape(name)+"="+t.String())
+		w.add(name, t.String())
 	case bool:
-		*pairs = append(*pairs, url.QueryEscape(name)+"="+strconv.FormatBool(t))
+		w.add(name, strconv.FormatBool(t))
 	}
 	return nil
 }
 
-// formObject appends the members of an object whose '{' was read.
-func formObject(dec *json.Decoder, name string, pairs *[]string) error {
-	for dec.More() {
-		tok, err := dec.Token()
+// add appends name=escapedValue.
+func (w *formWriter) add(name, escapedValue string) {
+	w.pairs = append(w.pairs, url.QueryEscape(name)+"="+escapedValue)
+}
+
+// object appends the members of an object whose '{' was read.
+func (w *formWriter) object(name string, index bool) error {
+	for w.dec.More() {
+		tok, err := w.dec.Token()
 		if err != nil {
 			return err
 		}
 		key := tok.(string)
-		if name != "" {
+		deep := index
+		if name == "" {
+			deep = slices.Contains(w.deep, key)
+		} else {
 			key = name + "[" + key + "]"
 		}
-		if err := formValue(dec, key, pairs); err != nil {
+		if err := w.value(key, deep); err != nil {
 			return err
 		}
 	}
-	_, err := dec.Token()
+	_, err := w.dec.Token()
 	return err
 }
 
-// formArray appends the elements of an array whose '[' was read: scalars
-// repeat the name, objects and arrays get an index.
-func formArray(dec *json.Decoder, name string, pairs *[]string) error {
-	for i := 0; dec.More(); i++ {
-		// Peek by decoding into a raw message, then re-decode: elements are
-		// small and this keeps scalars and composites apart.
+// array appends the elements of an array whose '[' was read: scalars repeat
+// the name (or are indexed under deepObject), objects and arrays are
+// indexed.
+func (w *formWriter) array(name string, index bool) error {
+	for i := 0; w.dec.More(); i++ {
+		// Decode the element whole to see whether it is a scalar, then walk
+		// it with a decoder of its own.
 		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		if err := w.dec.Decode(&raw); err != nil {
 			return err
 		}
 		key := name
-		if c := firstByte(raw); c == '{' || c == '[' {
+		if c := firstByte(raw); index || c == '{' || c == '[' {
 			key = name + "[" + strconv.Itoa(i) + "]"
 		}
-		sub := json.NewDecoder(bytes.NewReader(raw))
-		sub.UseNumber()
-		if err := formValue(sub, key, pairs); err != nil {
+		sub := formWriter{dec: json.NewDecoder(bytes.NewReader(raw)), deep: w.deep}
+		sub.dec.UseNumber()
+		if err := sub.value(key, index); err != nil {
 			return err
 		}
+		w.pairs = append(w.pairs, sub.pairs...)
 	}
-	_, err := dec.Token()
+	_, err := w.dec.Token()
 	return err
 }
 

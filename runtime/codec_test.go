@@ -149,6 +149,11 @@ func TestEncodeForm(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("form =\n%s\nwant\n%s", b, want)
 	}
+	b, _ = EncodeForm(body, "expand", "items")
+	want = "amount=5&expand%5B0%5D=a&expand%5B1%5D=b+c&items%5B0%5D%5Bprice%5D=p_1&items%5B0%5D%5Bquantity%5D=2&metadata%5Bk%5D=v%26"
+	if string(b) != want {
+		t.Errorf("deepObject form =\n%s\nwant\n%s", b, want)
+	}
 	vals, _ := url.ParseQuery(string(b))
 	if vals.Get("items[0][price]") != "p_1" || vals.Get("metadata[k]") != "v&" {
 		t.Errorf("server-side view: %v", vals)

@@ -134,9 +134,10 @@ func (b *Builder) JSONBody(contentType string, v any) {
 	b.Body(contentType, body, err)
 }
 
-// FormBody encodes v as an application/x-www-form-urlencoded body.
-func (b *Builder) FormBody(v any) {
-	body, err := EncodeForm(v)
+// FormBody encodes v as an application/x-www-form-urlencoded body; deep
+// names the properties the document encodes as deepObject (see EncodeForm).
+func (b *Builder) FormBody(v any, deep ...string) {
+	body, err := EncodeForm(v, deep...)
 	b.Body("application/x-www-form-urlencoded", body, err)
 }
 
