@@ -48,6 +48,9 @@ func runGenerate(tc toolchain, s genSettings, stdout, stderr io.Writer) error {
 	if err := reportLoad(stderr, s.Spec, diags, err); err != nil {
 		return err
 	}
+	if api == nil {
+		return problemf("loading %s produced no document", s.Spec)
+	}
 	files, skipped, err := tc.safeGenerate(api, s.Package, s.SkipUnsupported)
 	if err != nil {
 		var ds ir.Diagnostics
