@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ir"
 )
 
@@ -149,5 +148,3 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
-
-var _ = testutil.Golden
