@@ -24,7 +24,7 @@ func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
 	// reference policy is enforced there, not by kin-openapi's flag.
 	kl.ReadFromURIFunc = l.serve
 	location := &url.URL{Path: l.root.key}
-	if l.speculative != nil && !l.anyRepaired() {
+	if l.speculative != nil && !swagger && !l.anyRepaired() {
 		r := <-l.speculative
 		return r.doc, r.err
 	}

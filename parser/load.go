@@ -127,10 +127,12 @@ func uriKey(u *url.URL) string {
 }
 
 // looksLikeOpenAPI3 is a cheap test, before parsing, of whether speculating
-// is worth it: an `openapi` field near the top of a large document.
+// is worth it: a large document that does not start like Swagger 2.0 (the
+// version field may come last: Stripe sorts its keys). A wrong guess only
+// costs the discarded work.
 func looksLikeOpenAPI3(data []byte) bool {
 	head := data[:min(len(data), 4096)]
-	return len(data) > 64<<10 && bytes.Contains(head, []byte("openapi"))
+	return len(data) > 64<<10 && !bytes.Contains(head, []byte("swagger"))
 }
 
 // detectVersion reads `openapi` or `swagger` from the root.

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"go/token"
 	"strconv"
 	"strings"
 	"unicode"
@@ -46,6 +47,16 @@ func GoName(s string) string {
 		return "N" + name
 	}
 	return name
+}
+
+// goNameOf is GoName for a name already built from GoNames (an inline type's
+// hint, "Order"+"Shipping"): it is returned as is when it is an exported
+// identifier, which saves re-splitting long names on large documents.
+func goNameOf(s string) string {
+	if token.IsIdentifier(s) && token.IsExported(s) {
+		return s
+	}
+	return GoName(s)
 }
 
 // lowerGoName is GoName with the first word in lower case ("createOrder",

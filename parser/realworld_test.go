@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ir"
 )
@@ -170,6 +172,27 @@ func BenchmarkLoad(b *testing.B) {
 			path := filepath.Join(dir, name)
 			for b.Loop() {
 				if _, _, err := Load(path, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkKinLoad is the floor Load is compared with: kin-openapi alone
+// loading the same documents (no origins, no validation).
+func BenchmarkKinLoad(b *testing.B) {
+	dir := testutil.SharedSpecsDir(b)
+	if dir == "" {
+		b.Skip("../shared/specs not found")
+	}
+	for _, name := range []string{"stripe-spec3-2023-09.yaml", "github-api.json"} {
+		b.Run(name, func(b *testing.B) {
+			path := filepath.Join(dir, name)
+			for b.Loop() {
+				kl := openapi3.NewLoader()
+				kl.IsExternalRefsAllowed = true
+				if _, err := kl.LoadFromFile(path); err != nil {
 					b.Fatal(err)
 				}
 			}

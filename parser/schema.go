@@ -141,7 +141,7 @@ func (sb *schemaBuilder) use(sr *openapi3.SchemaRef, at loc, hint string) *ir.Sc
 	if !needsName(s) {
 		return s
 	}
-	s.Name, s.GoName = hint, sb.names.unique(GoName(hint))
+	s.Name, s.GoName = hint, sb.names.unique(goNameOf(hint))
 	sb.decls = append(sb.decls, s)
 	return &ir.Schema{Kind: ir.KindRef, Ref: s, Nullable: s.Nullable, Source: s.Source}
 }
@@ -279,8 +279,9 @@ func (sb *schemaBuilder) object(s *ir.Schema, v *openapi3.Schema, at loc, hint s
 }
 
 func (sb *schemaBuilder) property(pr *openapi3.SchemaRef, name string, required bool, at loc, hint string, names *namer) *ir.Property {
-	p := &ir.Property{Name: name, GoName: names.unique(GoName(name)), Required: required}
-	p.Type = sb.use(pr, at, hint+GoName(name))
+	g := GoName(name)
+	p := &ir.Property{Name: name, GoName: names.unique(g), Required: required}
+	p.Type = sb.use(pr, at, hint+g)
 	if pr != nil && pr.Value != nil {
 		p.Description, p.Deprecated = pr.Value.Description, pr.Value.Deprecated
 	}
