@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/idemgen/idemgen/ledger/outbox"
@@ -63,5 +64,47 @@ func testOutbox(t *testing.T, open Opener) {
 	f.store.DB().QueryRow(`SELECT COUNT(*) FROM (SELECT event_id FROM effects GROUP BY event_id HAVING COUNT(*) > 1) d`).Scan(&dup)
 	if dup != 0 {
 		t.Errorf("%d events applied more than once", dup)
+	}
+}
+
+// testConcurrentRelays runs two relays side by side over twenty events:
+// whatever each delivers, the consumer applies every event exactly once.
+func testConcurrentRelays(t *testing.T, open Opener) {
+	f := newFixture(t, open, nil)
+	const events = 20
+	for i := range events {
+		wantStatus(t, f.do("alice", fmt.Sprintf("k%d", i), body1), http.StatusCreated)
+	}
+	var mu sync.Mutex
+	delivered := 0
+	apply := func(ctx context.Context, tx *sql.Tx, e outbox.Event) error {
+		_, err := tx.ExecContext(ctx, f.store.Dialect().Rebind(`INSERT INTO effects (event_id, order_id) VALUES (?, ?)`), e.ID, string(e.Payload))
+		return err
+	}
+	publish := func(ctx context.Context, e outbox.Event) error {
+		mu.Lock()
+		delivered++
+		mu.Unlock()
+		_, err := f.ob.Consume(ctx, "mailer", e, apply)
+		return err
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		relay := &outbox.Relay{Outbox: f.ob, Publish: publish, Batch: 3}
+		wg.Go(func() {
+			for pass := 0; pass < events; pass++ {
+				if _, err := relay.Once(context.Background()); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := f.count("effects"); got != events || delivered < events {
+		t.Fatalf("%d deliveries, %d effects; want >= %d deliveries and exactly %d effects", delivered, got, events, events)
+	}
+	if pending, _ := f.ob.Pending(context.Background()); pending != 0 {
+		t.Errorf("%d events still pending", pending)
 	}
 }

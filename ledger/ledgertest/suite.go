@@ -39,6 +39,7 @@ func Run(t *testing.T, open Opener) {
 		{"TTLPurgeThenKeyExecutesAgain", testPurge},
 		{"ConcurrentSameKeyExecutesOnce", testConcurrent},
 		{"OutboxAtLeastOnceConsumerExactlyOnce", testOutbox},
+		{"OutboxConcurrentRelaysApplyOnce", testConcurrentRelays},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })

@@ -27,50 +27,59 @@ func TestScenario5KeyResentAfterExpiry(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b *backend) {
 		const ttl = 2 * time.Second
 		p := startServer(t, b, nil, "-ttl", ttl.String(), "-lease", ttl.String())
-		c := newClient(t, p, "alice")
-		first, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-key"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var expires int64
-		b.db.QueryRow(`SELECT expires_at FROM idem_ledger WHERE idem_key = 's5-key'`).Scan(&expires)
-		time.Sleep(time.Until(time.Unix(0, expires)) + 20*time.Millisecond)
-		second, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-key"})
-		if err != nil || second.ID == first.ID {
-			t.Fatalf("after expiry: %+v, %v; want a new order (documented: an expired key is absent)", second, err)
-		}
-		b.wantRows(t, "alice", 2, 2, 2)
-
-		// A client whose deadline (700ms) is shorter than the TTL (2s),
-		// facing a server that keeps failing: every resend of its key falls
-		// inside its deadline, and nothing arrives after the call returned.
-		pol := idemrt.Policy{MaxAttempts: 100, BaseDelay: 20 * time.Millisecond, MaxDelay: 80 * time.Millisecond,
-			Timeout: 700 * time.Millisecond, MinAttempt: 10 * time.Millisecond}
-		short := newClient(t, p, "alice", idemrt.WithPolicy(idemrt.Interactive, pol),
-			idemrt.WithBudget(idemrt.Interactive, idemrt.Budget{Unlimited: true}))
-		p.unavailable(t, time.Minute, "")
-		start := time.Now()
-		_, err = short.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-deadline"})
-		ended := time.Now()
-		if !errors.Is(err, idemrt.ErrDeadline) {
-			t.Fatalf("got %v, want the call to stop at its deadline", err)
-		}
-		time.Sleep(200 * time.Millisecond)
-		arr := p.arrivals(t)
-		if len(arr) < 2 {
-			t.Fatalf("%d attempts arrived; the deadline test needs retries", len(arr))
-		}
-		for _, a := range arr {
-			// Arrival times are server-side, so a loaded machine adds latency;
-			// what must hold is that nothing arrives after the call gave up,
-			// and so never after the key's TTL.
-			if a.After(ended) || a.Sub(start) >= ttl {
-				t.Errorf("an attempt arrived %v after the call started (call ended after %v; TTL %v)",
-					a.Sub(start), ended.Sub(start), ttl)
-			}
-		}
-		t.Logf("%s: %d attempts within the %v deadline, last %v after the start", b.name, len(arr), pol.Timeout, arr[len(arr)-1].Sub(start))
+		resendAfterExpiry(t, b, p)
+		noResendAfterDeadline(t, b, p, ttl)
 	})
+}
+
+// resendAfterExpiry: once the key's TTL has passed, the same key and body
+// execute again (a second order), as documented in docs/ledger.md.
+func resendAfterExpiry(t *testing.T, b *backend, p *proc) {
+	c := newClient(t, p, "alice")
+	first, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var expires int64
+	b.db.QueryRow(`SELECT expires_at FROM idem_ledger WHERE idem_key = 's5-key'`).Scan(&expires)
+	time.Sleep(time.Until(time.Unix(0, expires)) + 20*time.Millisecond)
+	second, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-key"})
+	if err != nil || second.ID == first.ID {
+		t.Fatalf("after expiry: %+v, %v; want a new order (documented: an expired key is absent)", second, err)
+	}
+	b.wantRows(t, "alice", 2, 2, 2)
+}
+
+// noResendAfterDeadline: a client whose deadline (700ms) is shorter than
+// the TTL, facing a server that keeps failing, sends every attempt of its
+// key inside its deadline, and nothing arrives after the call returned.
+func noResendAfterDeadline(t *testing.T, b *backend, p *proc, ttl time.Duration) {
+	pol := idemrt.Policy{MaxAttempts: 100, BaseDelay: 20 * time.Millisecond, MaxDelay: 80 * time.Millisecond,
+		Timeout: 700 * time.Millisecond, MinAttempt: 10 * time.Millisecond}
+	short := newClient(t, p, "alice", idemrt.WithPolicy(idemrt.Interactive, pol),
+		idemrt.WithBudget(idemrt.Interactive, idemrt.Budget{Unlimited: true}))
+	p.unavailable(t, time.Minute, "")
+	start := time.Now()
+	_, err := short.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-deadline"})
+	ended := time.Now()
+	if !errors.Is(err, idemrt.ErrDeadline) {
+		t.Fatalf("got %v, want the call to stop at its deadline", err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	arr := p.arrivals(t)
+	if len(arr) < 2 {
+		t.Fatalf("%d attempts arrived; the deadline test needs retries", len(arr))
+	}
+	for _, a := range arr {
+		// Arrival times are server-side, so a loaded machine adds latency;
+		// what must hold is that nothing arrives after the call gave up,
+		// and so never after the key's TTL.
+		if a.After(ended) || a.Sub(start) >= ttl {
+			t.Errorf("an attempt arrived %v after the call started (call ended after %v; TTL %v)",
+				a.Sub(start), ended.Sub(start), ttl)
+		}
+	}
+	t.Logf("%s: %d attempts within the %v deadline, last %v after the start", b.name, len(arr), pol.Timeout, arr[len(arr)-1].Sub(start))
 }
 
 // Scenario 6: Retry-After longer than the time left stops the client at
