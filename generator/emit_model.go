@@ -154,6 +154,9 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool) 
 		typ = jen.Op("*").Add(typ)
 	}
 	tag := p.Name
+	if tag == "-" {
+		tag = "-," // a member literally named "-", not "skip this field"
+	}
 	if !p.Required {
 		tag += ",omitempty"
 	}

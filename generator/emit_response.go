@@ -100,8 +100,11 @@ func resultFields(op *ir.Operation) ([]respBody, map[string]string) {
 	return distinct, names
 }
 
-// statusLabel is "201" or "2XX".
+// statusLabel is "201", "2XX" or "default".
 func statusLabel(r *ir.Response) string {
+	if r.Default {
+		return "default"
+	}
 	if r.Class > 0 {
 		return strconv.Itoa(r.Class) + "XX"
 	}

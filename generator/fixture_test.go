@@ -125,6 +125,8 @@ func fixtureOps(order, errModel, upload, status *ir.Schema) []*ir.Operation {
 		{ID: "putRaw", GoName: "PutRaw", Method: "PUT", Path: "/files/{order_id}", Tag: "files", Retry: retry(ir.Idempotent),
 			Params: []*ir.Parameter{orderID},
 			Body:   &ir.RequestBody{Required: true, Content: []*ir.MediaType{{Name: "application/octet-stream", Schema: strf(ir.FormatBinary)}}}},
+		{ID: "getStatus", GoName: "GetStatus", Method: "GET", Path: "/status", Retry: retry(ir.Idempotent),
+			Responses: []*ir.Response{{Default: true, Content: jsonContent(ref(status))}}},
 		{ID: "submitForm", GoName: "SubmitForm", Method: "POST", Path: "/forms", Tag: "files", Retry: retry(ir.Unsafe),
 			Body: &ir.RequestBody{Content: []*ir.MediaType{{Name: "application/x-www-form-urlencoded", Schema: ref(order),
 				Encoding: []*ir.Encoding{{Property: "labels", Style: "deepObject", Explode: true}, {Property: "tags", Style: "form"}}}}}},

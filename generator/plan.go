@@ -93,11 +93,30 @@ type respBody struct {
 	key string
 }
 
+// successResponses lists the responses that describe success: the 2xx
+// ones, or, when the document declares none, the default response (which
+// then describes every answer, success included).
+func successResponses(op *ir.Operation) []*ir.Response {
+	var out, def []*ir.Response
+	for _, r := range op.Responses {
+		switch {
+		case r.IsSuccess():
+			out = append(out, r)
+		case r.Default:
+			def = append(def, r)
+		}
+	}
+	if len(out) == 0 {
+		return def
+	}
+	return out
+}
+
 // successBodies lists the success responses that have a body, in IR order.
 func successBodies(op *ir.Operation) []respBody {
 	var out []respBody
-	for _, r := range op.Responses {
-		if !r.IsSuccess() || len(r.Content) == 0 {
+	for _, r := range successResponses(op) {
+		if len(r.Content) == 0 {
 			continue
 		}
 		out = append(out, responseBody(r))
@@ -154,10 +173,7 @@ func distinctBodies(bodies []respBody) []respBody {
 func successHeaders(op *ir.Operation) []*ir.Header {
 	var out []*ir.Header
 	seen := map[string]bool{}
-	for _, r := range op.Responses {
-		if !r.IsSuccess() {
-			continue
-		}
+	for _, r := range successResponses(op) {
 		for _, h := range r.Headers {
 			k := strings.ToLower(h.Name)
 			if !seen[k] && h.GoName != "" {

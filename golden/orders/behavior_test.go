@@ -345,3 +345,45 @@ func TestPathValuesAreEscapedAndDotSegmentsNeverSent(t *testing.T) {
 		t.Errorf("requests = %d: a rejected path value reached the server", requests)
 	}
 }
+
+func TestKeyedInProgressIsRetriedWithTheSameKeyAndKeyReuseIsFinal(t *testing.T) {
+	s, c, _ := start(t, func(s *server, w http.ResponseWriter, r *http.Request) {
+		s.record(r)
+		switch n, _ := s.counts(); n {
+		case 1:
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, http.StatusConflict, orders.Error{Code: "in_progress", Message: "still working"})
+		case 2:
+			writeJSON(w, http.StatusCreated, orders.Payment{ID: "p1"})
+		default:
+			writeJSON(w, http.StatusUnprocessableEntity, orders.Error{Code: "key_reused", Message: "other payload"})
+		}
+	})
+	req := orders.PaymentRequest{OrderID: "o1", Amount: 1, Currency: "EUR"}
+	pay, err := c.CreatePayment(context.Background(), req, orders.CreatePaymentParams{IdempotencyKey: "k1"})
+	if err != nil || pay.ID != "p1" || s.keys[0] != "k1" || s.keys[1] != "k1" {
+		t.Fatalf("in progress: %+v %v keys %q", pay, err, s.keys)
+	}
+	_, err = c.CreatePayment(context.Background(), req, orders.CreatePaymentParams{IdempotencyKey: "k1"})
+	if !errors.Is(err, idemrt.ErrKeyReuse) || idemrt.KeyOf(err) != "k1" {
+		t.Fatalf("key reuse: err = %v (key %q)", err, idemrt.KeyOf(err))
+	}
+	if requests, _ := s.counts(); requests != 3 {
+		t.Errorf("requests = %d, want 3 (422 is never retried)", requests)
+	}
+}
+
+func TestDefaultErrorResponseIsTyped(t *testing.T) {
+	_, c, _ := start(t, func(s *server, w http.ResponseWriter, r *http.Request) {
+		s.record(r)
+		writeJSON(w, http.StatusTeapot, orders.Error{Code: "teapot", Message: "short and stout"})
+	})
+	err := c.DeleteOrder(context.Background(), orders.DeleteOrderParams{OrderID: "o1"})
+	var se *idemrt.StatusError
+	if !errors.As(err, &se) || se.StatusCode != http.StatusTeapot {
+		t.Fatalf("err = %v", err)
+	}
+	if m, ok := se.Model.(*orders.Error); !ok || m.Code != "teapot" {
+		t.Errorf("Model = %#v, want the default response's *orders.Error", se.Model)
+	}
+}
