@@ -120,8 +120,11 @@ func TestScenario3SameKeyDifferentBody(t *testing.T) {
 // a retry with the same key executes exactly once.
 func TestScenario4KilledAfterReserve(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b *backend) {
-		const lease = 2 * time.Second
-		p := startServer(t, b, []string{"PAYMENTS_TEST_PAUSE_AFTER_RESERVE=1m"}, "-lease", "2s")
+		// The lease must outlast the time from reservation to SIGKILL (the
+		// paused handler gives up when its lease ends), and the test waits
+		// for it to expire: 3s covers a loaded CI machine.
+		const lease = 3 * time.Second
+		p := startServer(t, b, []string{"PAYMENTS_TEST_PAUSE_AFTER_RESERVE=1m"}, "-lease", lease.String())
 		c := newClient(t, p, "alice")
 		done := make(chan error, 1)
 		go func() {
