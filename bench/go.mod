@@ -12,6 +12,11 @@ require (
 )
 
 require (
+	github.com/dave/jennifer v1.7.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+)
+
+require (
 	github.com/apapsch/go-jsonmerge/v2 v2.0.0 // indirect
 	github.com/dlclark/regexp2 v1.12.0 // indirect
 	github.com/fatih/color v1.19.0 // indirect

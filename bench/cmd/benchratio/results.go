@@ -13,7 +13,7 @@ import (
 type key struct{ bench, sub string }
 
 // metrics holds every run's figures for one key.
-type metrics struct{ ns, bytes, allocs []float64 }
+type metrics struct{ ns, cpu, bytes, allocs []float64 }
 
 // results are benchmark lines grouped by key, in first-seen order.
 type results struct {
@@ -48,6 +48,8 @@ func (r *results) add(line string) {
 		switch f[i+1] {
 		case "ns/op":
 			mt.ns = append(mt.ns, v)
+		case "cpu-ns/op":
+			mt.cpu = append(mt.cpu, v)
 		case "B/op":
 			mt.bytes = append(mt.bytes, v)
 		case "allocs/op":
@@ -89,8 +91,8 @@ func (r *results) print(w io.Writer, floor string) {
 	}
 	for _, b := range benches {
 		fmt.Fprintf(w, "\n### %s (median of %d runs)\n\n", b, len(r.byKey[r.firstOf(b)].ns))
-		fmt.Fprintln(w, "| client | ns/op | B/op | allocs/op | time vs floor | allocs vs floor |")
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "| client | ns/op | cpu-ns/op | B/op | allocs/op | time vs floor | CPU vs floor | allocs vs floor |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
 		base := r.byKey[key{b, floor}]
 		for _, k := range r.order {
 			if k.bench == b {
@@ -111,10 +113,27 @@ func (r *results) firstOf(bench string) key {
 
 // row formats one contender, compared with base when there is one.
 func row(name string, m, base *metrics) string {
-	ns, b, a := median(m.ns), median(m.bytes), median(m.allocs)
-	s := fmt.Sprintf("| %s | %.0f ±%.0f%% | %.0f | %.0f |", name, ns, 100*spread(m.ns), b, a)
+	s := fmt.Sprintf("| %s | %s | %s | %.0f | %.0f |", name, withSpread(m.ns), withSpread(m.cpu),
+		median(m.bytes), median(m.allocs))
 	if base == nil || median(base.ns) == 0 {
-		return s + " - | - |"
+		return s + " - | - | - |"
 	}
-	return s + fmt.Sprintf(" %+.1f%% | %+.0f |", 100*(ns/median(base.ns)-1), a-median(base.allocs))
+	return s + fmt.Sprintf(" %s | %s | %+.0f |", relative(m.ns, base.ns), relative(m.cpu, base.cpu),
+		median(m.allocs)-median(base.allocs))
+}
+
+// withSpread shows a median and its noise, or "-" when the metric is absent.
+func withSpread(xs []float64) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f ±%.0f%%", median(xs), 100*spread(xs))
+}
+
+// relative shows the median of xs as a change from the median of base.
+func relative(xs, base []float64) string {
+	if len(xs) == 0 || median(base) == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*(median(xs)/median(base)-1))
 }

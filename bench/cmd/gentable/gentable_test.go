@@ -68,7 +68,7 @@ func TestRunNKeepsMedianAndReportsRefusal(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	ok := runN(ctx, 3, t.TempDir(), "true")
-	if ok.err != nil || ok.wall <= 0 || ok.rssKB <= 0 {
+	if ok.err != nil || ok.wall <= 0 || ok.cpu < 0 || ok.rssKB <= 0 {
 		t.Fatalf("runN(true) = %+v; want a wall time and an RSS", ok)
 	}
 	bad := runN(ctx, 3, t.TempDir(), "sh", "-c", "echo 'INFO noise' >&2; echo 'spec.yaml:3: broken' >&2; exit 1")
@@ -78,9 +78,9 @@ func TestRunNKeepsMedianAndReportsRefusal(t *testing.T) {
 }
 
 func TestRatioCell(t *testing.T) {
-	idem := cell{gen: sample{wall: time.Second, rssKB: 100}}
-	peer := cell{gen: sample{wall: 4 * time.Second, rssKB: 400}}
-	if got, want := ratioCell(idem, peer), "0.25x time, 0.25x RSS"; got != want {
+	idem := cell{gen: sample{wall: time.Second, cpu: 2 * time.Second, rssKB: 100}}
+	peer := cell{gen: sample{wall: 4 * time.Second, cpu: time.Second, rssKB: 400}}
+	if got, want := ratioCell(idem, peer), "0.25x time, 2.00x cpu, 0.25x RSS"; got != want {
 		t.Errorf("ratioCell = %q, want %q", got, want)
 	}
 	refused := cell{gen: sample{err: errMissing}}

@@ -15,6 +15,9 @@ import (
 // sample is one measured run of a command.
 type sample struct {
 	wall time.Duration
+	// cpu is the child's user+system CPU time: steadier than wall time on a
+	// shared machine, and above it for a program that uses several cores.
+	cpu time.Duration
 	// rssKB is the child's peak resident set size in KiB, as wait4 reports
 	// it (ru_maxrss is in KiB on Linux).
 	rssKB  int64
@@ -35,6 +38,7 @@ func runOnce(ctx context.Context, dir string, env []string, argv ...string) samp
 	err := cmd.Run()
 	s := sample{wall: time.Since(start), stderr: stderr.String()}
 	if cmd.ProcessState != nil {
+		s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			s.rssKB = ru.Maxrss
 		}
@@ -45,22 +49,29 @@ func runOnce(ctx context.Context, dir string, env []string, argv ...string) samp
 	return s
 }
 
-// runN runs argv n times and keeps the median wall time and the highest
-// peak RSS. The first failure stops the series: a refusal is deterministic.
+// runN runs argv n times and keeps the median wall and CPU times and the
+// highest peak RSS. The first failure stops the series: a refusal is
+// deterministic.
 func runN(ctx context.Context, n int, dir string, argv ...string) sample {
-	var walls []time.Duration
+	var walls, cpus []time.Duration
 	var best sample
 	for range n {
 		s := runOnce(ctx, dir, nil, argv...)
 		if s.err != nil {
 			return s
 		}
-		walls = append(walls, s.wall)
+		walls, cpus = append(walls, s.wall), append(cpus, s.cpu)
 		best.rssKB = max(best.rssKB, s.rssKB)
 	}
-	slices.Sort(walls)
-	best.wall = walls[len(walls)/2]
+	best.wall, best.cpu = medianOf(walls), medianOf(cpus)
 	return best
+}
+
+// medianOf returns the median of ds (the upper one for an even count).
+func medianOf(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // logPrefixes mark lines that precede the actual error: structured logs

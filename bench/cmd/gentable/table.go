@@ -10,20 +10,20 @@ import (
 
 // printTables writes the generation, size/build and refusal tables.
 func printTables(w io.Writer, cfg config, cs []contender, rows []row) {
-	fmt.Fprintf(w, "### Generation: wall time (median of %d) and peak RSS\n\n", cfg.runs)
+	fmt.Fprintf(w, "### Generation: wall time, CPU time (user+sys; medians of %d runs) and peak RSS\n\n", cfg.runs)
 	fmt.Fprintf(w, "| spec | size |")
 	for _, c := range cs {
 		fmt.Fprintf(w, " %s |", c.name)
 	}
-	fmt.Fprintf(w, " idemgen / floor | idemgen / oapi-codegen | idemgen / ogen |\n")
-	fmt.Fprintf(w, "|---|---:|%s\n", strings.Repeat("---:|", len(cs)+3))
+	fmt.Fprintf(w, " idemgen / floor | idemgen / load | idemgen / oapi-codegen | idemgen / ogen |\n")
+	fmt.Fprintf(w, "|---|---:|%s\n", strings.Repeat("---:|", len(cs)+4))
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s | %.1f MB |", r.spec, float64(r.bytes)/1e6)
 		for _, cl := range r.cells {
 			fmt.Fprintf(w, " %s |", genCell(cl))
 		}
-		for _, peer := range []int{0, 2, 3} {
-			fmt.Fprintf(w, " %s |", ratioCell(r.cells[1], r.cells[peer]))
+		for _, other := range []int{iFloor, iLoad, iOapi, iOgen} {
+			fmt.Fprintf(w, " %s |", ratioCell(r.cells[iIdemgen], r.cells[other]))
 		}
 		fmt.Fprintln(w)
 	}
@@ -35,13 +35,13 @@ func printTables(w io.Writer, cfg config, cs []contender, rows []row) {
 // generator.
 func printSizeTable(w io.Writer, cs []contender, rows []row) {
 	fmt.Fprintf(w, "\n### Generated code: .go files / lines, and `go build` time of the package\n\n| spec |")
-	for _, c := range cs[1:] {
+	for _, c := range cs[nFloors:] {
 		fmt.Fprintf(w, " %s |", c.name)
 	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(cs)-1))
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(cs)-nFloors))
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s |", r.spec)
-		for _, cl := range r.cells[1:] {
+		for _, cl := range r.cells[nFloors:] {
 			fmt.Fprintf(w, " %s |", sizeCell(cl))
 		}
 		fmt.Fprintln(w)
@@ -83,7 +83,7 @@ func genCell(cl cell) string {
 	case cl.gen.err != nil:
 		return fmt.Sprintf("refused (%s, %s)", seconds(cl.gen.wall), megabytes(cl.gen.rssKB))
 	}
-	return seconds(cl.gen.wall) + ", " + megabytes(cl.gen.rssKB)
+	return fmt.Sprintf("%s (cpu %s), %s", seconds(cl.gen.wall), seconds(cl.gen.cpu), megabytes(cl.gen.rssKB))
 }
 
 // sizeCell shows files, lines and the build time of one generated package.
@@ -102,13 +102,15 @@ func sizeCell(cl cell) string {
 	return s
 }
 
-// ratioCell shows idemgen's time and memory as multiples of other's.
+// ratioCell shows idemgen's wall time, CPU time and memory as multiples of
+// other's.
 func ratioCell(idem, other cell) string {
-	if idem.gen.err != nil || other.gen.err != nil || other.gen.wall == 0 || other.gen.rssKB == 0 {
+	if idem.gen.err != nil || other.gen.err != nil || other.gen.wall == 0 || other.gen.cpu == 0 || other.gen.rssKB == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2fx time, %.2fx RSS",
+	return fmt.Sprintf("%.2fx time, %.2fx cpu, %.2fx RSS",
 		idem.gen.wall.Seconds()/other.gen.wall.Seconds(),
+		idem.gen.cpu.Seconds()/other.gen.cpu.Seconds(),
 		float64(idem.gen.rssKB)/float64(other.gen.rssKB))
 }
 

@@ -19,12 +19,15 @@ type contender struct {
 	generates bool
 }
 
-// contenders lists the floor first, then idemgen, then the peers, each
-// configured for a client only: the same job idemgen does.
+// contenders lists the floors first (load+validate, then load alone), then
+// idemgen, then the peers, each configured for a client only: the same job
+// idemgen does. The table code relies on this order (see the indexes below).
 func contenders(binDir, ogenConfig string) []contender {
 	return []contender{
 		{name: "kin-floor", bin: filepath.Join(binDir, "kinfloor"),
 			argv: func(spec, _, _ string) []string { return []string{spec} }},
+		{name: "kin-load", bin: filepath.Join(binDir, "kinfloor"),
+			argv: func(spec, _, _ string) []string { return []string{"-load-only", spec} }},
 		{name: "idemgen", bin: filepath.Join(binDir, "idemgen"), generates: true,
 			argv: func(spec, pkg, dir string) []string {
 				return []string{"generate", spec, "--package", pkg, "--out", dir}
@@ -62,3 +65,13 @@ func packageName(spec string) string {
 	}
 	return base
 }
+
+// Indexes into contenders' result, in its order.
+const (
+	iFloor = iota
+	iLoad
+	iIdemgen
+	iOapi
+	iOgen
+	nFloors = iIdemgen
+)
