@@ -101,21 +101,31 @@ func article(noun string) string {
 //	}
 func (g *gen) emitObject(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
-	fields := make([]jen.Code, 0, len(s.Properties)+1)
 	used := namespace{}
-	for _, p := range s.Properties {
-		used[p.GoName] = true
-		fields = append(fields, g.field(s, p, nil))
+	if s.AdditionalProperties != nil {
+		// The JSON methods share the namespace of the fields.
+		used["MarshalJSON"], used["UnmarshalJSON"] = true, true
 	}
-	code := g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
+	fields := make([]jen.Code, 0, len(s.Properties)+1)
+	for _, p := range s.Properties {
+		fields = append(fields, g.field(s, p, nil, used.claim(fieldName(p), "_")))
+	}
 	if s.AdditionalProperties == nil {
-		return code
+		return g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
 	}
 	extra := used.claim("AdditionalProperties", "_")
 	fields = append(fields, jen.Line().Comment(extra+" holds the members not declared above.").Line().
 		Id(extra).Map(jen.String()).Add(g.goType(s.AdditionalProperties)).Tag(map[string]string{"json": "-"}))
-	code = g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
+	code := g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
 	return jen.Add(code).Line().Line().Add(g.emitExtraMethods(s, extra))
+}
+
+// fieldName is a property's Go field name ("Field" if the parser gave none).
+func fieldName(p *ir.Property) string {
+	if p.GoName == "" {
+		return "Field"
+	}
+	return p.GoName
 }
 
 // emitExtraMethods emits MarshalJSON and UnmarshalJSON for an object with
@@ -144,7 +154,7 @@ func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 // field emits one struct field. Optional and nullable members are pointers
 // unless their type is already nilable; a required member that would make a
 // type contain itself is a pointer too.
-func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool) jen.Code {
+func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, name string) jen.Code {
 	if seen == nil {
 		seen = map[*ir.Schema]bool{}
 	}
@@ -161,7 +171,7 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool) 
 		tag += ",omitempty"
 	}
 	return comment(p.Description, deprecated(p.Deprecated)).
-		Id(p.GoName).Add(typ).Tag(map[string]string{"json": tag})
+		Id(name).Add(typ).Tag(map[string]string{"json": tag})
 }
 
 // emitEnum emits a named type, its constants and IsKnown:

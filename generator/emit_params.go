@@ -23,7 +23,11 @@ func paramFields(op *ir.Operation) ([]*ir.Parameter, []string) {
 			continue
 		}
 		params = append(params, p)
-		names = append(names, used.claim(p.GoName, "Param"))
+		base := p.GoName
+		if base == "" {
+			base = "Param"
+		}
+		names = append(names, used.claim(base, "Param"))
 	}
 	return params, names
 }

@@ -116,8 +116,9 @@ func (g *gen) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statemen
 		return jen.Map(jen.String()).Qual("encoding/json", "RawMessage")
 	}
 	fields := make([]jen.Code, 0, len(s.Properties))
+	used := namespace{}
 	for _, p := range s.Properties {
-		fields = append(fields, g.field(nil, p, seen))
+		fields = append(fields, g.field(nil, p, seen, used.claim(fieldName(p), "_")))
 	}
 	return jen.Struct(fields...)
 }
