@@ -26,6 +26,7 @@ const (
 	ruleUnsupportedParam   = "unsupported-parameter"
 	ruleBadResponse        = "response-status"
 	ruleUnknownScheme      = "unknown-security-scheme"
+	ruleDuplicateKey       = "duplicate-key"
 	ruleIdempotentType     = "idempotent-type"
 	ruleIdempotentKey      = "idempotent-key"
 	ruleIdempotentPlace    = "idempotent-placement"

@@ -105,3 +105,22 @@ func TestMultiFileSources(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestJSONDuplicateKeys loads JSON that YAML refuses: the last definition
+// wins, as in JSON parsers, with a located warning.
+func TestJSONDuplicateKeys(t *testing.T) {
+	spec := `{"openapi": "3.0.3", "info": {"title": "first", "version": "1"},
+ "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok"}}}}},
+ "info": {"title": "second", "version": "2"}}`
+	api, diags, err := LoadData("dup.json", []byte(spec), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if api.Title != "second" || len(api.Operations) != 1 {
+		t.Errorf("title %q, %d operations", api.Title, len(api.Operations))
+	}
+	want := `dup.json:3:2: (/info): member "info" is defined twice; the last definition is used`
+	if len(diags) != 1 || diags[0].String() != want {
+		t.Errorf("diagnostics %v, want %s", diags, want)
+	}
+}
