@@ -104,13 +104,7 @@ func Annotate(src []byte) (res *Result, err error) {
 		}
 	}()
 	idx := newLineIndex(src)
-	isJSON := looksLikeJSON(src)
-	var root *node
-	if isJSON {
-		root, err = parseJSON(src, idx)
-	} else {
-		root, err = parseYAML(src, idx)
-	}
+	root, isJSON, err := parse(src, idx)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +121,25 @@ func Annotate(src []byte) (res *Result, err error) {
 		}
 	}
 	return &Result{Annotated: out, Edits: w.edits, Notes: w.notes}, nil
+}
+
+// parse reads src as JSON when it starts like JSON, else as YAML. A YAML
+// document written in flow style (`{openapi: 3.0.3, ...}`) starts like JSON
+// too, so when the JSON reading fails inside the first value the YAML one
+// gets a chance; the JSON error is the one reported when both fail.
+func parse(src []byte, idx *lineIndex) (root *node, isJSON bool, err error) {
+	if !looksLikeJSON(src) {
+		root, err = parseYAML(src, idx)
+		return root, false, err
+	}
+	root, err = parseJSON(src, idx)
+	if err == nil || errors.Is(err, errTrailingData) {
+		return root, true, err // a whole JSON value was read: this is JSON
+	}
+	if yroot, yerr := parseYAML(src, idx); yerr == nil {
+		return yroot, false, nil
+	}
+	return nil, true, err
 }
 
 // looksLikeJSON reports whether the first significant byte opens a JSON

@@ -155,7 +155,7 @@ func TestErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"yaml syntax", "paths: [\n", "parsing YAML"},
-		{"json syntax", `{"paths": {"/a": }}`, "parsing JSON at line 1"},
+		{"json syntax", `{"paths": {"/a": [}}`, "parsing JSON at line 1"},
 		{"trailing json", `{"paths": {}} {}`, "unexpected data after"},
 		{"no paths", "openapi: 3.0.0\ninfo: {}\n", ErrNotOpenAPI.Error()},
 		{"paths not a map", "paths: [a, b]\n", ErrNotOpenAPI.Error()},
@@ -245,5 +245,19 @@ func TestVerifyCatchesBadSplices(t *testing.T) {
 	good := "paths:\n  /a:\n    get:\n      x-idempotent: true\n      summary: x\n"
 	if err := verify(orig, []byte(good), false, edit); err != nil {
 		t.Errorf("good rewrite refused: %v", err)
+	}
+}
+
+// TestFlowStyleYAML: a YAML document written in flow style starts like JSON
+// but is not; it is annotated as YAML.
+func TestFlowStyleYAML(t *testing.T) {
+	src := []byte("{openapi: 3.0.3, paths: {/a: {get: {responses: {}}, post: {responses: {}}}}}\n")
+	res, err := Annotate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{openapi: 3.0.3, paths: {/a: {get: {x-idempotent: true, responses: {}}, post: {x-idempotent: false, responses: {}}}}}\n"
+	if string(res.Annotated) != want {
+		t.Errorf("got  %s\nwant %s", res.Annotated, want)
 	}
 }

@@ -20,10 +20,13 @@ func parseJSON(src []byte, idx *lineIndex) (n *node, err error) {
 		return nil, p.located(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, p.located(errors.New("unexpected data after the top-level value"))
+		return nil, p.located(errTrailingData)
 	}
 	return n, nil
 }
+
+// errTrailingData reports a complete JSON value followed by more input.
+var errTrailingData = errors.New("unexpected data after the top-level value")
 
 // jsonParser builds nodes from a token stream.
 type jsonParser struct {
