@@ -18,6 +18,7 @@ const (
 	ruleDanglingRef        = "dangling-ref"
 	ruleRefKind            = "ref-kind"
 	ruleSchemaShape        = "schema-shape"
+	ruleShape              = "shape"
 	rulePathQuery          = "path-query"
 	ruleAllOfConflict      = "allof-conflict"
 	ruleUnsupportedSchema  = "unsupported-schema"

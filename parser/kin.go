@@ -18,15 +18,27 @@ import (
 // generator does not care about, and the parser checks what it does care
 // about itself.
 func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
+	doc, err := l.kinLoadOnce(swagger)
+	for i := 0; err != nil && i < maxKinRepairs && l.repairFromKinError(err); i++ {
+		doc, err = l.kinLoadOnce(swagger)
+	}
+	return doc, err
+}
+
+// kinLoadOnce runs kin-openapi once on the current trees.
+func (l *loader) kinLoadOnce(swagger bool) (*openapi3.T, error) {
 	kl := openapi3.NewLoader()
 	kl.IsExternalRefsAllowed = true
 	// serve only returns files the pre-pass already vetted, so the remote
 	// reference policy is enforced there, not by kin-openapi's flag.
 	kl.ReadFromURIFunc = l.serve
 	location := &url.URL{Path: l.root.key}
-	if l.speculative != nil && !swagger && !l.anyRepaired() {
+	if l.speculative != nil {
 		r := <-l.speculative
-		return r.doc, r.err
+		l.speculative = nil
+		if !swagger && !l.anyRepaired() {
+			return r.doc, r.err
+		}
 	}
 	if swagger {
 		return l.kinLoadSwagger(kl, location)
