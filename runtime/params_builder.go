@@ -9,7 +9,9 @@ import (
 )
 
 // Builder assembles one call's request from a server URL, a path template,
-// parameters and a body. Generated methods use one Builder per call:
+// parameters and a body. Generated methods use one Builder per call, as a
+// local value (it does not escape, so building costs no allocation of its
+// own):
 //
 //	b := idemrt.NewBuilder(c.server, "GET", "/orders/{order_id}")
 //	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
@@ -33,8 +35,8 @@ type Builder struct {
 // server (which ParseServerURL returned).
 // A query string written into the template itself ("/assistants?beta=true",
 // as some documents do) is kept and sent before the parameters.
-func NewBuilder(server *url.URL, method, pathTemplate string) *Builder {
-	b := &Builder{server: server, method: method, path: pathTemplate, header: http.Header{}}
+func NewBuilder(server *url.URL, method, pathTemplate string) Builder {
+	b := Builder{server: server, method: method, path: pathTemplate}
 	if path, query, ok := strings.Cut(pathTemplate, "?"); ok {
 		b.path = path
 		if query != "" {
@@ -42,6 +44,15 @@ func NewBuilder(server *url.URL, method, pathTemplate string) *Builder {
 		}
 	}
 	return b
+}
+
+// headers returns the request's header map, made on first use so that a
+// call without headers does not allocate one.
+func (b *Builder) headers() http.Header {
+	if b.header == nil {
+		b.header = make(http.Header, 2)
+	}
+	return b.header
 }
 
 // ParseServerURL parses the base URL of a client. It must be absolute (a
@@ -74,7 +85,37 @@ func (b *Builder) Path(p Param, v any) {
 		b.fail(err)
 		return
 	}
-	b.path = strings.ReplaceAll(b.path, "{"+p.Name+"}", s)
+	b.path = replacePlaceholder(b.path, p.Name, s)
+}
+
+// replacePlaceholder replaces every {name} in path with value, without
+// building the "{name}" string.
+func replacePlaceholder(path, name, value string) string {
+	var out strings.Builder
+	rest := path
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		end := i + 1 + len(name)
+		if end < len(rest) && rest[end] == '}' && rest[i+1:end] == name {
+			if out.Len() == 0 {
+				out.Grow(len(path) + len(value))
+			}
+			out.WriteString(rest[:i])
+			out.WriteString(value)
+			rest = rest[end+1:]
+			continue
+		}
+		out.WriteString(rest[:i+1])
+		rest = rest[i+1:]
+	}
+	if out.Len() == 0 && rest == path {
+		return path
+	}
+	out.WriteString(rest)
+	return out.String()
 }
 
 // Query appends a query parameter; an absent value (nil pointer, empty
@@ -97,7 +138,7 @@ func (b *Builder) Header(p Param, v any) {
 		return
 	}
 	if s, ok := headerValue(n, p.Explode); ok {
-		b.header.Set(p.Name, s)
+		b.headers().Set(p.Name, s)
 	}
 }
 
@@ -125,7 +166,7 @@ func (b *Builder) Body(contentType string, body []byte, err error) {
 		body = []byte{}
 	}
 	b.body = body
-	b.header.Set("Content-Type", contentType)
+	b.headers().Set("Content-Type", contentType)
 }
 
 // JSONBody encodes v as the JSON body.
@@ -179,7 +220,7 @@ func (b *Builder) Build(op *Operation) (*Request, error) {
 		u.RawQuery = q
 	}
 	if len(b.cookies) > 0 {
-		b.header.Set("Cookie", strings.Join(b.cookies, "; "))
+		b.headers().Set("Cookie", strings.Join(b.cookies, "; "))
 	}
 	return &Request{Method: b.method, URL: &u, Header: b.header, Body: b.body, Key: b.key}, nil
 }
