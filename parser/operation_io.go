@@ -190,6 +190,9 @@ func (b *builder) securitySchemes() []*ir.SecurityScheme {
 	var out []*ir.SecurityScheme
 	names := newNamer()
 	at := b.rootLoc.at("components", "securitySchemes")
+	if b.api.OpenAPI == "2.0" {
+		at = b.rootLoc.at("securityDefinitions")
+	}
 	for _, name := range sortedMapKeys(b.doc.Components.SecuritySchemes) {
 		sr := b.doc.Components.SecuritySchemes[name]
 		if sr == nil || sr.Value == nil {

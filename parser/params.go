@@ -27,7 +27,7 @@ func (b *builder) mergeParams(r *rawOp, id string) []*paramRef {
 				continue
 			}
 			p := pr.Value
-			at := b.follow(owner.at("parameters", strconv.Itoa(i)))
+			at := b.paramAt(owner, i, p)
 			key := p.In + "\x00" + p.Name
 			if j, seen := index[key]; seen {
 				if override {
@@ -44,6 +44,28 @@ func (b *builder) mergeParams(r *rawOp, id string) []*paramRef {
 	add(r.item.Parameters, r.itemAt, false)
 	add(r.op.Parameters, r.at, true)
 	return out
+}
+
+// paramAt finds where a parameter is written: item i of the owner's list,
+// or, when kin-openapi's list differs from the document's (a converted
+// Swagger 2.0 body parameter is no longer a parameter), the item with the
+// same name and location.
+func (b *builder) paramAt(owner loc, i int, p *openapi3.Parameter) loc {
+	list := owner.at("parameters")
+	matches := func(at loc) bool {
+		return scalarString(mapGet(at.node, "name")) == p.Name && scalarString(mapGet(at.node, "in")) == p.In
+	}
+	if at := b.follow(list.at(strconv.Itoa(i))); matches(at) {
+		return at
+	}
+	if seq := unalias(list.node); seq != nil {
+		for j := range seq.Content {
+			if at := b.follow(list.at(strconv.Itoa(j))); matches(at) {
+				return at
+			}
+		}
+	}
+	return list.at(strconv.Itoa(i))
 }
 
 // pathTemplateNames returns the {names} of a path template in order.
