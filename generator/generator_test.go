@@ -3,6 +3,8 @@ package generator
 import (
 	"bytes"
 	"go/format"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -55,13 +57,27 @@ func TestFixtureFilesAreSortedHeadedFormattedAndDeterministic(t *testing.T) {
 	}
 }
 
-func TestFixtureCompilesAndVets(t *testing.T) {
+// TestFixtureCompilesVetsAndRoundTrips compiles and vets the generated
+// fixture package, then runs testdata/fixture_roundtrip_test.go.txt inside it:
+// the JSON behaviour of the generated models (unknown enum values, extra
+// members, unions with and without a discriminator, recursion).
+func TestFixtureCompilesVetsAndRoundTrips(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go tool")
 	}
-	dir := writeModule(t, map[string][]File{"fixture": generateFixture(t).Files})
-	if out, err := goTool(dir, "vet", "./..."); err != nil {
-		t.Fatalf("go vet: %v\n%s", err, out)
+	files := generateFixture(t).Files
+	rt, err := os.ReadFile(filepath.Join("testdata", "fixture_roundtrip_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, File{Name: "roundtrip_test.go", Content: rt})
+	dir := writeModule(t, map[string][]File{"fixture": files})
+	for _, step := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
+		out, err := goTool(dir, step...)
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", step[0], err, out)
+		}
+		t.Logf("go %s: %s", step[0], out)
 	}
 }
 

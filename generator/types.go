@@ -123,17 +123,6 @@ func (g *gen) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statemen
 	return jen.Struct(fields...)
 }
 
-// isStruct reports whether a declaration is emitted as a struct type.
-func isStruct(d *ir.Schema) bool {
-	switch d.Kind {
-	case ir.KindUnion:
-		return true
-	case ir.KindObject:
-		return len(d.Properties) > 0
-	}
-	return false
-}
-
 // nilable reports whether the Go type of s already has a nil value (slices,
 // maps, raw JSON, byte strings), so that "absent" needs no pointer.
 func nilable(s *ir.Schema) bool {

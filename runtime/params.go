@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -290,15 +289,4 @@ func (n node) pairs(sep string) (keys, vals []string) {
 		vals = append(vals, strings.Join(n.vals[i].flatten(), sep))
 	}
 	return keys, vals
-}
-
-// sortedKeys returns the keys of a map in order; used by tests and helpers
-// that need deterministic iteration.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
