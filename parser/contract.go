@@ -6,21 +6,13 @@ import (
 	"github.com/idemgen/idemgen/ir"
 )
 
-// keyHeaderNames are the header parameter names that make an operation keyed
-// without the extension, compared case-insensitively.
-var keyHeaderNames = []string{"Idempotency-Key", "X-Idempotency-Key"}
-
 // IsKeyHeader reports whether a header parameter of this name declares an
-// idempotency key ("Idempotency-Key" or "X-Idempotency-Key", any case): an
-// operation that declares one and has no x-idempotent is keyed by it.
-// `idemgen annotate` uses the same test.
+// idempotency key: "Idempotency-Key", in any case (DESIGN.md section 3). An
+// operation that declares one and has no x-idempotent is keyed by it;
+// `idemgen annotate` must use the same test, or it would annotate such an
+// operation `x-idempotent: false`.
 func IsKeyHeader(name string) bool {
-	for _, k := range keyHeaderNames {
-		if strings.EqualFold(name, k) {
-			return true
-		}
-	}
-	return false
+	return strings.EqualFold(name, "Idempotency-Key")
 }
 
 // keyish reports whether a header name looks like an idempotency key
@@ -116,10 +108,10 @@ func lintContract(s *diagSink, op string, at loc, method string, lv levels, c ir
 	}
 	for _, h := range headers {
 		switch {
-		case c.Kind == ir.IdempotencyKeyed && c.IdempotencyLevel != ir.LevelParameter && h.required &&
-			keyish(h.name) && !strings.EqualFold(h.name, c.KeyName):
+		case c.Kind == ir.IdempotencyKeyed && c.IdempotencyLevel != ir.LevelParameter &&
+			(IsKeyHeader(h.name) || (h.required && keyish(h.name))) && !strings.EqualFold(h.name, c.KeyName):
 			s.warnf(h.at, op, ruleKeyParamMismatch,
-				"required header %q looks like an idempotency key, but x-idempotent names %q; the client sends the key only as %s",
+				"header %q looks like an idempotency key, but x-idempotent names %q; the client sends the key only as %s",
 				h.name, c.KeyName, c.KeyName)
 		case (c.Kind == ir.IdempotencyTrue || c.Kind == ir.IdempotencyFalse) && IsKeyHeader(h.name):
 			s.warnf(h.at, op, ruleKeyParamIgnored,
