@@ -13,6 +13,20 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
+// Option tunes Open.
+type Option func(*settings)
+
+type settings struct{ synchronous string }
+
+// WithSynchronous sets PRAGMA synchronous: "FULL" (the default) syncs every
+// commit, so a stored key and its business rows survive a power loss;
+// "NORMAL" syncs only at WAL checkpoints, which is several times faster and
+// still survives a crash of the process, but a power loss may drop the last
+// commits (keys and business rows together, never one without the other).
+func WithSynchronous(mode string) Option {
+	return func(s *settings) { s.synchronous = mode }
+}
+
 // Open opens (creating if needed) the database file at path and migrates it.
 //
 // The pool holds a single connection: SQLite has one writer at a time anyway,
@@ -21,11 +35,20 @@ import (
 // reservation is atomic without busy-retry loops. Handlers must therefore use
 // ledger.Tx(ctx) and never the *sql.DB directly while they run: a second
 // connection would wait for the one the handler holds.
-func Open(ctx context.Context, path string) (*sqlstore.Store, error) {
+func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, error) {
+	set := settings{synchronous: "FULL"}
+	for _, o := range opts {
+		o(&set)
+	}
+	switch set.synchronous {
+	case "FULL", "NORMAL", "EXTRA", "OFF":
+	default:
+		return nil, fmt.Errorf("sqlitestore: synchronous mode %q is not FULL, NORMAL, EXTRA or OFF", set.synchronous)
+	}
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "synchronous("+set.synchronous+")")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())

@@ -30,11 +30,42 @@ func TestOpenUsesWAL(t *testing.T) {
 	}
 }
 
+// BenchmarkLedgerSQLite measures with synchronous=NORMAL, so that the
+// figures show the ledger's own cost rather than the disk's fsync latency;
+// BenchmarkLedgerSQLiteFullSync is the durable default.
 func BenchmarkLedgerSQLite(b *testing.B) {
-	s, err := sqlitestore.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	benchSQLite(b, sqlitestore.WithSynchronous("NORMAL"))
+}
+
+func BenchmarkLedgerSQLiteFullSync(b *testing.B) { benchSQLite(b) }
+
+func benchSQLite(b *testing.B, opts ...sqlitestore.Option) {
+	s, err := sqlitestore.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.DB().Close()
 	ledgertest.Bench(b, s)
+}
+
+func TestSynchronousMode(t *testing.T) {
+	ctx := context.Background()
+	for mode, want := range map[string]int{"": 2, "NORMAL": 1} {
+		var opts []sqlitestore.Option
+		if mode != "" {
+			opts = append(opts, sqlitestore.WithSynchronous(mode))
+		}
+		s, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "s.db"), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		if err := s.DB().QueryRow(`PRAGMA synchronous`).Scan(&got); err != nil || got != want {
+			t.Errorf("mode %q: PRAGMA synchronous = %d (%v), want %d", mode, got, err, want)
+		}
+		s.DB().Close()
+	}
+	if _, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "x.db"), sqlitestore.WithSynchronous("SOMETIMES")); err == nil {
+		t.Error("an unknown synchronous mode was accepted")
+	}
 }

@@ -46,7 +46,7 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, b *backend)) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		fn(t, &backend{name: "sqlite", args: []string{"-db", path}, db: db, d: sqlstore.SQLite})
+		fn(t, &backend{name: "sqlite", args: []string{"-db", path, "-sqlite-sync", "NORMAL"}, db: db, d: sqlstore.SQLite})
 	})
 	t.Run("postgres", func(t *testing.T) {
 		if cluster == nil {

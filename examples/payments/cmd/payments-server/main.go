@@ -37,7 +37,7 @@ import (
 )
 
 type options struct {
-	addr, db, pg           string
+	addr, db, pg, dbSync   string
 	lease, ttl, wait       time.Duration
 	relayEvery, sweepEvery time.Duration
 	sweep, reportOnly      bool
@@ -47,6 +47,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	flag.StringVar(&o.db, "db", "payments.db", "SQLite database file")
+	flag.StringVar(&o.dbSync, "sqlite-sync", "FULL", "SQLite synchronous mode: FULL (survives power loss) or NORMAL (faster; survives process crashes)")
 	flag.StringVar(&o.pg, "pg", os.Getenv("PAYMENTS_PG_DSN"), "PostgreSQL DSN (default $PAYMENTS_PG_DSN); overrides -db")
 	flag.DurationVar(&o.lease, "lease", 30*time.Second, "execution lease: a crashed request's key is reclaimable after it")
 	flag.DurationVar(&o.ttl, "ttl", 24*time.Hour, "how long keys are kept for replay")
@@ -90,7 +91,7 @@ func openStore(ctx context.Context, o options) (*sqlstore.Store, error) {
 	if o.pg != "" {
 		return pgstore.Open(ctx, o.pg, 50)
 	}
-	return sqlitestore.Open(ctx, o.db)
+	return sqlitestore.Open(ctx, o.db, sqlitestore.WithSynchronous(o.dbSync))
 }
 
 func serve(ctx context.Context, addr string, h http.Handler) error {
