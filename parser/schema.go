@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/idemgen/idemgen/ir"
 )
@@ -169,7 +170,23 @@ func (sb *schemaBuilder) refUse(sr *openapi3.SchemaRef, at loc) *ir.Schema {
 		}
 		sb.byKey[key] = decl
 	}
-	return &ir.Schema{Kind: ir.KindRef, Ref: decl, Source: sb.b.l.sink.source(at)}
+	use := &ir.Schema{Kind: ir.KindRef, Ref: decl, Source: sb.b.l.sink.source(at)}
+	if strings.HasPrefix(sb.b.api.OpenAPI, "3.1") {
+		refSiblings(use, at.node)
+	}
+	return use
+}
+
+// refSiblings applies the annotations OpenAPI 3.1 lets a $ref carry beside
+// it (description, deprecated, readOnly, writeOnly, and a null type) to the
+// use; in 3.0 they are ignored, as the specification says.
+func refSiblings(use *ir.Schema, n *yaml.Node) {
+	if d := mapGet(n, "description"); d != nil && d.Kind == yaml.ScalarNode {
+		use.Description = d.Value
+	}
+	use.Deprecated = scalarString(mapGet(n, "deprecated")) == "true"
+	use.ReadOnly = scalarString(mapGet(n, "readOnly")) == "true"
+	use.WriteOnly = scalarString(mapGet(n, "writeOnly")) == "true"
 }
 
 // refName names the target of a $ref outside components.schemas: the last
