@@ -85,27 +85,29 @@ func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, id ID, h h
 }
 
 // serveKeyed runs the state machine: reserve, then execute, replay, reject
-// or wait.
+// or wait. A plain read settles most repeats (replay, 422, busy) without the
+// write transaction of Reserve, so retries do not queue behind writers.
 func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp string, h http.Handler) {
-	if l.replayed(w, r, id, fp) {
-		return
-	}
 	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
 	owner := l.cfg.Owner()
 	for {
 		now := l.cfg.Now()
-		dec, err := l.cfg.Store.Reserve(r.Context(), Reservation{
-			ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
-		})
-		if err != nil {
-			l.report(w, r, err, http.StatusServiceUnavailable)
-			return
+		out, rec := l.peek(r.Context(), id, fp, now)
+		if out == 0 {
+			dec, err := l.cfg.Store.Reserve(r.Context(), Reservation{
+				ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
+			})
+			if err != nil {
+				l.report(w, r, err, http.StatusServiceUnavailable)
+				return
+			}
+			out, rec = dec.Outcome, dec.Record
 		}
-		switch dec.Outcome {
+		switch out {
 		case Reserved:
 			l.execute(w, r, id, owner, h)
 		case Replay:
-			writeStored(w, dec.Record.Response)
+			writeStored(w, rec.Response)
 		case Mismatch:
 			writeProblem(w, http.StatusUnprocessableEntity, ProblemKeyReuse,
 				"this idempotency key was already used with a different request payload")
@@ -119,16 +121,23 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp st
 	}
 }
 
-// replayed serves a completed key from a plain read, without the write
-// transaction of Reserve: repeats are the common case under retries, and
-// they should not queue behind writers. Anything else goes to Reserve.
-func (l *Ledger) replayed(w http.ResponseWriter, r *http.Request, id ID, fp string) bool {
-	rec, ok, err := l.cfg.Store.Get(r.Context(), id)
-	if err != nil || !ok || rec.State != StateCompleted || rec.Fingerprint != fp || !l.cfg.Now().Before(rec.ExpiresAt) {
-		return false
+// peek decides from a plain read when the row alone settles the answer,
+// exactly as Reserve would; it returns 0 when Reserve must decide (no row,
+// an expired key, a dead lease, or a read error).
+func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time) (Outcome, Record) {
+	rec, ok, err := l.cfg.Store.Get(ctx, id)
+	if err != nil || !ok || !now.Before(rec.ExpiresAt) {
+		return 0, rec
 	}
-	writeStored(w, rec.Response)
-	return true
+	switch {
+	case rec.Fingerprint != fp:
+		return Mismatch, rec
+	case rec.State == StateCompleted:
+		return Replay, rec
+	case now.Before(rec.LeaseExpires):
+		return Busy, rec
+	}
+	return 0, rec
 }
 
 // execute runs h inside a business transaction and commits the key's

@@ -23,7 +23,7 @@ func TestLedgerPostgres(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { s.DB().Close() })
+		t.Cleanup(func() { s.Close() })
 		return s
 	})
 }
@@ -45,6 +45,6 @@ func BenchmarkLedgerPostgres(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.DB().Close()
+	defer s.Close()
 	ledgertest.Bench(b, s)
 }

@@ -29,12 +29,15 @@ func WithSynchronous(mode string) Option {
 
 // Open opens (creating if needed) the database file at path and migrates it.
 //
-// The pool holds a single connection: SQLite has one writer at a time anyway,
-// and one connection makes every transaction (the short reservation and the
-// handler's business transaction) run strictly one after another, so a
-// reservation is atomic without busy-retry loops. Handlers must therefore use
-// ledger.Tx(ctx) and never the *sql.DB directly while they run: a second
-// connection would wait for the one the handler holds.
+// Writes go through a pool of a single connection: SQLite has one writer at
+// a time anyway, and one connection makes every write transaction (the short
+// reservation and the handler's business transaction) run strictly one
+// after another, so a reservation is atomic without busy-retry loops.
+// Plain reads (replays, 422s and "in progress" answers, the sweeper's list)
+// use a separate read-only pool, which WAL lets run beside the writer.
+// Handlers must use ledger.Tx(ctx) and never the *sql.DB directly while they
+// run: a second write connection would wait for the one the handler holds.
+// Close the store with Store.Close.
 func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, error) {
 	set := settings{synchronous: "FULL"}
 	for _, o := range opts {
@@ -45,21 +48,42 @@ func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, er
 	default:
 		return nil, fmt.Errorf("sqlitestore: synchronous mode %q is not FULL, NORMAL, EXTRA or OFF", set.synchronous)
 	}
-	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "synchronous("+set.synchronous+")")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := open(path, set.synchronous, false, 1)
 	if err != nil {
-		return nil, fmt.Errorf("sqlitestore: %w", err)
+		return nil, err
 	}
-	db.SetMaxOpenConns(1)
 	s := sqlstore.New(db, sqlstore.SQLite)
 	if err := s.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
+	rdb, err := open(path, set.synchronous, true, readers)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	s.SetReader(rdb)
 	return s, nil
+}
+
+// readers bounds the read-only pool.
+const readers = 4
+
+func open(path, synchronous string, readOnly bool, conns int) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous("+synchronous+")")
+	q.Add("_pragma", "foreign_keys(1)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: %w", err)
+	}
+	db.SetMaxOpenConns(conns)
+	return db, nil
 }

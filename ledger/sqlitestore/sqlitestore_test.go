@@ -16,7 +16,7 @@ func open(t *testing.T) *sqlstore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.DB().Close() })
+	t.Cleanup(func() { s.Close() })
 	return s
 }
 
@@ -44,7 +44,7 @@ func benchSQLite(b *testing.B, opts ...sqlitestore.Option) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.DB().Close()
+	defer s.Close()
 	ledgertest.Bench(b, s)
 }
 
@@ -63,7 +63,7 @@ func TestSynchronousMode(t *testing.T) {
 		if err := s.DB().QueryRow(`PRAGMA synchronous`).Scan(&got); err != nil || got != want {
 			t.Errorf("mode %q: PRAGMA synchronous = %d (%v), want %d", mode, got, err, want)
 		}
-		s.DB().Close()
+		s.Close()
 	}
 	if _, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "x.db"), sqlitestore.WithSynchronous("SOMETIMES")); err == nil {
 		t.Error("an unknown synchronous mode was accepted")

@@ -15,13 +15,31 @@ import (
 // Store is a ledger.Store on a database/sql handle.
 type Store struct {
 	db *sql.DB
-	d  Dialect
+	// rdb serves plain reads (Get, Stuck); it is db unless SetReader
+	// gave a read-only pool (SQLite, whose writer pool has one connection).
+	rdb *sql.DB
+	d   Dialect
 }
 
 var _ ledger.Store = (*Store)(nil)
 
 // New wraps db; call Migrate once before use.
-func New(db *sql.DB, d Dialect) *Store { return &Store{db: db, d: d} }
+func New(db *sql.DB, d Dialect) *Store { return &Store{db: db, rdb: db, d: d} }
+
+// SetReader routes plain reads (Get, Stuck) to rdb, a pool that sees what
+// db commits; Close closes it too.
+func (s *Store) SetReader(rdb *sql.DB) { s.rdb = rdb }
+
+// Close closes the database handles.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.rdb != s.db {
+		if rerr := s.rdb.Close(); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
 
 // DB returns the underlying handle (for the outbox and the application).
 func (s *Store) DB() *sql.DB { return s.db }
@@ -175,7 +193,7 @@ WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owne
 
 // Get reads one row.
 func (s *Store) Get(ctx context.Context, id ledger.ID) (ledger.Record, bool, error) {
-	return s.get(ctx, s.db, id)
+	return s.get(ctx, s.rdb, id)
 }
 
 type querier interface {
@@ -223,7 +241,7 @@ func scanRecord(sc scanner) (ledger.Record, error) {
 
 // Stuck lists in-progress rows whose lease expired before now, oldest first.
 func (s *Store) Stuck(ctx context.Context, now time.Time, limit int) ([]ledger.Record, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+recordColumns+` FROM idem_ledger
+	rows, err := s.rdb.QueryContext(ctx, s.q(`SELECT `+recordColumns+` FROM idem_ledger
 WHERE state = ? AND lease_expires <= ? ORDER BY lease_expires LIMIT ?`),
 		string(ledger.StateInProgress), now.UnixNano(), limit)
 	if err != nil {

@@ -23,8 +23,13 @@ func TestScenario7ThousandClientsVs503(t *testing.T) {
 		p := startServer(t, b, nil)
 		fixed := storm(t, p, b, "nojitter", func() float64 { return 0.999999 })
 		jitter := storm(t, p, b, "jitter", nil)
-		t.Logf("%s: peak retries per 10ms window: %d with full jitter, %d without (%d and %d retries in all)",
-			b.name, jitter.peak, fixed.peak, jitter.retries, fixed.retries)
+		for _, r := range []struct {
+			name string
+			res  stormResult
+		}{{"full jitter", jitter}, {"no jitter", fixed}} {
+			t.Logf("%s, %s: %d attempts (bound %d), %d retries spread over %v, peak %d retries per 10ms window (first attempts went out over %v)",
+				b.name, r.name, r.res.attempts, r.res.bound, r.res.retries, r.res.retrySpan.Round(time.Millisecond), r.res.peak, r.res.firstSpan.Round(time.Millisecond))
+		}
 	})
 }
 
@@ -37,7 +42,28 @@ const (
 // the storm costs at most Capacity/RetryCost retries.
 var stormBudget = idemrt.Budget{Capacity: 300, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.1}
 
-type stormResult struct{ peak, retries int }
+type stormResult struct {
+	peak, retries, attempts, bound int
+	// firstSpan is how long the 1,000 first attempts took to go out;
+	// retrySpan how long the retries were spread over.
+	firstSpan, retrySpan time.Duration
+}
+
+func span(ts []time.Time) time.Duration {
+	if len(ts) == 0 {
+		return 0
+	}
+	lo, hi := ts[0], ts[0]
+	for _, t := range ts {
+		if t.Before(lo) {
+			lo = t
+		}
+		if t.After(hi) {
+			hi = t
+		}
+	}
+	return hi.Sub(lo)
+}
 
 // sendLog records every attempt's send time, from a request editor (which
 // runs just before each send), and numbers the attempts of each key.
@@ -45,6 +71,7 @@ type sendLog struct {
 	mu     sync.Mutex
 	perKey map[string]int
 	retry  []time.Time
+	first  []time.Time
 	total  int
 }
 
@@ -57,6 +84,8 @@ func (l *sendLog) edit(_ context.Context, r *http.Request) error {
 	l.total++
 	if l.perKey[k] > 1 {
 		l.retry = append(l.retry, now)
+	} else {
+		l.first = append(l.first, now)
 	}
 	return nil
 }
@@ -89,7 +118,8 @@ func storm(t *testing.T, p *proc, b *backend, caller string, rnd func() float64)
 	if log.total > bound {
 		t.Errorf("%s: %d attempts, above the budget bound %d", caller, log.total, bound)
 	}
-	res := stormResult{peak: peakPer(log.retry, 10*time.Millisecond), retries: len(log.retry)}
+	res := stormResult{peak: peakPer(log.retry, 10*time.Millisecond), retries: len(log.retry),
+		attempts: log.total, bound: bound, firstSpan: span(log.first), retrySpan: span(log.retry)}
 	time.Sleep(time.Until(outageEnd))
 	completeFailed(t, c, errs)
 	b.wantRows(t, caller, stormCallers, stormCallers, stormCallers)

@@ -43,18 +43,20 @@ func TestScenario1CommitThenConnectionDrops(t *testing.T) {
 }
 
 // Scenario 2: 50 concurrent calls with one key make one order; every caller
-// ends with that order's id or a clear in-progress error.
+// ends with that order's id or a clear in-progress error. The execution is
+// slowed down (200ms) and the server does not wait for busy keys, so callers
+// really meet the key in progress (409) and the client waits them out.
 func TestScenario2FiftyConcurrentSameKey(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b *backend) {
-		p := startServer(t, b, nil)
+		p := startServer(t, b, []string{"PAYMENTS_TEST_PAUSE_AFTER_RESERVE=200ms"}, "-in-progress-wait", "0")
 		const n = 50
-		ids, errs := make([]string, n), make([]error, n)
+		ids, errs, logs := make([]string, n), make([]error, n), make([][]idemrt.Attempt, n)
 		var wg sync.WaitGroup
 		for i := range n {
 			// Fifty independent clients (own runner, own budget, own pool).
 			c := newClient(t, p, "alice")
 			wg.Go(func() {
-				o, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s2-key"})
+				o, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s2-key"}, idemrt.WithAttemptLog(&logs[i]))
 				if err == nil {
 					ids[i] = o.ID
 				}
@@ -65,7 +67,7 @@ func TestScenario2FiftyConcurrentSameKey(t *testing.T) {
 		b.wantRows(t, "alice", 1, 1, 1)
 		var stored string
 		b.db.QueryRow(`SELECT id FROM orders WHERE caller = 'alice'`).Scan(&stored)
-		ok, busy := 0, 0
+		ok, busy, saw409 := 0, 0, 0
 		for i := range n {
 			switch {
 			case errs[i] == nil && ids[i] == stored:
@@ -75,8 +77,11 @@ func TestScenario2FiftyConcurrentSameKey(t *testing.T) {
 			default:
 				t.Errorf("caller %d: id %q, err %v; want %s or an in-progress error", i, ids[i], errs[i], stored)
 			}
+			if len(logs[i]) > 0 && logs[i][0].StatusCode == 409 {
+				saw409++
+			}
 		}
-		t.Logf("%s: %d callers got order %s, %d got in-progress", b.name, ok, stored, busy)
+		t.Logf("%s: %d callers got order %s, %d got in-progress; %d met a 409 first", b.name, ok, stored, busy, saw409)
 		b.waitNotified(t, "alice", 1)
 	})
 }

@@ -69,7 +69,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	defer store.DB().Close()
+	defer store.Close()
 	if o.sweep {
 		return sweepOnce(ctx, store, o.reportOnly)
 	}
