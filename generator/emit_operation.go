@@ -161,7 +161,7 @@ func (g *gen) emitMethod(op *ir.Operation) jen.Code {
 // methodDoc is the contract sentence followed by the operation's own text.
 func (g *gen) methodDoc(op *ir.Operation) *jen.Statement {
 	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
-	return comment(contractSentence(op), sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
+	return commentLead(true, contractSentence(op), sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 }
 
 // sentence ends a one-line summary with a period, so that gofmt does not

@@ -228,3 +228,21 @@ func TestLowerFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapKeepsMarkupAndBreaksProse(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	got := wrap(strings.TrimSpace(long), 40)
+	for _, l := range got {
+		if len(l) > 40 {
+			t.Errorf("line %q is longer than 40", l)
+		}
+	}
+	if strings.Join(got, " ") != strings.TrimSpace(long) {
+		t.Error("wrapping changed the words")
+	}
+	for _, markup := range []string{"- " + long, "1. " + long, "\t" + long, "| a | b |" + long} {
+		if got := wrap(markup, 40); len(got) != 1 {
+			t.Errorf("%.10q was wrapped", markup)
+		}
+	}
+}

@@ -116,6 +116,11 @@ func (ns namespace) claim(base, suffix string) string {
 // docLines turns free text from a document into comment lines: control
 // characters dropped, trailing spaces trimmed, runs of blank lines folded.
 func docLines(text string) []string {
+	return docLinesWrap(text, wrapWidth)
+}
+
+// docLinesWrap is docLines wrapping prose at width (0: no wrapping).
+func docLinesWrap(text string, width int) []string {
 	text = strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || !unicode.IsControl(r) {
 			return r
@@ -133,7 +138,11 @@ func docLines(text string) []string {
 			blank = true
 			continue
 		}
-		lines = append(lines, l)
+		if width > 0 {
+			lines = append(lines, wrap(l, width)...)
+		} else {
+			lines = append(lines, l)
+		}
 		blank = false
 	}
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
@@ -145,9 +154,19 @@ func docLines(text string) []string {
 // comment renders paragraphs as one // comment block; empty paragraphs are
 // skipped. It returns an empty statement when there is nothing to say.
 func comment(paragraphs ...string) *jen.Statement {
+	return commentLead(false, paragraphs...)
+}
+
+// commentLead is comment; with keepFirst the first paragraph is not wrapped
+// (a method's contract sentence stays on one greppable line).
+func commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
 	var lines []string
-	for _, p := range paragraphs {
-		pl := docLines(p)
+	for i, p := range paragraphs {
+		width := wrapWidth
+		if keepFirst && i == 0 {
+			width = 0
+		}
+		pl := docLinesWrap(p, width)
 		if len(pl) == 0 {
 			continue
 		}
@@ -180,4 +199,42 @@ func comment(paragraphs ...string) *jen.Statement {
 		}
 	}
 	return jen.Comment(strings.Join(out, "\n")).Line()
+}
+
+// wrapWidth is the column at which long prose lines are wrapped.
+const wrapWidth = 100
+
+// wrap splits a long line of prose at spaces so no piece exceeds width
+// (a single longer word stays whole). Lines that carry structure (indented
+// code, list items, tables, headings) are left alone: breaking them would
+// change what they mean.
+func wrap(line string, width int) []string {
+	if len(line) <= width || !isProse(line) {
+		return []string{line}
+	}
+	var out []string
+	var cur strings.Builder
+	for _, w := range strings.Fields(line) {
+		if cur.Len() > 0 && cur.Len()+1+len(w) > width {
+			out = append(out, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(w)
+	}
+	return append(out, cur.String())
+}
+
+// isProse reports whether a line is plain text rather than markup.
+func isProse(line string) bool {
+	switch line[0] {
+	case ' ', '\t', '-', '*', '+', '|', '#', '>', '`':
+		return false
+	}
+	if i := strings.IndexAny(line, ".)"); i > 0 && i < 4 && strings.Trim(line[:i], "0123456789") == "" {
+		return false // "1. item"
+	}
+	return true
 }

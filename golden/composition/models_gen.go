@@ -52,7 +52,8 @@ func (e Color) IsKnown() bool {
 	return false
 }
 
-// Event is one of OrderPlaced, OrderShipped (oneOf): the "type" member picks the variant; otherwise the first variant, in this order, that decodes wins.
+// Event is one of OrderPlaced, OrderShipped (oneOf): the "type" member picks the variant; otherwise
+// the first variant, in this order, that decodes wins.
 type Event struct {
 	OrderPlaced  *OrderPlaced
 	OrderShipped *OrderShipped
@@ -92,7 +93,8 @@ type EventReceipt struct {
 	Priority *Priority            `json:"priority,omitempty"`
 }
 
-// EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): the first variant, in this order, that decodes wins.
+// EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): the first variant, in this
+// order, that decodes wins.
 type EventReceiptPayload struct {
 	String      *string
 	Integer     *int64
@@ -173,7 +175,8 @@ func (e Priority) IsKnown() bool {
 	return false
 }
 
-// Shape is one of Circle, Square (oneOf): the "kind" member picks the variant; otherwise the first variant, in this order, that decodes wins.
+// Shape is one of Circle, Square (oneOf): the "kind" member picks the variant; otherwise the first
+// variant, in this order, that decodes wins.
 type Shape struct {
 	Circle *Circle
 	Square *Square
@@ -223,7 +226,8 @@ type TreeNode struct {
 	Value    string              `json:"value"`
 }
 
-// TreeNodeLink is one of TreeNode, String (oneOf): the first variant, in this order, that decodes wins.
+// TreeNodeLink is one of TreeNode, String (oneOf): the first variant, in this order, that decodes
+// wins.
 type TreeNodeLink struct {
 	TreeNode *TreeNode
 	String   *string

@@ -70,7 +70,8 @@ var createPaymentOp = idemrt.Operation{
 
 // CreatePaymentParams holds the parameters of CreatePayment.
 type CreatePaymentParams struct {
-	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per business intent; empty means the client makes a fresh one for this call.
+	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per
+	// business intent; empty means the client makes a fresh one for this call.
 	IdempotencyKey string
 }
 

@@ -9,7 +9,8 @@ import (
 	"net/url"
 )
 
-// Client calls the Inventory (Swagger 2.0) API. It is safe for concurrent use. Every method follows the retry contract stated in its doc comment and carried by its idemrt.Operation value.
+// Client calls the Inventory (Swagger 2.0) API. It is safe for concurrent use. Every method follows
+// the retry contract stated in its doc comment and carried by its idemrt.Operation value.
 type Client struct {
 	server *url.URL
 	runner *idemrt.Runner
@@ -18,7 +19,9 @@ type Client struct {
 // DefaultServerURL is the first server the API document lists.
 const DefaultServerURL = "https://inventory.example.com/v1"
 
-// NewClient returns a client for the API at serverURL, an absolute URL such as https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry policies and budgets, observers, and authentication (the With functions of this package).
+// NewClient returns a client for the API at serverURL, an absolute URL such as
+// https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
+// policies and budgets, observers, and authentication (the With functions of this package).
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	server, err := idemrt.ParseServerURL(serverURL)
 	if err != nil {
@@ -27,7 +30,8 @@ func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 }
 
-// WithAPIKey authenticates every request with the API key in the X-API-Key header (security scheme "apiKey").
+// WithAPIKey authenticates every request with the API key in the X-API-Key header (security scheme
+// "apiKey").
 func WithAPIKey(key string) idemrt.Option {
 	return idemrt.WithRequestEditor(func(_ context.Context, req *http.Request) error {
 		req.Header.Set("X-API-Key", key)
