@@ -54,9 +54,9 @@ type Output struct {
 // Generate renders the client package for api. The error, when not nil, is
 // an ir.Diagnostics: every located problem, each naming its operation.
 func Generate(api *ir.API, cfg Config) (*Output, error) {
-	if !token.IsIdentifier(cfg.Package) || token.IsKeyword(cfg.Package) || cfg.Package == "_" {
+	if !token.IsIdentifier(cfg.Package) || token.IsKeyword(cfg.Package) || cfg.Package == "_" || cfg.Package == "main" {
 		return nil, ir.Diagnostics{{Rule: "package-name", File: api.Source.File,
-			Message: fmt.Sprintf("package name %q is not a valid Go identifier", cfg.Package)}}
+			Message: fmt.Sprintf("package name %q is not a valid Go identifier for a library package", cfg.Package)}}
 	}
 	g := newGen(api, cfg)
 	ops, diags := g.supportedOps()

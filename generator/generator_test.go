@@ -202,7 +202,7 @@ func TestUnsupportedOperationsAreLocatedErrorsOrSkipped(t *testing.T) {
 }
 
 func TestInvalidPackageName(t *testing.T) {
-	for _, name := range []string{"", "func", "my-pkg", "1x"} {
+	for _, name := range []string{"", "func", "my-pkg", "1x", "main", "_"} {
 		if _, err := Generate(fixture(), Config{Package: name}); err == nil {
 			t.Errorf("package %q accepted", name)
 		}

@@ -67,6 +67,12 @@ func TestDecodeUnionTriesVariantsStrictlyThenLeniently(t *testing.T) {
 	if err := DecodeUnion([]byte(`42`), &p.Cat, &p.Dog, &p.List); !errors.Is(err, ErrNoVariant) {
 		t.Errorf("42: err = %v, want ErrNoVariant", err)
 	}
+	if err := DecodeUnion([]byte(" "), &p.Cat); !errors.Is(err, ErrNoVariant) {
+		t.Errorf("empty input: %v", err)
+	}
+	if b, err := MarshalUnion(nil, 7); err != nil || string(b) != "7" {
+		t.Errorf("a value variant: %s %v", b, err)
+	}
 	if err := DecodeUnion([]byte(`null`), &p.Cat); err != nil || p.Cat != nil {
 		t.Errorf("null: %v, %v", err, p.Cat)
 	}

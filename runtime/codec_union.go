@@ -47,6 +47,9 @@ var ErrNoVariant = errors.New("no union variant matches")
 // sets nothing and succeeds.
 func DecodeUnion(data []byte, targets ...any) error {
 	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return fmt.Errorf("%w: empty input", ErrNoVariant)
+	}
 	if bytes.Equal(data, []byte("null")) {
 		return nil
 	}
@@ -114,8 +117,7 @@ func jsonFits(c byte, t reflect.Type) bool {
 // null.
 func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 	for _, v := range variants {
-		rv := reflect.ValueOf(v)
-		if rv.IsValid() && !rv.IsNil() {
+		if isSet(reflect.ValueOf(v)) {
 			return json.Marshal(v)
 		}
 	}
@@ -123,6 +125,19 @@ func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 		return raw, nil
 	}
 	return []byte("null"), nil
+}
+
+// isSet reports whether a variant field holds a value: non-nil for the
+// nilable kinds, always for the others.
+func isSet(rv reflect.Value) bool {
+	if !rv.IsValid() {
+		return false
+	}
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return !rv.IsNil()
+	}
+	return true
 }
 
 // MarshalExtra encodes an object with additional members: plain is the
