@@ -85,6 +85,11 @@ func pathTemplateNames(path string) []string {
 	}
 }
 
+// ignoredHeaders are the header parameters OpenAPI says to ignore: the
+// client derives them from the body, the response it accepts, and the
+// security schemes.
+var ignoredHeaders = map[string]bool{"accept": true, "content-type": true, "authorization": true}
+
 var locationOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie": 3}
 
 // params builds the operation's parameters in IR order: path parameters in
@@ -102,6 +107,10 @@ func (b *builder) params(r *rawOp, op *ir.Operation, refs []*paramRef) []*ir.Par
 	for _, pr := range refs {
 		if _, ok := locationOrder[pr.p.In]; !ok {
 			b.l.sink.warnf(pr.at, op.ID, ruleUnsupportedParam, "parameter %q in %q is not an OpenAPI 3 location; ignored", pr.p.Name, pr.p.In)
+			continue
+		}
+		if pr.p.In == "header" && ignoredHeaders[strings.ToLower(pr.p.Name)] {
+			b.l.sink.warnf(pr.at, op.ID, ruleUnsupportedParam, "header parameter %q is ignored, as OpenAPI says (the client sets it itself)", pr.p.Name)
 			continue
 		}
 		if pr.p.In == "path" {

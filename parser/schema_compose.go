@@ -161,7 +161,7 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		case r == nil || r.Value == nil:
 		case r.Ref == "" && r.Value.Type.Is("null"):
 			s.Nullable = true
-		case r.Ref == "" && constraintOnly(r.Value):
+		case r.Ref == "" && (constraintOnly(r.Value) || refines(r.Value, v)):
 		default:
 			real = append(real, i)
 		}
@@ -176,6 +176,9 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 			u.Description = s.Description
 		}
 		return u
+	}
+	if len(v.Properties) > 0 {
+		sb.b.l.sink.warnf(at, "", ruleUnsupportedSchema, "properties beside %s are not merged into its variants; they are ignored", key)
 	}
 	s.Kind = ir.KindUnion
 	for _, i := range real {
@@ -192,6 +195,22 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 func constraintOnly(v *openapi3.Schema) bool {
 	return v.Type.IsEmpty() && len(v.Properties) == 0 && v.Items == nil && len(v.AllOf)+len(v.OneOf)+len(v.AnyOf) == 0 &&
 		len(v.Enum) == 0 && v.Const == nil && v.AdditionalProperties.Schema == nil && v.Format == ""
+}
+
+// refines reports whether an inline variant only narrows the object that
+// holds the union: no type other than object, and properties that object
+// already declares (GitHub writes "status is completed, or queued" this way).
+func refines(variant, parent *openapi3.Schema) bool {
+	if len(parent.Properties) == 0 || !(variant.Type.IsEmpty() || variant.Type.Is("object")) ||
+		variant.Items != nil || len(variant.AllOf)+len(variant.OneOf)+len(variant.AnyOf) > 0 || len(variant.Enum) > 0 {
+		return false
+	}
+	for name := range variant.Properties {
+		if parent.Properties[name] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // variantHint names an inline variant: by its title when it has one, else by
