@@ -261,3 +261,72 @@ func TestReplacePlaceholder(t *testing.T) {
 		}
 	}
 }
+
+func TestBuilderBodies(t *testing.T) {
+	server := serverURL(t, "https://x.test")
+	op := &Operation{ID: "op"}
+	type form struct {
+		A string `json:"a"`
+		B []int  `json:"b"`
+	}
+	tests := []struct {
+		name   string
+		set    func(b *Builder)
+		ct     string
+		body   string
+		prefix bool
+	}{
+		{"json", func(b *Builder) { b.JSONBody("application/merge-patch+json", form{A: "x"}) }, "application/merge-patch+json", `{"a":"x","b":null}`, false},
+		{"form", func(b *Builder) { b.FormBody(form{A: "x y", B: []int{1, 2}}, "b") }, "application/x-www-form-urlencoded", "a=x+y&b%5B0%5D=1&b%5B1%5D=2", false},
+		{"text", func(b *Builder) { b.TextBody("text/plain", "hi") }, "text/plain", "hi", false},
+		{"reader", func(b *Builder) { b.ReaderBody("application/octet-stream", strings.NewReader("raw")) }, "application/octet-stream", "raw", false},
+		{"empty reader", func(b *Builder) { b.ReaderBody("application/octet-stream", nil) }, "application/octet-stream", "", false},
+		{"multipart", func(b *Builder) { b.MultipartBody(form{A: "x"}) }, "multipart/form-data; boundary=", "--", true},
+	}
+	for _, tt := range tests {
+		b := NewBuilder(server, "POST", "/p")
+		b.Key("k-1")
+		tt.set(&b)
+		req, err := b.Build(op)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		ct, body := req.Header.Get("Content-Type"), string(req.Body)
+		okCT := ct == tt.ct || tt.prefix && strings.HasPrefix(ct, tt.ct)
+		okBody := body == tt.body || tt.prefix && strings.HasPrefix(body, tt.body)
+		if !okCT || !okBody || req.Body == nil || req.Key != "k-1" || req.Method != "POST" {
+			t.Errorf("%s: Content-Type %q body %q key %q", tt.name, ct, body, req.Key)
+		}
+	}
+	b := NewBuilder(server, "POST", "/p")
+	b.JSONBody("application/json", make(chan int))
+	if _, err := b.Build(op); err == nil || !strings.Contains(err.Error(), "encoding JSON body") {
+		t.Errorf("unencodable body: %v", err)
+	}
+	b = NewBuilder(server, "GET", "/p")
+	if req, _ := b.Build(op); req.Body != nil || req.Header != nil {
+		t.Errorf("a request without body or headers: body %v header %v", req.Body, req.Header)
+	}
+}
+
+func TestCookieAndObjectForms(t *testing.T) {
+	obj := map[string]string{"b": "2", "a": "1 2"}
+	for _, tt := range []struct {
+		p    Param
+		v    any
+		want []string
+	}{
+		{Param{Name: "c", Explode: true}, obj, []string{"a=1+2", "b=2"}},
+		{Param{Name: "c"}, obj, []string{"c=a,1+2,b,2"}},
+		{Param{Name: "c", Explode: true}, []string{"x", "y"}, []string{"c=x", "c=y"}},
+		{Param{Name: "c"}, (*string)(nil), nil},
+	} {
+		n, err := toNode(tt.v, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cookiePairs(tt.p, n); strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
+			t.Errorf("%+v %v: got %q, want %q", tt.p, tt.v, got, tt.want)
+		}
+	}
+}
