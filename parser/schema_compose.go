@@ -29,7 +29,10 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		u.Source = s.Source
 		return u
 	}
-	m := &merge{sb: sb, hint: hint, seen: map[*openapi3.Schema]bool{}, props: map[string]*mergedProp{}}
+	if ui := unionMember(v); ui >= 0 {
+		return sb.allOfUnion(s, v, at, hint, ui)
+	}
+	m := newMerge(sb, hint)
 	m.add(v, at, true)
 	if len(m.order) == 0 && m.scalar != nil && m.addl == nil {
 		// allOf of non-objects (a string type and a format, say): the first
@@ -38,6 +41,15 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		u.Nullable = u.Nullable || s.Nullable
 		return u
 	}
+	return m.object(s)
+}
+
+func newMerge(sb *schemaBuilder, hint string) *merge {
+	return &merge{sb: sb, hint: hint, seen: map[*openapi3.Schema]bool{}, props: map[string]*mergedProp{}, required: map[string]bool{}}
+}
+
+// object fills s with the merged members.
+func (m *merge) object(s *ir.Schema) *ir.Schema {
 	s.Kind = ir.KindObject
 	names := newNamer()
 	for _, name := range m.order {
@@ -92,9 +104,12 @@ func (m *merge) add(v *openapi3.Schema, at loc, self bool) {
 		}
 		m.add(member.Value, mat, false)
 	}
-	if m.required == nil {
-		m.required = map[string]bool{}
-	}
+	m.addOwn(v, at)
+}
+
+// addOwn merges a schema's own members: required, properties and
+// additionalProperties, not its allOf.
+func (m *merge) addOwn(v *openapi3.Schema, at loc) {
 	for _, r := range v.Required {
 		m.required[r] = true
 	}

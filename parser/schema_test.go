@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func TestSchemaConversion(t *testing.T) {
       properties: {a: {type: string}}
       oneOf: [{$ref: "#/components/schemas/V"}, {type: string}]
     V: {type: object, properties: {b: {type: integer}}}
-`, "U", "oneOf", ruleUnsupportedSchema},
+`, "U", "oneOf ref:V b=integer/false string", ruleUnsupportedSchema},
 		{"oneOf with null is a nullable use", `
     Holder:
       type: object
@@ -75,6 +76,15 @@ func TestSchemaConversion(t *testing.T) {
         - $ref: "#/components/schemas/A"
         - {type: object, properties: {kind: {type: string, enum: [b]}}}
 `, "B", "object kind=ref:BKind", ""},
+		{"allOf over a union distributes", `
+    A: {type: object, properties: {type: {type: string}, a: {type: string}}}
+    B: {type: object, properties: {type: {type: string}, b: {type: integer}}}
+    Event:
+      allOf:
+        - oneOf: [{$ref: "#/components/schemas/A"}, {$ref: "#/components/schemas/B"}]
+          discriminator: {propertyName: type, mapping: {a: "#/components/schemas/A"}}
+        - {type: object, required: [id], properties: {id: {type: string}}}
+`, "Event", "oneOf ref:EventA a=string/false id=string/true type=string/false ref:EventB b=integer/false id=string/true type=string/false B->EventB a->EventA", ""},
 		{"const is a one-value enum", `
     C: {type: string, const: fixed}
 `, "C", "enum(string)", ""},
@@ -92,6 +102,17 @@ func TestSchemaConversion(t *testing.T) {
 			got := schemaText(d, true)
 			for _, p := range d.Properties {
 				got += " " + p.Name + "=" + schemaText(p.Type, false)
+			}
+			for _, v := range d.Variants {
+				got += " " + schemaText(v, false)
+				for _, p := range v.Deref().Properties {
+					got += fmt.Sprintf(" %s=%s/%v", p.Name, schemaText(p.Type, false), p.Required)
+				}
+			}
+			if d.Discriminator != nil {
+				for _, m := range d.Discriminator.Mapping {
+					got += " " + m.Value + "->" + m.Schema.GoName
+				}
 			}
 			if got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
