@@ -53,60 +53,76 @@ func valueCycles(schemas []*ir.Schema) map[fieldEdge]bool {
 // recursion is made iterative so deep chains in large documents cannot
 // overflow the stack.
 func tarjan(nodes []*ir.Schema, edges map[*ir.Schema][]valueEdge) map[*ir.Schema]int {
-	index := map[*ir.Schema]int{}
-	low := map[*ir.Schema]int{}
-	onStack := map[*ir.Schema]bool{}
-	comp := map[*ir.Schema]int{}
-	var stack []*ir.Schema
-	next, ncomp := 0, 0
-	type frame struct {
-		v *ir.Schema
-		i int
-	}
+	t := &sccState{index: map[*ir.Schema]int{}, low: map[*ir.Schema]int{}, onStack: map[*ir.Schema]bool{},
+		comp: map[*ir.Schema]int{}}
 	for _, root := range nodes {
-		if _, seen := index[root]; seen {
+		if _, seen := t.index[root]; !seen {
+			t.visit(root, edges)
+		}
+	}
+	return t.comp
+}
+
+// sccState is the bookkeeping of Tarjan's algorithm.
+type sccState struct {
+	index, low, comp map[*ir.Schema]int
+	onStack          map[*ir.Schema]bool
+	stack            []*ir.Schema
+	next, ncomp      int
+}
+
+// sccFrame is one node being explored and the next edge to follow.
+type sccFrame struct {
+	v *ir.Schema
+	i int
+}
+
+// visit explores everything reachable from root with an explicit stack.
+func (t *sccState) visit(root *ir.Schema, edges map[*ir.Schema][]valueEdge) {
+	work := []sccFrame{t.push(root)}
+	for len(work) > 0 {
+		f := &work[len(work)-1]
+		if f.i < len(edges[f.v]) {
+			w := edges[f.v][f.i].to
+			f.i++
+			if _, seen := t.index[w]; !seen {
+				work = append(work, t.push(w))
+			} else if t.onStack[w] {
+				t.low[f.v] = min(t.low[f.v], t.index[w])
+			}
 			continue
 		}
-		work := []frame{{v: root}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(work) > 0 {
-			f := &work[len(work)-1]
-			if f.i < len(edges[f.v]) {
-				w := edges[f.v][f.i].to
-				f.i++
-				if _, seen := index[w]; !seen {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					work = append(work, frame{v: w})
-				} else if onStack[w] {
-					low[f.v] = min(low[f.v], index[w])
-				}
-				continue
-			}
-			v := f.v
-			work = work[:len(work)-1]
-			if len(work) > 0 {
-				parent := work[len(work)-1].v
-				low[parent] = min(low[parent], low[v])
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp[w] = ncomp
-					if w == v {
-						break
-					}
-				}
-				ncomp++
-			}
+		v := f.v
+		work = work[:len(work)-1]
+		if len(work) > 0 {
+			parent := work[len(work)-1].v
+			t.low[parent] = min(t.low[parent], t.low[v])
+		}
+		if t.low[v] == t.index[v] {
+			t.popComponent(v)
 		}
 	}
-	return comp
+}
+
+// push numbers a newly reached node and puts it on the stack.
+func (t *sccState) push(v *ir.Schema) sccFrame {
+	t.index[v], t.low[v] = t.next, t.next
+	t.next++
+	t.stack = append(t.stack, v)
+	t.onStack[v] = true
+	return sccFrame{v: v}
+}
+
+// popComponent pops the component rooted at v.
+func (t *sccState) popComponent(v *ir.Schema) {
+	for {
+		w := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		t.onStack[w] = false
+		t.comp[w] = t.ncomp
+		if w == v {
+			break
+		}
+	}
+	t.ncomp++
 }
