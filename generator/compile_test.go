@@ -51,3 +51,21 @@ func goTool(dir string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return strings.TrimSpace(string(out)), err
 }
+
+// gofmtClean runs the gofmt binary (not go/format, which does not reformat
+// doc comments the way gofmt does) on dir and returns the files it would
+// change.
+func gofmtClean(t *testing.T, dir string) string {
+	t.Helper()
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(strings.TrimSpace(string(goroot)), "bin", "gofmt"), "-l", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gofmt: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out))
+}

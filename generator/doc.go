@@ -32,8 +32,8 @@ func renderDoc(api *ir.API, pkg string) ([]byte, error) {
 	if data.Title == "" {
 		data.Title = "an HTTP"
 	}
-	for _, l := range docLines(api.Description) {
-		data.Description = append(data.Description, strings.TrimRight("// "+l, " "))
+	if lines := docLines(api.Description); len(lines) > 0 {
+		data.Description = strings.Split(canonicalComment(lines), "\n")
 	}
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, data); err != nil {

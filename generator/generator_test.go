@@ -72,6 +72,9 @@ func TestFixtureCompilesVetsAndRoundTrips(t *testing.T) {
 	}
 	files = append(files, File{Name: "roundtrip_test.go", Content: rt})
 	dir := writeModule(t, map[string][]File{"fixture": files})
+	if bad := gofmtClean(t, dir); bad != "" {
+		t.Errorf("gofmt would change: %s", bad)
+	}
 	for _, step := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
 		out, err := goTool(dir, step...)
 		if err != nil {

@@ -178,14 +178,23 @@ func commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
 	if len(lines) == 0 {
 		return jen.Null()
 	}
-	// Print through go/doc/comment, as gofmt does for doc comments, so the
-	// output is already in gofmt's canonical form (headings, lists, code
-	// blocks) whatever the document's text looks like.
+	text := canonicalComment(lines)
+	if text == "" {
+		return jen.Null()
+	}
+	return jen.Comment(text).Line()
+}
+
+// canonicalComment prints comment lines (without markers) through
+// go/doc/comment, as gofmt does for doc comments, and adds the // markers,
+// so the output is already in gofmt's canonical form (headings, lists, code
+// blocks) whatever the document's text looks like.
+func canonicalComment(lines []string) string {
 	var p doccomment.Parser
 	var pr doccomment.Printer
 	text := strings.TrimSuffix(string(pr.Comment(p.Parse(strings.Join(lines, "\n")))), "\n")
 	if text == "" {
-		return jen.Null()
+		return ""
 	}
 	out := strings.Split(text, "\n")
 	for i, l := range out {
@@ -198,9 +207,8 @@ func commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
 			out[i] = "// " + l
 		}
 	}
-	return jen.Comment(strings.Join(out, "\n")).Line()
+	return strings.Join(out, "\n")
 }
-
 // wrapWidth is the column at which long prose lines are wrapped.
 const wrapWidth = 100
 

@@ -49,6 +49,9 @@ func TestRealWorldSpecsBuildAndVet(t *testing.T) {
 		pkgs[name] = out.Files
 	}
 	mod := writeModule(t, pkgs)
+	if bad := gofmtClean(t, mod); bad != "" {
+		t.Errorf("gofmt would change: %s", bad)
+	}
 	for _, step := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
 		start := time.Now()
 		out, err := goTool(mod, step...)
