@@ -209,6 +209,7 @@ func canonicalComment(lines []string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
 // wrapWidth is the column at which long prose lines are wrapped.
 const wrapWidth = 100
 
