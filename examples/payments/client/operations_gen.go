@@ -19,7 +19,8 @@ var createOrderOp = idemrt.Operation{
 
 // CreateOrderParams holds the parameters of CreateOrder.
 type CreateOrderParams struct {
-	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per business intent; empty means the client makes a fresh one for this call.
+	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per
+	// business intent; empty means the client makes a fresh one for this call.
 	IdempotencyKey string
 }
 
@@ -72,7 +73,8 @@ var createPaymentOp = idemrt.Operation{
 
 // CreatePaymentParams holds the parameters of CreatePayment.
 type CreatePaymentParams struct {
-	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per business intent; empty means the client makes a fresh one for this call.
+	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per
+	// business intent; empty means the client makes a fresh one for this call.
 	IdempotencyKey string
 	// OrderID is the path parameter "orderId" (required).
 	OrderID string
