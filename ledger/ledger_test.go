@@ -1,0 +1,95 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// stuckStore is a Store whose only rows are stuck reservations; it counts
+// what the sweeper does to it.
+type stuckStore struct {
+	Store
+	mu       sync.Mutex
+	stuck    []Record
+	released []string
+	purges   int
+}
+
+func (s *stuckStore) Stuck(context.Context, time.Time, int) ([]Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Record(nil), s.stuck...), nil
+}
+
+func (s *stuckStore) Release(_ context.Context, id ID, owner string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.released = append(s.released, id.Key+"/"+owner)
+	s.stuck = nil
+	return nil
+}
+
+func (s *stuckStore) Purge(context.Context, time.Time) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.purges++
+	return 3, nil
+}
+
+func (s *stuckStore) Begin(context.Context) (*sql.Tx, error) { return nil, errors.New("unused") }
+
+func TestSweeperRunReportsEachPass(t *testing.T) {
+	st := &stuckStore{stuck: []Record{{ID: ID{Caller: "a", Operation: "op", Key: "k"}, LeaseOwner: "dead"}}}
+	sw := &Sweeper{Store: st}
+	ctx, cancel := context.WithCancel(context.Background())
+	var reports []SweepReport
+	sw.Run(ctx, time.Millisecond, func(rep SweepReport, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+		reports = append(reports, rep)
+		if len(reports) == 2 {
+			cancel()
+		}
+	})
+	if len(reports) != 2 {
+		t.Fatalf("%d reports, want 2", len(reports))
+	}
+	first, second := reports[0], reports[1]
+	if len(first.Stuck) != 1 || first.Released != 1 || first.Purged != 3 {
+		t.Errorf("first pass = %+v, want 1 stuck, 1 released, 3 purged", first)
+	}
+	if len(second.Stuck) != 0 || second.Released != 0 {
+		t.Errorf("second pass = %+v, want nothing stuck", second)
+	}
+	if len(st.released) != 1 || st.released[0] != "k/dead" {
+		t.Errorf("released %v, want the dead owner's reservation", st.released)
+	}
+}
+
+func TestNewValidates(t *testing.T) {
+	st := &stuckStore{}
+	caller := func(*http.Request) (string, error) { return "c", nil }
+	bad := []Config{
+		{Caller: caller},
+		{Store: st},
+		{Store: st, Caller: caller, Lease: time.Hour, TTL: time.Minute},
+	}
+	for _, c := range bad {
+		if _, err := New(c); err == nil {
+			t.Errorf("New(%+v) accepted an invalid config", c)
+		}
+	}
+	l, err := New(Config{Store: st, Caller: caller})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.cfg.KeyHeader != "Idempotency-Key" || l.cfg.Lease != 30*time.Second || l.cfg.TTL != 24*time.Hour {
+		t.Errorf("defaults = %q %v %v", l.cfg.KeyHeader, l.cfg.Lease, l.cfg.TTL)
+	}
+}
