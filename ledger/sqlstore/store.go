@@ -44,6 +44,11 @@ func (s *Store) Close() error {
 // DB returns the underlying handle (for the outbox and the application).
 func (s *Store) DB() *sql.DB { return s.db }
 
+// Reader returns the pool for plain reads: the read-only pool set by
+// SetReader, else DB. On SQLite, application reads outside the ledger
+// (a GET handler) belong here, so they never wait for the single writer.
+func (s *Store) Reader() *sql.DB { return s.rdb }
+
 // Dialect returns the store's dialect.
 func (s *Store) Dialect() Dialect { return s.d }
 

@@ -107,7 +107,7 @@ func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var o order
-	err = s.db.DB().QueryRowContext(r.Context(), s.db.Dialect().Rebind(`SELECT id, item, amount_cents, currency, charge_id
+	err = s.db.Reader().QueryRowContext(r.Context(), s.db.Dialect().Rebind(`SELECT id, item, amount_cents, currency, charge_id
 FROM orders WHERE id = ? AND caller = ?`), r.PathValue("orderId"), caller).Scan(&o.ID, &o.Item, &o.AmountCents, &o.Currency, &o.ChargeID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
