@@ -10,11 +10,11 @@ import (
 	"github.com/idemgen/idemgen/ir"
 )
 
-// modelsFile emits models_gen.go: one type per named declaration, in the
-// IR's order.
-func (g *gen) modelsFile() *jen.File {
+// modelsFile emits (part of) models_gen.go: one type per named
+// declaration, in the IR's order.
+func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
 	f := g.newFile()
-	for _, s := range g.api.Schemas {
+	for _, s := range schemas {
 		f.Add(g.emitModel(s))
 		f.Line()
 	}

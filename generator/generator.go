@@ -58,7 +58,14 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 		return nil, ir.Diagnostics{{Rule: "package-name", File: api.Source.File,
 			Message: fmt.Sprintf("package name %q is not a valid Go identifier for a library package", cfg.Package)}}
 	}
+	return generate(api, cfg, modelsChunk)
+}
+
+// generate is Generate with the models chunk size as a parameter, so tests
+// can prove the chunking does not change the output.
+func generate(api *ir.API, cfg Config, chunkSize int) (*Output, error) {
 	g := newGen(api, cfg)
+	g.chunk = chunkSize
 	ops, diags := g.supportedOps()
 	if err := diags.Errors(); err != nil && !cfg.SkipUnsupported {
 		return nil, err
@@ -78,26 +85,72 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 
 // render builds and renders every file. Files are independent, so they are
 // built and rendered concurrently (gofmt-ing the source is most of the
-// cost); results land by index, so the output does not depend on
-// scheduling. Building only reads the generator's tables, which are complete
-// once reserveNames has run.
+// cost), and the models, usually the largest file, are rendered in chunks
+// that are merged afterwards (see mergeChunks). Results land by index, so
+// the output does not depend on scheduling. Building only reads the
+// generator's tables, which are complete once reserveNames has run.
 func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	doc, err := renderDoc(g.api, g.cfg.Package)
 	if err != nil {
 		return nil, err
 	}
-	jobs := []struct {
-		name  string
-		build func() *jen.File
-	}{{"client_gen.go", g.clientFile}, {"models_gen.go", g.modelsFile}}
-	for _, grp := range groupByFile(ops) {
-		jobs = append(jobs, struct {
-			name  string
-			build func() *jen.File
-		}{grp.name, func() *jen.File { return g.operationsFile(grp.ops) }})
+	jobs := []renderJob{{"client_gen.go", g.clientFile}}
+	for _, part := range chunk(g.api.Schemas, g.chunk) {
+		jobs = append(jobs, renderJob{"models_gen.go", func() *jen.File { return g.modelsFile(part) }})
 	}
-	files := make([]File, len(jobs)+1)
-	files[len(jobs)] = File{Name: "doc.go", Content: doc}
+	for _, grp := range groupByFile(ops) {
+		for _, part := range chunk(grp.ops, max(g.chunk/opsPerModel, 1)) {
+			jobs = append(jobs, renderJob{grp.name, func() *jen.File { return g.operationsFile(part) }})
+		}
+	}
+	out, err := g.runJobs(jobs)
+	if err != nil {
+		return nil, err
+	}
+	files := []File{{Name: "doc.go", Content: doc}}
+	// Jobs of one file are adjacent: merge each run of them.
+	for i := 0; i < len(jobs); {
+		j := i + 1
+		for j < len(jobs) && jobs[j].name == jobs[i].name {
+			j++
+		}
+		files = append(files, File{Name: jobs[i].name, Content: mergeChunks(out[i:j])})
+		i = j
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return files, nil
+}
+
+// modelsChunk is how many declarations one models rendering job takes; an
+// operation renders to about opsPerModel times as much code, so operation
+// files are chunked by modelsChunk/opsPerModel. Both are fixed (not derived
+// from the CPU count) so the work split is the same on every machine; the
+// merged bytes do not depend on it either.
+const (
+	modelsChunk = 400
+	opsPerModel = 8
+)
+
+// renderJob builds one jen.File to render.
+type renderJob struct {
+	name  string
+	build func() *jen.File
+}
+
+// chunk splits items into slices of at most n; no items still yields one
+// (empty) chunk, so the models file always exists.
+func chunk[T any](items []T, n int) [][]T {
+	out := [][]T{items[:min(n, len(items))]}
+	for i := n; i < len(items); i += n {
+		out = append(out, items[i:min(i+n, len(items))])
+	}
+	return out
+}
+
+// runJobs builds and renders the jobs on GOMAXPROCS goroutines and returns
+// the rendered bytes by job index, or the first job's error.
+func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
+	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -106,8 +159,7 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			files[i].Name = job.name
-			files[i].Content, errs[i] = g.renderFile(job.name, job.build())
+			out[i], errs[i] = g.renderFile(job.name, job.build())
 		}()
 	}
 	wg.Wait()
@@ -116,8 +168,7 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 			return nil, err
 		}
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, nil
+	return out, nil
 }
 
 // renderFile renders one file; a render failure is a generator bug, reported
