@@ -37,6 +37,16 @@ var contenders = []contender{
 	{"nested 3x3x3", newNested},
 }
 
+// withRefill is idemgen with the default budget but refill per healthy
+// answer.
+func withRefill(refill float64) contender {
+	return contender{fmt.Sprintf("idemgen, refill %g", refill), func(base string, hc *http.Client, scale float64) caller {
+		b := idemrt.DefaultBudget(idemrt.Interactive)
+		b.SuccessRefill = refill
+		return newIdemgen(base, hc, scale, b)
+	}}
+}
+
 // scaled divides d by scale: every contender's delays shrink by the same
 // factor, so the run is fast and the ratios are those of the real defaults.
 func scaled(d time.Duration, scale float64) time.Duration {

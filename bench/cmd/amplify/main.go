@@ -28,6 +28,9 @@ type config struct {
 	deadline       time.Duration
 	failRate       float64
 	seed           uint64
+	// refill, when above 0, adds an idemgen row whose budget refills this
+	// much per healthy answer: a what-if for the budget's one free knob.
+	refill float64
 }
 
 func main() {
@@ -38,6 +41,7 @@ func main() {
 	flag.DurationVar(&cfg.deadline, "deadline", 10*time.Second, "deadline of one logical call, before scaling")
 	flag.Float64Var(&cfg.failRate, "fail", 0.3, "share of attempts failed in the partial-failure scenario")
 	flag.Uint64Var(&cfg.seed, "seed", 1, "seed of the partial-failure draws")
+	flag.Float64Var(&cfg.refill, "refill", 0, "also run idemgen with this budget refill per healthy answer (0: no extra row)")
 	flag.Parse()
 	if cfg.calls < 2 || cfg.workers < 1 || cfg.scale <= 0 {
 		fmt.Fprintln(os.Stderr, "amplify: need -calls >= 2, -workers >= 1, -scale > 0")
@@ -58,9 +62,13 @@ func runAll(cfg config) []outcome {
 		{"total outage (503 to every attempt)", 1},
 		{fmt.Sprintf("%.0f%% of attempts fail (503, seed %d)", 100*cfg.failRate, cfg.seed), cfg.failRate},
 	}
+	cs := contenders
+	if cfg.refill > 0 {
+		cs = append(cs[:len(cs):len(cs)], withRefill(cfg.refill))
+	}
 	var out []outcome
 	for _, sc := range scenarios {
-		for _, c := range contenders {
+		for _, c := range cs {
 			fmt.Fprintf(os.Stderr, "== %s: %s\n", sc.name, c.name)
 			out = append(out, runOne(cfg, sc, c))
 		}
