@@ -244,15 +244,23 @@ func (p *prepass) repair(n *yaml.Node, kind nodeKind, s slot) {
 	}
 }
 
-// remove schedules the removal of the node at s from its parent.
+// remove schedules the removal of the node at s from its parent. The node is
+// found again by identity when the removal runs, so removals scheduled in any
+// order never shift one another.
 func (p *prepass) remove(s slot) {
-	parent, i := s.parent, s.index
+	parent, target := s.parent, s.parent.Content[s.index]
 	p.pending = append(p.pending, func() {
-		if parent.Kind == yaml.MappingNode {
-			parent.Content = append(parent.Content[:i], parent.Content[i+2:]...)
+		for i, c := range parent.Content {
+			if c != target {
+				continue
+			}
+			if parent.Kind == yaml.MappingNode {
+				parent.Content = append(parent.Content[:i], parent.Content[i+2:]...)
+			} else {
+				parent.Content = append(parent.Content[:i], parent.Content[i+1:]...)
+			}
 			return
 		}
-		parent.Content = append(parent.Content[:i], parent.Content[i+1:]...)
 	})
 }
 
