@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -38,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 		{"SweeperReportsAndReleasesStuckRows", testSweeper},
 		{"TTLPurgeThenKeyExecutesAgain", testPurge},
 		{"ConcurrentSameKeyExecutesOnce", testConcurrent},
+		{"ConcurrentReclaimHasOneWinner", testConcurrentReclaim},
 		{"OutboxAtLeastOnceConsumerExactlyOnce", testOutbox},
 		{"OutboxConcurrentRelaysApplyOnce", testConcurrentRelays},
 	}
@@ -327,30 +327,6 @@ func testPurge(t *testing.T, open Opener) {
 	}
 	if _, ok := f.row("alice", "k1"); !ok {
 		t.Errorf("renewed k1 was purged")
-	}
-}
-
-func testConcurrent(t *testing.T, open Opener) {
-	f := newFixture(t, open, nil)
-	const n = 20
-	var wg sync.WaitGroup
-	res := make([]*httptest.ResponseRecorder, n)
-	for i := range n {
-		wg.Go(func() { res[i] = f.do("alice", "hot", body1) })
-	}
-	wg.Wait()
-	f.wantCounts(1, 1)
-	rec, _ := f.row("alice", "hot")
-	for i, w := range res {
-		switch w.Code {
-		case http.StatusCreated:
-			if !bytes.Equal(w.Body.Bytes(), rec.Response.Body) {
-				t.Errorf("caller %d got %q, want the one order %q", i, w.Body.Bytes(), rec.Response.Body)
-			}
-		case http.StatusConflict:
-		default:
-			t.Errorf("caller %d got %d %s", i, w.Code, w.Body.Bytes())
-		}
 	}
 }
 
