@@ -9,7 +9,7 @@
 # Knobs (environment): GEN_RUNS (generation runs per cell, median kept; 3),
 # GEN_SPECS (space-separated spec paths; the real-world specs by default),
 # GEN_BUILD (1: time `go build` of each generated package), BENCH_COUNT
-# (go test -count for the overhead benchmarks; 6), BENCH_TIME (-benchtime; 1s).
+# (go test -count for the overhead benchmarks; 10), BENCH_TIME (-benchtime; 1s).
 #
 # Needs only Go and the Go module proxy: the peers are installed at pinned
 # versions into bench/.bin, and peak RSS is read from the kernel by a Go
@@ -26,7 +26,7 @@ OGEN=github.com/ogen-go/ogen/cmd/ogen@v1.24.0
 
 GEN_RUNS=${GEN_RUNS:-3}
 GEN_BUILD=${GEN_BUILD:-1}
-BENCH_COUNT=${BENCH_COUNT:-6}
+BENCH_COUNT=${BENCH_COUNT:-10}
 BENCH_TIME=${BENCH_TIME:-1s}
 if [ -z "${GEN_SPECS:-}" ]; then
   GEN_SPECS=""
