@@ -21,9 +21,6 @@ type builder struct {
 	// rootRetry is the document-level x-retryable-status.
 	rootRetry *statusList
 	pathExts  map[*yaml.Node]pathExt
-	// itemOps lists the operation IDs of each path item, so a finding on a
-	// path item's extension names the operations it applies to.
-	itemOps map[*yaml.Node][]string
 }
 
 func build(l *loader, doc *openapi3.T, version string) *ir.API {
@@ -101,12 +98,8 @@ func (b *builder) operations() []*ir.Operation {
 		return a.method < c.method
 	})
 	names := newNamer()
-	b.itemOps = map[*yaml.Node][]string{}
 	for _, r := range raws {
 		r.goName = names.unique(r.goName)
-		if r.itemAt.node != nil {
-			b.itemOps[r.itemAt.node] = append(b.itemOps[r.itemAt.node], opID(r))
-		}
 	}
 	sort.SliceStable(raws, func(i, j int) bool { return raws[i].goName < raws[j].goName })
 	ops := make([]*ir.Operation, 0, len(raws))
@@ -187,7 +180,7 @@ func (b *builder) operation(r *rawOp) *ir.Operation {
 
 // contract reads both extensions at every level and resolves the contract.
 func (b *builder) contract(r *rawOp, id string, params []*paramRef) ir.RetryContract {
-	shared := extReader{sink: b.l.sink, op: strings.Join(b.itemOps[r.itemAt.node], ", ")}
+	shared := extReader{sink: b.l.sink}
 	own := extReader{sink: b.l.sink, op: id}
 	lv := levels{
 		rootRetry: b.rootRetry,
