@@ -138,7 +138,20 @@ func TestScenario8CallerCannotReadAnotherCallersKey(t *testing.T) {
 		if _, err := bob.GetOrder(bg(), client.GetOrderParams{OrderID: a.ID}); !errors.As(err, &se) || se.StatusCode != http.StatusNotFound {
 			t.Fatalf("bob reading alice's order: %v, want 404", err)
 		}
-		b.wantRows(t, "alice", 1, 1, 1)
+		// Alice tops up her order; bob replaying her payment key on her order
+		// gets a 404 of his own, never her payment.
+		pay, err := alice.CreatePayment(bg(), client.NewPayment{AmountCents: 500}, client.CreatePaymentParams{OrderID: a.ID, IdempotencyKey: "pay-key"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = bob.CreatePayment(bg(), client.NewPayment{AmountCents: 500}, client.CreatePaymentParams{OrderID: a.ID, IdempotencyKey: "pay-key"})
+		if !errors.As(err, &se) || se.StatusCode != http.StatusNotFound || bytes.Contains(se.Body, []byte(pay.ID)) {
+			t.Fatalf("bob paying alice's order with her key: %v, want 404 without her payment", err)
+		}
+		b.wantRows(t, "alice", 1, 2, 1)
+		if n := b.count(t, `SELECT COUNT(*) FROM idem_outbox WHERE topic = 'payment.created'`); n != 1 {
+			t.Fatalf("%d payment events, want alice's one", n)
+		}
 		b.wantRows(t, "bob", 1, 1, 1)
 		if n := b.count(t, `SELECT COUNT(*) FROM idem_ledger WHERE idem_key = 'shared-key'`); n != 2 {
 			t.Fatalf("%d ledger rows for the shared key, want one per caller", n)
