@@ -54,10 +54,7 @@ func (g *gen) emitParams(op *ir.Operation) jen.Code {
 	}
 	params, names := paramFields(op)
 	for i, p := range params {
-		typ := g.goType(p.Type)
-		if !p.Required && p.In != ir.InPath {
-			typ = g.optionalType(p.Type)
-		}
+		typ := g.paramType(p)
 		what := fmt.Sprintf("%s is the %s parameter %q", names[i], p.In, p.Name)
 		if p.Required {
 			what += " (required)"
@@ -115,4 +112,17 @@ func defaultStyle(p *ir.Parameter) bool {
 		return p.Style == ir.StyleSimple
 	}
 	return p.Style == ir.StyleForm
+}
+
+// paramType is the Go type of a params field. An untyped parameter is any
+// (the runtime serialises whatever the caller puts there; nil is not sent);
+// optional typed ones are pointers unless nilable.
+func (g *gen) paramType(p *ir.Parameter) jen.Code {
+	switch {
+	case p.Type == nil || p.Type.Kind == ir.KindAny:
+		return jen.Any()
+	case !p.Required && p.In != ir.InPath:
+		return g.optionalType(p.Type)
+	}
+	return g.goType(p.Type)
 }

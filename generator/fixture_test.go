@@ -111,7 +111,8 @@ func fixtureOps(order, errModel, upload, status *ir.Schema) []*ir.Operation {
 			Params: []*ir.Parameter{orderID,
 				{Name: "status", GoName: "Status", In: ir.InQuery, Style: "form", Explode: true, Type: arrayOf(ref(status))},
 				{Name: "If-None-Match", GoName: "IfNoneMatch", In: ir.InHeader, Style: "simple", Type: str()},
-				{Name: "session", GoName: "Session", In: ir.InCookie, Style: "form", Explode: true, Type: str()}},
+				{Name: "session", GoName: "Session", In: ir.InCookie, Style: "form", Explode: true, Type: str()},
+				{Name: "hint", GoName: "Hint", In: ir.InQuery, Style: "form", Explode: true, Type: &ir.Schema{Kind: ir.KindAny}}},
 			Responses: []*ir.Response{{Status: 200, Content: jsonContent(ref(order)), Headers: []*ir.Header{
 				{Name: "ETag", GoName: "ETag", Type: str()}, {Name: "X-Rate", GoName: "XRate", Type: integer("")}}},
 				{Status: 404, Content: jsonContent(ref(errModel))}}},

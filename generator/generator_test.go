@@ -98,6 +98,7 @@ func TestGeneratedSurface(t *testing.T) {
 		"Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},",
 		"IdempotencyKey string",
 		"ETag string",
+		"Hint any",
 		"XRate int64",
 		"b.Key(params.IdempotencyKey)",
 		`b.Query(idemrt.Param{Name: "status", Explode: true}, params.Status)`,

@@ -68,6 +68,9 @@ func toNode(v any, asJSON bool) (node, error) {
 	if asJSON {
 		return jsonScalar(v)
 	}
+	if raw, ok := v.(json.RawMessage); ok && len(raw) == 0 {
+		return node{}, nil
+	}
 	if s, ok := fastScalar(v); ok {
 		return node{kind: nodeScalar, scalar: s}, nil
 	}
@@ -116,6 +119,14 @@ func fastScalar(v any) (string, bool) {
 		return x.Format(time.RFC3339Nano), true
 	case Date:
 		return x.String(), true
+	case json.RawMessage:
+		// Untyped values: a JSON string is sent as its text, anything else
+		// as its JSON form.
+		var str string
+		if json.Unmarshal(x, &str) == nil {
+			return str, true
+		}
+		return string(x), true
 	}
 	return "", false
 }

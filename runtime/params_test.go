@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"errors"
 	"net/url"
 	"strings"
@@ -150,12 +151,15 @@ func TestQueryValuesOfEveryKind(t *testing.T) {
 	b.Query(Param{Name: "ratio"}, 0.25)
 	b.Query(Param{Name: "raw", AllowReserved: true}, "a/b:c&d")
 	b.Query(Param{Name: "js", JSON: true}, map[string]int{"a": 1})
+	b.Query(Param{Name: "rawstr"}, json.RawMessage(`"a b"`))
+	b.Query(Param{Name: "rawnum"}, json.RawMessage(`12`))
+	b.Query(Param{Name: "rawnone"}, json.RawMessage(nil))
 	req, err := b.Build(&Operation{ID: "op"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "fixed=1&beta=true&status=paid&status=new&filter[status]=paid&filter[customer_id]=c+1%262" +
-		"&nested[range][from]=7&at=2024-03-01T12%3A00%3A00Z&day=2024-03-01&flag=true&ratio=0.25&raw=a/b:c%26d&js=%7B%22a%22%3A1%7D"
+		"&nested[range][from]=7&at=2024-03-01T12%3A00%3A00Z&day=2024-03-01&flag=true&ratio=0.25&raw=a/b:c%26d&js=%7B%22a%22%3A1%7D&rawstr=a+b&rawnum=12"
 	if req.URL.RawQuery != want {
 		t.Errorf("query =\n%s\nwant\n%s", req.URL.RawQuery, want)
 	}
