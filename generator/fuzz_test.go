@@ -1,0 +1,48 @@
+package generator
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/ir"
+	"github.com/idemgen/idemgen/parser"
+)
+
+// FuzzGenerate feeds documents through the parser and the generator: for
+// whatever the parser accepts, Generate must not panic and must never
+// produce source that does not parse (its "render" error means a generator
+// bug). The seeds are the specs of testdata/specs; they run as ordinary
+// tests.
+func FuzzGenerate(f *testing.F) {
+	root := testutil.ModuleRoot(f)
+	for _, pattern := range []string{"*.yaml", "bad-gen/*.yaml"} {
+		paths, _ := filepath.Glob(filepath.Join(root, "testdata", "specs", pattern))
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		api, diags, err := parser.LoadData("fuzz.yaml", data, parser.Options{})
+		if err != nil || api == nil || diags.HasErrors() {
+			return
+		}
+		for _, skip := range []bool{false, true} {
+			_, err := Generate(api, Config{Package: "fuzz", SkipUnsupported: skip})
+			if ds, ok := err.(ir.Diagnostics); ok {
+				for _, d := range ds {
+					if d.Rule == "render" {
+						t.Fatalf("generated source does not parse: %v", d)
+					}
+				}
+			} else if err != nil {
+				t.Fatalf("Generate returned a %T, want ir.Diagnostics: %v", err, err)
+			}
+		}
+	})
+}
