@@ -3,8 +3,9 @@
 // writes the returned files.
 //
 // Output is deterministic: the generator iterates IR slices only (never
-// maps), each file is rendered once, and the header carries no version or
-// timestamp, so the same API yields the same bytes.
+// maps), every piece of code is rendered once (large files in fixed-size
+// chunks merged in order), and the header carries no version or timestamp,
+// so the same API yields the same bytes.
 package generator
 
 import (
@@ -159,6 +160,13 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				// A panic here is a generator bug; report it as an error
+				// instead of taking the caller's process down.
+				if r := recover(); r != nil {
+					errs[i] = g.bug(job.name, fmt.Errorf("panic: %v", r))
+				}
+			}()
 			out[i], errs[i] = g.renderFile(job.name, job.build())
 		}()
 	}
@@ -176,10 +184,15 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, ir.Diagnostics{{Rule: "render", File: g.api.Source.File,
-			Message: fmt.Sprintf("%s: generated code does not parse (a generator bug; please report it): %v", name, err)}}
+		return nil, g.bug(name, fmt.Errorf("generated code does not parse: %w", err))
 	}
 	return buf.Bytes(), nil
+}
+
+// bug reports a generator failure on one file as a diagnostic.
+func (g *gen) bug(name string, err error) error {
+	return ir.Diagnostics{{Rule: "render", File: g.api.Source.File,
+		Message: fmt.Sprintf("%s: %v (a generator bug; please report it)", name, err)}}
 }
 
 // newFile starts a generated Go file with the header and the runtime alias.
