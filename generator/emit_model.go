@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -225,8 +226,8 @@ func enumLiteral(base ir.Kind, v string) (lit jen.Code, key string, ok bool) {
 		return jen.Lit(int(n)), strconv.FormatInt(n, 10), true
 	case ir.KindNumber:
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, "", false
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, "", false // no Go constant spells NaN or infinity
 		}
 		return jen.Op(strconv.FormatFloat(f, 'g', -1, 64)), strconv.FormatFloat(f, 'g', -1, 64), true
 	}

@@ -250,3 +250,22 @@ func TestWrapKeepsMarkupAndBreaksProse(t *testing.T) {
 		}
 	}
 }
+
+func TestEnumLiteral(t *testing.T) {
+	for _, tt := range []struct {
+		base ir.Kind
+		in   string
+		key  string
+		ok   bool
+	}{
+		{ir.KindInteger, "7", "7", true}, {ir.KindInteger, "x", "", false},
+		{ir.KindNumber, "1.0", "1", true}, {ir.KindNumber, "1", "1", true},
+		{ir.KindNumber, "NaN", "", false}, {ir.KindNumber, "Inf", "", false},
+		{ir.KindString, "a\"b", "a\"b", true},
+	} {
+		_, key, ok := enumLiteral(tt.base, tt.in)
+		if key != tt.key || ok != tt.ok {
+			t.Errorf("enumLiteral(%v, %q) = %q, %v", tt.base, tt.in, key, ok)
+		}
+	}
+}
