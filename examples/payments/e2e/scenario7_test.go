@@ -130,25 +130,31 @@ func storm(t *testing.T, p *proc, b *backend, caller string, rnd func() float64)
 }
 
 // completeFailed resends every failed intent once the server is back, with
-// the key its error carries: each completes, exactly once.
+// the key its error carries: each completes, exactly once. Fifty workers
+// send them, so that each call's deadline starts when it is sent rather
+// than while it queues behind a thousand others on a loaded machine.
 func completeFailed(t *testing.T, c *client.Client, errs []error) {
 	t.Helper()
+	keys := make(chan string)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for _, err := range errs {
-		if err == nil {
-			continue
-		}
-		key := idemrt.KeyOf(err)
+	for range 50 {
 		wg.Go(func() {
-			_, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: key})
-			if err != nil {
-				mu.Lock()
-				t.Errorf("resending %s after recovery: %v", key, err)
-				mu.Unlock()
+			for key := range keys {
+				if _, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: key}); err != nil {
+					mu.Lock()
+					t.Errorf("resending %s after recovery: %v", key, err)
+					mu.Unlock()
+				}
 			}
 		})
 	}
+	for _, err := range errs {
+		if err != nil {
+			keys <- idemrt.KeyOf(err)
+		}
+	}
+	close(keys)
 	wg.Wait()
 }
 
