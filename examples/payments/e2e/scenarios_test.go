@@ -146,7 +146,9 @@ func TestScenario4KilledAfterReserve(t *testing.T) {
 		b.wantRows(t, "alice", 0, 0, 0)
 		var leaseEnd int64
 		b.db.QueryRow(`SELECT lease_expires FROM idem_ledger WHERE idem_key = 's4-key'`).Scan(&leaseEnd)
-		p2 := startServer(t, b, nil, "-lease", lease.String())
+		// No background sweeper on the restarted server: the test runs the
+		// sweeper itself, to see the stuck row before anything releases it.
+		p2 := startServer(t, b, nil, "-lease", lease.String(), "-sweep-every", "0")
 		c2 := newClient(t, p2, "alice")
 		if time.Until(time.Unix(0, leaseEnd)) > 500*time.Millisecond {
 			// Still leased: the retry is told "in progress" and executes nothing.

@@ -101,10 +101,15 @@ func callerOf(r *http.Request) (string, error) {
 	return strings.TrimSpace(tok), nil
 }
 
-// Run runs the outbox relay and the sweeper until ctx ends.
+// Run runs the outbox relay and the sweeper until ctx ends. The sweeper
+// runs at once (to recover after a crash), then every sweepEvery; 0
+// disables it.
 func (s *Server) Run(ctx context.Context, relayEvery, sweepEvery time.Duration) {
 	relay := &outbox.Relay{Outbox: s.ob, Publish: s.notify}
 	go relay.Run(ctx, relayEvery, func(err error) { s.cfg.Logf("outbox relay: %v", err) })
+	if sweepEvery <= 0 {
+		return
+	}
 	sw := &ledger.Sweeper{Store: s.db}
 	go sw.Run(ctx, sweepEvery, func(rep ledger.SweepReport, err error) {
 		if err != nil {

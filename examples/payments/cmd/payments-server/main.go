@@ -53,7 +53,7 @@ func main() {
 	flag.DurationVar(&o.ttl, "ttl", 24*time.Hour, "how long keys are kept for replay")
 	flag.DurationVar(&o.wait, "in-progress-wait", 0, "wait up to this long for a busy key before answering 409")
 	flag.DurationVar(&o.relayEvery, "relay-every", 100*time.Millisecond, "outbox relay interval")
-	flag.DurationVar(&o.sweepEvery, "sweep-every", time.Minute, "recovery sweeper interval")
+	flag.DurationVar(&o.sweepEvery, "sweep-every", time.Minute, "recovery sweeper interval (0: no sweeper)")
 	flag.BoolVar(&o.sweep, "sweep", false, "run the sweeper once, print its report as JSON and exit")
 	flag.BoolVar(&o.reportOnly, "report-only", false, "with -sweep: list stuck rows without releasing them")
 	flag.Parse()
