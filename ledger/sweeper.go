@@ -66,6 +66,10 @@ func (s *Sweeper) Run(ctx context.Context, interval time.Duration, report func(S
 	defer t.Stop()
 	for {
 		rep, err := s.Sweep(ctx)
+		if ctx.Err() != nil {
+			// Stopping: a pass cut short by the cancellation is not news.
+			return
+		}
 		if report != nil {
 			report(rep, err)
 		}
