@@ -23,7 +23,8 @@ type Config struct {
 	Store Store
 	// Caller returns the tenant or principal the request acts for. Keys are
 	// scoped by it: two callers using the same key never see each other's
-	// rows. An error answers 401 without touching the ledger.
+	// rows. An error, or an empty identity, answers 401 without touching
+	// the ledger.
 	Caller func(*http.Request) (string, error)
 	// KeyHeader names the key header; default "Idempotency-Key".
 	KeyHeader string

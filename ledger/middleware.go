@@ -26,6 +26,11 @@ func (l *Ledger) Handle(operation string, h http.Handler) http.Handler {
 
 func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string, h http.Handler) {
 	caller, err := l.cfg.Caller(r)
+	if err == nil && caller == "" {
+		// An empty identity would put every anonymous caller in one key
+		// scope, where they could read each other's stored results.
+		err = errors.New("the caller identity is empty")
+	}
 	if err != nil {
 		writeProblem(w, http.StatusUnauthorized, ProblemCaller, err.Error())
 		return
