@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,5 +93,20 @@ func TestNewValidates(t *testing.T) {
 	}
 	if l.cfg.KeyHeader != "Idempotency-Key" || l.cfg.Lease != 30*time.Second || l.cfg.TTL != 24*time.Hour {
 		t.Errorf("defaults = %q %v %v", l.cfg.KeyHeader, l.cfg.Lease, l.cfg.TTL)
+	}
+}
+
+func TestEmptyCallerIsRefused(t *testing.T) {
+	// The store is never reached: its unimplemented methods would panic.
+	l, err := New(Config{Store: &stuckStore{}, Caller: func(*http.Request) (string, error) { return "", nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest(http.MethodPost, "/orders", strings.NewReader(`{}`))
+	r.Header.Set("Idempotency-Key", "k")
+	w := httptest.NewRecorder()
+	l.Handle("createOrder", http.NotFoundHandler()).ServeHTTP(w, r)
+	if w.Code != http.StatusUnauthorized {
+		t.Fatalf("status = %d, want 401", w.Code)
 	}
 }
