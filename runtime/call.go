@@ -121,7 +121,9 @@ func (c *call) init(ctx context.Context) error {
 	c.active.Store(true)
 	c.recs = c.buf[:0]
 	c.key = c.req.Key
-	if c.op.Safety == Keyed && c.key == "" {
+	if c.key == "" && (c.op.Safety == Keyed || len(c.r.observers) > 0 || c.cfg.log != nil) {
+		// Records someone will see name the intent from the first attempt;
+		// otherwise an unkeyed call makes its key only if it fails.
 		c.key = NewKey()
 	}
 	c.initHeader()

@@ -111,4 +111,11 @@
 // *CallError (key, attempts, cause). Both wrap the sentinel of the rule or
 // limit that ended the call, for errors.Is, and KeyOf returns the key to
 // reconcile or retry the intent later.
+//
+// Every failed call has a key, whatever the operation's safety: Keyed
+// operations send it in their key header; other operations do not send it
+// (their contract has no key header), but the error and the attempt records
+// still name the call's intent with it (Request.Key, or a fresh NewKey), so an
+// unsafe POST that ends in ErrOutcomeUnknown leaves one identifier to log and
+// reconcile by.
 package runtime

@@ -361,7 +361,7 @@ func TestStatusErrorBodyBounded(t *testing.T) {
 	if !errors.As(err, &se) || len(se.Body) != MaxErrorBody || se.Header.Get("X-Request-Id") != "r1" {
 		t.Fatalf("err %v, body %d bytes", err, len(se.Body))
 	}
-	if msg := se.Error(); msg != "createThing: HTTP 500 Internal Server Error" {
+	if msg := se.Error(); msg != "createThing: HTTP 500 Internal Server Error (idempotency key "+se.Key+")" || se.Key == "" {
 		t.Fatalf("message %q", msg)
 	}
 }

@@ -43,6 +43,7 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 	}
 	defer c.release()
 	defer s.releaseAttempt()
+	c.ensureKey()
 	reason := v.rule
 	if limit != nil {
 		reason = limit
@@ -54,6 +55,20 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err}
 	}
 	return nil, c.statusError(s, reason)
+}
+
+// ensureKey gives a failed call its intent key: every error names one, so
+// the caller can reconcile the intent, even for an operation that sends no
+// key header (an unsafe POST whose outcome is unknown, say). A key made this
+// late is written into the call's records too, so they all agree.
+func (c *call) ensureKey() {
+	if c.key != "" {
+		return
+	}
+	c.key = NewKey()
+	for i := range c.recs {
+		c.recs[i].Key = c.key
+	}
 }
 
 // outcome is the final record's outcome.

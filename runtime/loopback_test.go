@@ -287,3 +287,25 @@ func TestLoopbackRetriesReuseConnection(t *testing.T) {
 		t.Fatalf("%d connections for 15 attempts: discarded bodies were not drained", conns.Load())
 	}
 }
+
+// TestUnsafeUnknownWithoutCallerKey: an unsafe call given no key still ends
+// with a key on its outcome-unknown error, and its records carry the same key.
+func TestUnsafeUnknownWithoutCallerKey(t *testing.T) {
+	s, srv := newShop(t, dropFirst("hijack"))
+	r, _ := loopRunner(t, quickPolicy())
+	op := unsafeOp
+	req := &Request{Method: "POST", URL: mustURL(t, srv.URL+op.Path), Body: []byte(`{"amount":100}`)}
+	_, err := r.Do(context.Background(), &op, req)
+	key := KeyOf(err)
+	if !errors.Is(err, ErrOutcomeUnknown) || key == "" || s.executions.Load() != 1 {
+		t.Fatalf("err %v, key %q, %d executions; want outcome unknown with a key after one execution", err, key, s.executions.Load())
+	}
+	if got := req.Header.Get("Idempotency-Key"); got != "" {
+		t.Fatalf("an unsafe operation sent key header %q", got)
+	}
+	for _, a := range AttemptsOf(err) {
+		if a.Key != key {
+			t.Fatalf("attempt key %q, error key %q", a.Key, key)
+		}
+	}
+}

@@ -27,8 +27,9 @@ type Request struct {
 	Header http.Header
 	// Body is nil for no body. Every attempt sends these same bytes.
 	Body []byte
-	// Key is the idempotency key of the call. For Keyed operations "" makes
-	// the engine generate one with NewKey. Errors carry it (KeyOf).
+	// Key is the idempotency key of the call. "" makes the engine generate
+	// one with NewKey. Keyed operations send it in their key header; every
+	// call's errors and attempt records carry it (KeyOf).
 	Key string
 }
 

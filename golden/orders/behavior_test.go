@@ -199,6 +199,9 @@ func TestUnkeyedUnsafePostWithLostResponseIsNotResent(t *testing.T) {
 	if !errors.As(err, &ce) || len(ce.Attempts) != 1 || ce.Operation != "sendReceipt" {
 		t.Errorf("err = %#v", err)
 	}
+	if idemrt.KeyOf(err) == "" {
+		t.Error("the outcome-unknown error carries no key to reconcile the intent by")
+	}
 	if requests, executions := s.counts(); requests != 1 || executions != 1 {
 		t.Errorf("requests=%d executions=%d, want 1 and 1", requests, executions)
 	}
