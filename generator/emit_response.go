@@ -233,23 +233,27 @@ func (g *gen) decodeBodies(op *ir.Operation, distinct []respBody, names map[stri
 //
 //	func createPaymentErrorModel(status int) any {
 //		switch {
-//		case status == 401, status == 409:
-//			return new(Error)
+//		case status == 409:
+//			return new(Conflict)
 //		}
 //		return new(Error) // default
 //	}
+//
+// Exact statuses whose model is the default's are left to the fallback when
+// no class case could catch them first.
 func (g *gen) emitErrorModel(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
-	var cases []jen.Code
+	var classes []jen.Code
 	var fallback jen.Code = jen.Nil()
+	defaultKey := ""
 	groups, order := map[string][]jen.Code{}, []respBody{}
 	for _, b := range errorResponses(op) {
 		switch {
 		case b.resp.Default:
-			fallback = jen.New(g.goType(b.schema))
+			fallback, defaultKey = jen.New(g.goType(b.schema)), b.key
 			continue
 		case b.resp.Class > 0:
-			cases = append(cases, jen.Case(jen.Id("status").Op("/").Lit(100).Op("==").Lit(b.resp.Class)).
+			classes = append(classes, jen.Case(jen.Id("status").Op("/").Lit(100).Op("==").Lit(b.resp.Class)).
 				Block(jen.Return(jen.New(g.goType(b.schema)))))
 			continue
 		}
@@ -258,12 +262,15 @@ func (g *gen) emitErrorModel(op *ir.Operation) jen.Code {
 		}
 		groups[b.key] = append(groups[b.key], jen.Id("status").Op("==").Lit(b.resp.Status))
 	}
-	exact := make([]jen.Code, 0, len(order)+len(cases))
+	exact := make([]jen.Code, 0, len(order)+len(classes))
 	for _, b := range order {
+		if b.key == defaultKey && len(classes) == 0 {
+			continue
+		}
 		exact = append(exact, jen.Case(groups[b.key]...).Block(jen.Return(jen.New(g.goType(b.schema)))))
 	}
 	var body []jen.Code
-	if all := append(exact, cases...); len(all) > 0 {
+	if all := append(exact, classes...); len(all) > 0 {
 		body = append(body, jen.Switch().Block(all...))
 	}
 	body = append(body, jen.Return(fallback))

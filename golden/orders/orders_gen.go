@@ -67,10 +67,6 @@ func (c *Client) CreateOrder(ctx context.Context, body CreateOrderRequest, param
 
 // createOrderErrorModel returns a new value of the error model CreateOrder declares for status, or nil.
 func createOrderErrorModel(status int) any {
-	switch {
-	case status == 401, status == 409, status == 422, status == 429:
-		return new(Error)
-	}
 	return new(Error)
 }
 
@@ -111,10 +107,6 @@ func (c *Client) DeleteOrder(ctx context.Context, params DeleteOrderParams, opts
 
 // deleteOrderErrorModel returns a new value of the error model DeleteOrder declares for status, or nil.
 func deleteOrderErrorModel(status int) any {
-	switch {
-	case status == 401:
-		return new(Error)
-	}
 	return new(Error)
 }
 
@@ -172,10 +164,6 @@ func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...id
 
 // getOrderErrorModel returns a new value of the error model GetOrder declares for status, or nil.
 func getOrderErrorModel(status int) any {
-	switch {
-	case status == 401, status == 404:
-		return new(Error)
-	}
 	return new(Error)
 }
 
@@ -238,10 +226,6 @@ func (c *Client) ListOrders(ctx context.Context, params ListOrdersParams, opts .
 
 // listOrdersErrorModel returns a new value of the error model ListOrders declares for status, or nil.
 func listOrdersErrorModel(status int) any {
-	switch {
-	case status == 401, status == 429:
-		return new(Error)
-	}
 	return new(Error)
 }
 
@@ -284,10 +268,6 @@ func (c *Client) SendReceipt(ctx context.Context, params SendReceiptParams, opts
 
 // sendReceiptErrorModel returns a new value of the error model SendReceipt declares for status, or nil.
 func sendReceiptErrorModel(status int) any {
-	switch {
-	case status == 401:
-		return new(Error)
-	}
 	return new(Error)
 }
 
@@ -353,9 +333,5 @@ func (c *Client) UpdateOrder(ctx context.Context, body OrderUpdate, params Updat
 
 // updateOrderErrorModel returns a new value of the error model UpdateOrder declares for status, or nil.
 func updateOrderErrorModel(status int) any {
-	switch {
-	case status == 401, status == 404, status == 412:
-		return new(Error)
-	}
 	return new(Error)
 }

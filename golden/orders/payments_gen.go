@@ -51,10 +51,6 @@ func (c *Client) CapturePayment(ctx context.Context, body *CapturePaymentRequest
 
 // capturePaymentErrorModel returns a new value of the error model CapturePayment declares for status, or nil.
 func capturePaymentErrorModel(status int) any {
-	switch {
-	case status == 401, status == 409:
-		return new(Error)
-	}
 	return new(Error)
 }
 
@@ -102,10 +98,6 @@ func (c *Client) CreatePayment(ctx context.Context, body PaymentRequest, params 
 
 // createPaymentErrorModel returns a new value of the error model CreatePayment declares for status, or nil.
 func createPaymentErrorModel(status int) any {
-	switch {
-	case status == 401, status == 409, status == 422, status == 429:
-		return new(Error)
-	}
 	return new(Error)
 }
 
@@ -150,9 +142,5 @@ func (c *Client) GetPayment(ctx context.Context, params GetPaymentParams, opts .
 
 // getPaymentErrorModel returns a new value of the error model GetPayment declares for status, or nil.
 func getPaymentErrorModel(status int) any {
-	switch {
-	case status == 401, status == 404:
-		return new(Error)
-	}
 	return new(Error)
 }

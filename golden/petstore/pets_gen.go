@@ -189,9 +189,5 @@ func (c *Client) ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts
 
 // showPetByIDErrorModel returns a new value of the error model ShowPetByID declares for status, or nil.
 func showPetByIDErrorModel(status int) any {
-	switch {
-	case status == 404:
-		return new(Error)
-	}
 	return new(Error)
 }
