@@ -13,7 +13,8 @@
 #
 # Needs only Go and the Go module proxy: the peers are installed at pinned
 # versions into bench/.bin, and peak RSS is read from the kernel by a Go
-# driver, so no time(1) is needed.
+# driver, so no time(1) is needed. With valgrind installed, the overhead
+# table also counts instructions per call (steady where times are not).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
@@ -92,6 +93,13 @@ table_overhead() {
   (cd "$BENCH" && go test -run '^$' -bench . -benchmem -count "$BENCH_COUNT" -benchtime "$BENCH_TIME" \
     ./overhead/) > "$OUT/overhead.txt"
   "$BIN/benchratio" -floor floor < "$OUT/overhead.txt" > "$OUT/overhead.md"
+  if command -v valgrind > /dev/null; then
+    log "request overhead: instructions per call (callgrind)"
+    (cd "$BENCH" && go test -c -o "$BIN/overhead.test" ./overhead/)
+    "$BIN/instrcount" -test "$BIN/overhead.test" >> "$OUT/overhead.md"
+  else
+    printf '\n(valgrind not installed: no instruction counts)\n' >> "$OUT/overhead.md"
+  fi
 }
 
 table_amp() {

@@ -7,7 +7,8 @@ import (
 	"net/url"
 )
 
-// Client calls the Orders (idemgen benchmark API) API. It is safe for concurrent use. Every method follows the retry contract stated in its doc comment and carried by its idemrt.Operation value.
+// Client calls the Orders (idemgen benchmark API) API. It is safe for concurrent use. Every method
+// follows the retry contract stated in its doc comment and carried by its idemrt.Operation value.
 type Client struct {
 	server *url.URL
 	runner *idemrt.Runner
@@ -16,7 +17,9 @@ type Client struct {
 // DefaultServerURL is the first server the API document lists.
 const DefaultServerURL = "http://127.0.0.1:8080"
 
-// NewClient returns a client for the API at serverURL, an absolute URL such as https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry policies and budgets, observers, and authentication (the With functions of this package).
+// NewClient returns a client for the API at serverURL, an absolute URL such as
+// https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
+// policies and budgets, observers, and authentication (the With functions of this package).
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	server, err := idemrt.ParseServerURL(serverURL)
 	if err != nil {

@@ -19,7 +19,8 @@ var createOrderOp = idemrt.Operation{
 
 // CreateOrderParams holds the parameters of CreateOrder.
 type CreateOrderParams struct {
-	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per business intent; empty means the client makes a fresh one for this call.
+	// IdempotencyKey is sent as the Idempotency-Key header on every attempt of the call. Use one key per
+	// business intent; empty means the client makes a fresh one for this call.
 	IdempotencyKey string
 }
 
