@@ -81,11 +81,13 @@ machine() {
 
 table_gen() {
   log "generation table (GEN_RUNS=$GEN_RUNS, GEN_BUILD=$GEN_BUILD)"
-  local build=true
+  local build=true specs=()
   [ "$GEN_BUILD" = 1 ] || build=false
-  # shellcheck disable=SC2086 # GEN_SPECS is a list of paths
+  # Absolute paths: gentable runs inside the bench module, GEN_SPECS may be
+  # relative to wherever the script was started.
+  for s in $GEN_SPECS; do specs+=("$(realpath "$s")"); done
   (cd "$BENCH" && "$BIN/gentable" -bin "$BIN" -module "$BENCH" -ogen-config "$BENCH/ogen.yml" \
-    -runs "$GEN_RUNS" -build="$build" $GEN_SPECS) > "$OUT/generation.md"
+    -runs "$GEN_RUNS" -build="$build" "${specs[@]}") > "$OUT/generation.md"
 }
 
 table_overhead() {
