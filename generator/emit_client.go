@@ -82,16 +82,29 @@ func schemeSupported(s *ir.SecurityScheme) bool {
 }
 
 // emitSchemeOption emits the typed option of a security scheme, built on
-// idemrt.WithRequestEditor so it applies to every attempt:
+// idemrt.WithRequestEditor so it applies to every attempt, but only of the
+// operations whose security requirements list the scheme (an operation with
+// `security: []` must not receive credentials it does not need):
 //
-//	func WithBearerAuth(token string) idemrt.Option
+//	func WithBearerAuth(token string) idemrt.Option {
+//		return idemrt.WithRequestEditor(func(ctx context.Context, req *http.Request) error {
+//			if !idemrt.OperationOf(ctx).Uses("bearerAuth") {
+//				return nil
+//			}
+//			req.Header.Set("Authorization", "Bearer "+token)
+//			return nil
+//		})
+//	}
 func emitSchemeOption(s *ir.SecurityScheme, name string) jen.Code {
 	params, stmt, what := schemeEdit(s)
-	doc := comment(fmt.Sprintf("%s authenticates every request %s (security scheme %q).", name, what, s.Name), s.Description)
+	doc := comment(fmt.Sprintf("%s authenticates the requests of the operations whose security requirements list "+
+		"the scheme %q, %s; other operations are sent without these credentials.", name, s.Name, what), s.Description)
+	skip := jen.If(jen.Op("!").Qual(rtPath, "OperationOf").Call(jen.Id("ctx")).Dot("Uses").Call(jen.Lit(s.Name))).
+		Block(jen.Return(jen.Nil()))
 	return doc.Func().Id(name).Params(params...).Qual(rtPath, "Option").Block(
 		jen.Return(jen.Qual(rtPath, "WithRequestEditor").Call(
-			jen.Func().Params(jen.Id("_").Qual("context", "Context"), jen.Id("req").Op("*").Qual("net/http", "Request")).Error().Block(
-				stmt, jen.Return(jen.Nil())))))
+			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Qual("net/http", "Request")).Error().Block(
+				skip, stmt, jen.Return(jen.Nil())))))
 }
 
 // schemeEdit returns an option's parameters, the statement that applies the

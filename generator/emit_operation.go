@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,10 +48,30 @@ func (g *gen) emitContract(op *ir.Operation) jen.Code {
 	if r.Safety == ir.Keyed {
 		vals = append(vals, jen.Line().Id("KeyHeader").Op(":").Lit(r.KeyName))
 	}
-	vals = append(vals, jen.Line().Id("Retryable").Op(":").Add(statusSet(r.Retryable)), jen.Line())
+	vals = append(vals, jen.Line().Id("Retryable").Op(":").Add(statusSet(r.Retryable)))
+	if schemes := opSchemes(op); len(schemes) > 0 {
+		vals = append(vals, jen.Line().Id("Security").Op(":").Index().String().ValuesFunc(func(grp *jen.Group) {
+			for _, s := range schemes {
+				grp.Lit(s)
+			}
+		}))
+	}
+	vals = append(vals, jen.Line())
 	return jen.Commentf("%s is the retry contract of %s (safety from the %s level, retryable statuses from the %s level).",
 		g.opNames[op].contract, op.GoName, r.IdempotencyLevel, r.RetryableLevel).Line().
 		Var().Id(g.opNames[op].contract).Op("=").Qual(rtPath, "Operation").Values(vals...)
+}
+
+// opSchemes lists, sorted and once each, the security schemes any of the
+// operation's alternative requirements names: the credentials it may send.
+// An operation with no requirement (or only the empty one) sends none.
+func opSchemes(op *ir.Operation) []string {
+	var out []string
+	for _, req := range op.Security {
+		out = append(out, req.Schemes...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // safetyName is the runtime constant of a safety level.

@@ -1,6 +1,10 @@
 package runtime
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+	"slices"
+)
 
 // Safety says whether an operation may be resent after an unknown outcome.
 type Safety int
@@ -76,4 +80,27 @@ type Operation struct {
 	KeyHeader string
 	// Retryable lists the statuses worth retrying.
 	Retryable StatusSet
+	// Security names the security schemes (components.securitySchemes keys)
+	// that any of the operation's security requirements lists. Nil means the
+	// operation sends no credentials: generated authentication options apply
+	// only to operations that list their scheme.
+	Security []string
+}
+
+// Uses reports whether the operation may send the credentials of the named
+// security scheme. A nil Operation uses none, so credentials never leak to a
+// request whose operation is unknown.
+func (o *Operation) Uses(scheme string) bool {
+	return o != nil && slices.Contains(o.Security, scheme)
+}
+
+// OperationOf returns the operation of the call whose attempt ctx belongs
+// to, or nil outside a call. Request editors use it to act per operation
+// (the generated authentication options skip operations that do not list
+// their scheme). It does not allocate.
+func OperationOf(ctx context.Context) *Operation {
+	if c, ok := ctx.Value(engineKey{}).(*call); ok {
+		return c.op
+	}
+	return nil
 }

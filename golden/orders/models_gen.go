@@ -24,6 +24,11 @@ type Error struct {
 	RequestID *string `json:"request_id,omitempty"`
 }
 
+// GetHealthResponse is an object.
+type GetHealthResponse struct {
+	Status string `json:"status"`
+}
+
 // LineItem is an object.
 type LineItem struct {
 	Quantity int32  `json:"quantity"`

@@ -15,6 +15,7 @@ var createOrderOp = idemrt.Operation{
 	Safety:    idemrt.Keyed,
 	KeyHeader: "Idempotency-Key",
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // CreateOrderParams holds the parameters of CreateOrder.
@@ -77,6 +78,7 @@ var deleteOrderOp = idemrt.Operation{
 	Path:      "/orders/{order_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // DeleteOrderParams holds the parameters of DeleteOrder.
@@ -117,6 +119,7 @@ var getOrderOp = idemrt.Operation{
 	Path:      "/orders/{order_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{429}, Classes: []int{5}},
+	Security:  []string{"bearerAuth"},
 }
 
 // GetOrderParams holds the parameters of GetOrder.
@@ -174,6 +177,7 @@ var listOrdersOp = idemrt.Operation{
 	Path:      "/orders",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // ListOrdersParams holds the parameters of ListOrders.
@@ -236,6 +240,7 @@ var sendReceiptOp = idemrt.Operation{
 	Path:      "/orders/{order_id}/receipt",
 	Safety:    idemrt.Unsafe,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // SendReceiptParams holds the parameters of SendReceipt.
@@ -278,6 +283,7 @@ var updateOrderOp = idemrt.Operation{
 	Path:      "/orders/{order_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // UpdateOrderParams holds the parameters of UpdateOrder.

@@ -14,6 +14,7 @@ var capturePaymentOp = idemrt.Operation{
 	Path:      "/payments/{payment_id}/capture",
 	Safety:    idemrt.Unsafe,
 	Retryable: idemrt.StatusSet{Codes: []int{429, 503}},
+	Security:  []string{"bearerAuth"},
 }
 
 // CapturePaymentParams holds the parameters of CapturePayment.
@@ -62,6 +63,7 @@ var createPaymentOp = idemrt.Operation{
 	Safety:    idemrt.Keyed,
 	KeyHeader: "Idempotency-Key",
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // CreatePaymentParams holds the parameters of CreatePayment.
@@ -108,6 +110,7 @@ var getPaymentOp = idemrt.Operation{
 	Path:      "/payments/{payment_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:  []string{"apiKeyAuth", "bearerAuth"},
 }
 
 // GetPaymentParams holds the parameters of GetPayment.

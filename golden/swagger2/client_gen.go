@@ -30,10 +30,14 @@ func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 }
 
-// WithAPIKey authenticates every request with the API key in the X-API-Key header (security scheme
-// "apiKey").
+// WithAPIKey authenticates the requests of the operations whose security requirements list the scheme
+// "apiKey", with the API key in the X-API-Key header; other operations are sent without these
+// credentials.
 func WithAPIKey(key string) idemrt.Option {
-	return idemrt.WithRequestEditor(func(_ context.Context, req *http.Request) error {
+	return idemrt.WithRequestEditor(func(ctx context.Context, req *http.Request) error {
+		if !idemrt.OperationOf(ctx).Uses("apiKey") {
+			return nil
+		}
 		req.Header.Set("X-API-Key", key)
 		return nil
 	})

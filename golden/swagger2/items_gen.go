@@ -15,6 +15,7 @@ var createItemOp = idemrt.Operation{
 	Safety:    idemrt.Keyed,
 	KeyHeader: "Idempotency-Key",
 	Retryable: idemrt.StatusSet{Codes: []int{429, 502, 503}},
+	Security:  []string{"apiKey"},
 }
 
 // CreateItemParams holds the parameters of CreateItem.
@@ -63,6 +64,7 @@ var deleteItemOp = idemrt.Operation{
 	Path:      "/items/{item_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{429, 502, 503}},
+	Security:  []string{"apiKey"},
 }
 
 // DeleteItemParams holds the parameters of DeleteItem.
@@ -96,6 +98,7 @@ var getItemOp = idemrt.Operation{
 	Path:      "/items/{item_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{429, 502, 503}},
+	Security:  []string{"apiKey"},
 }
 
 // GetItemParams holds the parameters of GetItem.
@@ -142,6 +145,7 @@ var listItemsOp = idemrt.Operation{
 	Path:      "/items",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{429, 502, 503}},
+	Security:  []string{"apiKey"},
 }
 
 // ListItemsParams holds the parameters of ListItems.

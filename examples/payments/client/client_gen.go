@@ -30,9 +30,13 @@ func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 }
 
-// WithBearerAuth authenticates every request with a bearer token (security scheme "bearerAuth").
+// WithBearerAuth authenticates the requests of the operations whose security requirements list the
+// scheme "bearerAuth", with a bearer token; other operations are sent without these credentials.
 func WithBearerAuth(token string) idemrt.Option {
-	return idemrt.WithRequestEditor(func(_ context.Context, req *http.Request) error {
+	return idemrt.WithRequestEditor(func(ctx context.Context, req *http.Request) error {
+		if !idemrt.OperationOf(ctx).Uses("bearerAuth") {
+			return nil
+		}
 		req.Header.Set("Authorization", "Bearer "+token)
 		return nil
 	})

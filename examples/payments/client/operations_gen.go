@@ -15,6 +15,7 @@ var createOrderOp = idemrt.Operation{
 	Safety:    idemrt.Keyed,
 	KeyHeader: "Idempotency-Key",
 	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // CreateOrderParams holds the parameters of CreateOrder.
@@ -69,6 +70,7 @@ var createPaymentOp = idemrt.Operation{
 	Safety:    idemrt.Keyed,
 	KeyHeader: "Idempotency-Key",
 	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // CreatePaymentParams holds the parameters of CreatePayment.
@@ -122,6 +124,7 @@ var getOrderOp = idemrt.Operation{
 	Path:      "/orders/{orderId}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	Security:  []string{"bearerAuth"},
 }
 
 // GetOrderParams holds the parameters of GetOrder.
