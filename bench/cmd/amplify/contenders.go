@@ -33,9 +33,21 @@ var contenders = []contender{
 	{"idemgen, budget off", func(base string, hc *http.Client, scale float64) caller {
 		return newIdemgen(base, hc, scale, idemrt.Budget{Unlimited: true})
 	}},
+	// A fleet: the same calls spread over 100 clients (processes), each with
+	// its own budget, as when many instances of a service see one outage.
+	{"idemgen, 100 clients", func(base string, hc *http.Client, scale float64) caller {
+		fleet := make([]caller, fleetSize)
+		for i := range fleet {
+			fleet[i] = newIdemgen(base, hc, scale, idemrt.DefaultBudget(idemrt.Interactive))
+		}
+		return func(ctx context.Context, n int) error { return fleet[n%fleetSize](ctx, n) }
+	}},
 	{"go-retryablehttp", newRetryablehttp},
 	{"nested 3x3x3", newNested},
 }
+
+// fleetSize is the number of clients of the fleet row.
+const fleetSize = 100
 
 // withRefill is idemgen with the default budget but refill per healthy
 // answer.
