@@ -130,7 +130,10 @@ func TestGeneratedSurface(t *testing.T) {
 	}
 	files := fileNamed(t, out, "files_gen.go")
 	for _, want := range []string{
-		`b.FormBody(body, "labels")`,
+		"b.FormBody(body,\n",
+		`idemrt.Encoding{Property: "labels", Style: "deepObject", Explode: true},`,
+		// tags is form, not exploded: one tags=a,b pair.
+		`idemrt.Encoding{Property: "tags", Style: "form"},`,
 		`b.MultipartBody(body)`,
 		`b.ReaderBody("application/octet-stream", body)`,
 		"func (c *Client) PutRaw(ctx context.Context, body io.Reader, params PutRawParams, opts ...idemrt.CallOption) error",

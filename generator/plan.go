@@ -62,7 +62,7 @@ func pickJSON(content []*ir.MediaType) *ir.MediaType {
 		if m.Name == "application/json" {
 			return m
 		}
-		if plusJSON == nil && (strings.HasSuffix(m.Name, "+json") || strings.HasSuffix(m.Name, "/json")) {
+		if plusJSON == nil && isJSONMedia(m.Name) {
 			plusJSON = m
 		}
 	}
@@ -83,7 +83,7 @@ func (p *bodyPlan) contentType() string {
 	return p.media.Name
 }
 
-// respBody is how one success response's body is decoded.
+// respBody is how one success response's body of one kind is decoded.
 type respBody struct {
 	resp *ir.Response
 	kind bodyKind // bodyJSON, bodyText or bodyRaw
@@ -91,6 +91,11 @@ type respBody struct {
 	schema *ir.Schema
 	// key identifies the Go type, to tell whether responses share one.
 	key string
+	// types are the declared media types this kind decodes.
+	types []string
+	// multi: the response declares media types of several kinds, so the
+	// answer's Content-Type picks one.
+	multi bool
 }
 
 // successResponses lists the responses that describe success: the 2xx
@@ -112,30 +117,61 @@ func successResponses(op *ir.Operation) []*ir.Response {
 	return out
 }
 
-// successBodies lists the success responses that have a body, in IR order.
+// successBodies lists the bodies of the success responses, in IR order, and
+// within a response in order of preference: JSON, text, bytes.
 func successBodies(op *ir.Operation) []respBody {
 	var out []respBody
 	for _, r := range successResponses(op) {
-		if len(r.Content) == 0 {
-			continue
-		}
-		out = append(out, responseBody(r))
+		out = append(out, responseBodies(r)...)
 	}
 	return out
 }
 
-// responseBody picks how a response is decoded: JSON when declared, text for
-// text/*, bytes otherwise.
-func responseBody(r *ir.Response) respBody {
+// responseBodies groups a response's media types by how they decode: JSON
+// into the model (application/json preferred over other +json types), text/*
+// into a string, anything else into bytes. A response without content has
+// none.
+func responseBodies(r *ir.Response) []respBody {
+	var out []respBody
 	if m := pickJSON(r.Content); m != nil {
-		return respBody{resp: r, kind: bodyJSON, schema: m.Schema, key: "json:" + typeKey(m.Schema)}
+		out = append(out, respBody{resp: r, kind: bodyJSON, schema: m.Schema, key: "json:" + typeKey(m.Schema), types: []string{m.Name}})
 	}
+	var text, raw []string
 	for _, m := range r.Content {
-		if strings.HasPrefix(m.Name, "text/") {
-			return respBody{resp: r, kind: bodyText, key: "text"}
+		switch {
+		case isJSONMedia(m.Name):
+		case strings.HasPrefix(m.Name, "text/"):
+			text = append(text, m.Name)
+		default:
+			raw = append(raw, m.Name)
 		}
 	}
-	return respBody{resp: r, kind: bodyRaw, key: "raw"}
+	if len(text) > 0 {
+		out = append(out, respBody{resp: r, kind: bodyText, key: "text", types: text})
+	}
+	if len(raw) > 0 {
+		out = append(out, respBody{resp: r, kind: bodyRaw, key: "raw", types: raw})
+	}
+	for i := range out {
+		out[i].multi = len(out) > 1
+	}
+	return out
+}
+
+// isJSONMedia reports whether pickJSON would take a media type.
+func isJSONMedia(name string) bool {
+	return name == "application/json" || strings.HasSuffix(name, "+json") || strings.HasSuffix(name, "/json")
+}
+
+// multiMedia reports whether any success response is decoded by the
+// Content-Type of the answer.
+func multiMedia(op *ir.Operation) bool {
+	for _, b := range successBodies(op) {
+		if b.multi {
+			return true
+		}
+	}
+	return false
 }
 
 // typeKey identifies the Go type of a schema without rendering it.

@@ -4,31 +4,54 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"mime/multipart"
-	"net/textproto"
 	"net/url"
-	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 )
+
+// Encoding is the encoding object of one property of a form or multipart
+// body, as the document declares it. Generated code passes one literal per
+// property whose encoding differs from the default.
+type Encoding struct {
+	// Property is the member name.
+	Property string
+	// ContentType is the media type of the property's part (multipart); a
+	// list ("image/png, image/jpeg") sends the first.
+	ContentType string
+	// Style is form (the default when empty), spaceDelimited, pipeDelimited
+	// or deepObject (forms).
+	Style string
+	// Explode is the resolved explode flag (true is form's default).
+	Explode bool
+}
+
+// findEncoding returns the encoding of a property, or nil.
+func findEncoding(enc []Encoding, prop string) *Encoding {
+	for i := range enc {
+		if enc[i].Property == prop {
+			return &enc[i]
+		}
+	}
+	return nil
+}
 
 // EncodeForm encodes a struct or map as application/x-www-form-urlencoded.
 // Member names and values follow the value's JSON form (so tags, omitempty and
 // custom marshalers apply). Arrays of scalars repeat the key (the form style,
 // exploded); nested objects use brackets, a[b]=v, and arrays of objects index
-// them, a[0][b]=v, as most form-decoding servers expect. The properties
-// named in deep have the deepObject encoding (as Stripe declares for its
-// lists): their lists of scalars are indexed too, a[0]=x&a[1]=y.
-func EncodeForm(v any, deep ...string) ([]byte, error) {
+// them, a[0][b]=v, as most form-decoding servers expect. A property whose
+// encoding is deepObject (as Stripe declares for its lists) has its lists of
+// scalars indexed too, a[0]=x&a[1]=y; one whose encoding is form with
+// explode false, spaceDelimited or pipeDelimited is one pair serialised as
+// that query style: a=x,y, a=x%20y, a=x|y.
+func EncodeForm(v any, enc ...Encoding) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding form body: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	w := formWriter{dec: dec, deep: deep}
+	w := formWriter{dec: dec, enc: enc}
 	if err := w.value("", false); err != nil {
 		return nil, fmt.Errorf("encoding form body: %w", err)
 	}
@@ -38,7 +61,7 @@ func EncodeForm(v any, deep ...string) ([]byte, error) {
 // formWriter walks one JSON document and collects the form pairs.
 type formWriter struct {
 	dec   *json.Decoder
-	deep  []string
+	enc   []Encoding
 	pairs []string
 }
 
@@ -82,7 +105,14 @@ func (w *formWriter) object(name string, index bool) error {
 		key := tok.(string)
 		deep := index
 		if name == "" {
-			deep = slices.Contains(w.deep, key)
+			e := findEncoding(w.enc, key)
+			if e != nil && styledFormProperty(e) {
+				if err := w.styled(key, e); err != nil {
+					return err
+				}
+				continue
+			}
+			deep = e != nil && e.Style == "deepObject"
 		} else {
 			key = name + "[" + key + "]"
 		}
@@ -92,6 +122,30 @@ func (w *formWriter) object(name string, index bool) error {
 	}
 	_, err := w.dec.Token()
 	return err
+}
+
+// styledFormProperty reports whether a top-level property is serialised as
+// one query-style pair (form unexploded, spaceDelimited, pipeDelimited)
+// rather than by the bracket convention.
+func styledFormProperty(e *Encoding) bool {
+	switch e.Style {
+	case "", "form":
+		return !e.Explode
+	case "spaceDelimited", "pipeDelimited":
+		return true
+	}
+	return false
+}
+
+// styled reads the next value and appends it with the query rules of its
+// encoding's style (the same serialisation as a query parameter).
+func (w *formWriter) styled(key string, e *Encoding) error {
+	n, err := decodeNode(w.dec)
+	if err != nil {
+		return err
+	}
+	w.pairs = append(w.pairs, queryPairs(Param{Name: key, Style: e.Style, Explode: e.Explode}, n)...)
+	return nil
 }
 
 // array appends the elements of an array whose '[' was read: scalars repeat
@@ -109,7 +163,7 @@ func (w *formWriter) array(name string, index bool) error {
 		if c := firstByte(raw); index || c == '{' || c == '[' {
 			key = name + "[" + strconv.Itoa(i) + "]"
 		}
-		sub := formWriter{dec: json.NewDecoder(bytes.NewReader(raw)), deep: w.deep}
+		sub := formWriter{dec: json.NewDecoder(bytes.NewReader(raw)), enc: w.enc}
 		sub.dec.UseNumber()
 		if err := sub.value(key, index); err != nil {
 			return err
@@ -127,118 +181,4 @@ func firstByte(b []byte) byte {
 		return 0
 	}
 	return b[0]
-}
-
-var (
-	bytesType  = reflect.TypeFor[[]byte]()
-	readerType = reflect.TypeFor[io.Reader]()
-)
-
-// EncodeMultipart encodes a struct as multipart/form-data and returns the
-// body with its Content-Type (which carries the boundary). Each exported
-// field with a JSON name becomes one part: []byte and io.Reader fields are
-// file parts (application/octet-stream, read once), scalars are text parts,
-// lists of scalars repeat the part, anything else is a JSON part. Nil and
-// omitempty-empty fields are left out.
-func EncodeMultipart(v any) ([]byte, string, error) {
-	rv := reflect.Indirect(reflect.ValueOf(v))
-	if rv.Kind() != reflect.Struct {
-		return nil, "", fmt.Errorf("encoding multipart body: want a struct, got %T", v)
-	}
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	t := rv.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, omitEmpty, ok := jsonName(f)
-		if !ok || (omitEmpty && rv.Field(i).IsZero()) {
-			continue
-		}
-		if err := writePart(w, name, rv.Field(i)); err != nil {
-			return nil, "", fmt.Errorf("encoding multipart field %q: %w", name, err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		return nil, "", err
-	}
-	return buf.Bytes(), w.FormDataContentType(), nil
-}
-
-// jsonName returns a field's JSON member name and omitempty flag; ok is false
-// for unexported and `json:"-"` fields.
-func jsonName(f reflect.StructField) (name string, omitEmpty, ok bool) {
-	if !f.IsExported() {
-		return "", false, false
-	}
-	tag := f.Tag.Get("json")
-	if tag == "-" {
-		return "", false, false
-	}
-	name, opts, _ := strings.Cut(tag, ",")
-	if name == "" {
-		name = f.Name
-	}
-	return name, strings.Contains(opts, "omitempty"), true
-}
-
-// writePart writes one field as one or more parts.
-func writePart(w *multipart.Writer, name string, fv reflect.Value) error {
-	if (fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface) && fv.IsNil() {
-		return nil
-	}
-	switch {
-	case fv.Type() == bytesType:
-		return filePart(w, name, fv.Bytes())
-	case fv.Type().Implements(readerType) || fv.Type() == readerType:
-		b, err := ReadBody(fv.Interface().(io.Reader))
-		if err != nil {
-			return err
-		}
-		return filePart(w, name, b)
-	}
-	n, err := toNode(fv.Interface(), false)
-	if err != nil {
-		return err
-	}
-	switch n.kind {
-	case nodeScalar:
-		return w.WriteField(name, n.scalar)
-	case nodeList:
-		for _, s := range n.list {
-			if err := w.WriteField(name, s); err != nil {
-				return err
-			}
-		}
-		return nil
-	case nodeObject:
-		return jsonPart(w, name, fv.Interface())
-	}
-	return nil
-}
-
-// filePart writes binary content as a file part named after the field.
-func filePart(w *multipart.Writer, name string, b []byte) error {
-	part, err := w.CreateFormFile(name, name)
-	if err != nil {
-		return err
-	}
-	_, err = part.Write(b)
-	return err
-}
-
-// jsonPart writes a value as an application/json part.
-func jsonPart(w *multipart.Writer, name string, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q`, name))
-	h.Set("Content-Type", "application/json")
-	part, err := w.CreatePart(h)
-	if err != nil {
-		return err
-	}
-	_, err = part.Write(b)
-	return err
 }

@@ -155,7 +155,8 @@ func TestEncodeForm(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("form =\n%s\nwant\n%s", b, want)
 	}
-	b, _ = EncodeForm(body, "expand", "items")
+	b, _ = EncodeForm(body, Encoding{Property: "expand", Style: "deepObject", Explode: true},
+		Encoding{Property: "items", Style: "deepObject", Explode: true})
 	want = "amount=5&expand%5B0%5D=a&expand%5B1%5D=b+c&items%5B0%5D%5Bprice%5D=p_1&items%5B0%5D%5Bquantity%5D=2&metadata%5Bk%5D=v%26"
 	if string(b) != want {
 		t.Errorf("deepObject form =\n%s\nwant\n%s", b, want)

@@ -175,16 +175,17 @@ func (b *Builder) JSONBody(contentType string, v any) {
 	b.Body(contentType, body, err)
 }
 
-// FormBody encodes v as an application/x-www-form-urlencoded body; deep
-// names the properties the document encodes as deepObject (see EncodeForm).
-func (b *Builder) FormBody(v any, deep ...string) {
-	body, err := EncodeForm(v, deep...)
+// FormBody encodes v as an application/x-www-form-urlencoded body; enc holds
+// the encodings the document declares for its properties (see EncodeForm).
+func (b *Builder) FormBody(v any, enc ...Encoding) {
+	body, err := EncodeForm(v, enc...)
 	b.Body("application/x-www-form-urlencoded", body, err)
 }
 
-// MultipartBody encodes v as a multipart/form-data body.
-func (b *Builder) MultipartBody(v any) {
-	body, ct, err := EncodeMultipart(v)
+// MultipartBody encodes v as a multipart/form-data body; enc holds the
+// encodings the document declares for its properties (see EncodeMultipart).
+func (b *Builder) MultipartBody(v any, enc ...Encoding) {
+	body, ct, err := EncodeMultipart(v, enc...)
 	b.Body(ct, body, err)
 }
 

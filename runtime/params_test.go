@@ -281,7 +281,9 @@ func TestBuilderBodies(t *testing.T) {
 		prefix bool
 	}{
 		{"json", func(b *Builder) { b.JSONBody("application/merge-patch+json", form{A: "x"}) }, "application/merge-patch+json", `{"a":"x","b":null}`, false},
-		{"form", func(b *Builder) { b.FormBody(form{A: "x y", B: []int{1, 2}}, "b") }, "application/x-www-form-urlencoded", "a=x+y&b%5B0%5D=1&b%5B1%5D=2", false},
+		{"form", func(b *Builder) {
+			b.FormBody(form{A: "x y", B: []int{1, 2}}, Encoding{Property: "b", Style: "deepObject", Explode: true})
+		}, "application/x-www-form-urlencoded", "a=x+y&b%5B0%5D=1&b%5B1%5D=2", false},
 		{"text", func(b *Builder) { b.TextBody("text/plain", "hi") }, "text/plain", "hi", false},
 		{"reader", func(b *Builder) { b.ReaderBody("application/octet-stream", strings.NewReader("raw")) }, "application/octet-stream", "raw", false},
 		{"empty reader", func(b *Builder) { b.ReaderBody("application/octet-stream", nil) }, "application/octet-stream", "", false},

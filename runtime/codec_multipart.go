@@ -1,0 +1,218 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/textproto"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+var (
+	bytesType  = reflect.TypeFor[[]byte]()
+	readerType = reflect.TypeFor[io.Reader]()
+)
+
+// EncodeMultipart encodes a struct as multipart/form-data and returns the
+// body with its Content-Type (which carries the boundary). Each exported
+// field with a JSON name becomes one part: []byte and io.Reader fields are
+// file parts (read once), scalars are text parts, lists of scalars repeat the
+// part, anything else is a JSON part. An encoding's ContentType sets the
+// part's Content-Type: a JSON type sends the whole value as one JSON part, a
+// file part takes the type instead of application/octet-stream, a text part
+// carries it. Members the type adds in its own MarshalJSON (additional
+// properties) follow as parts of their own, sorted by name, so that none is
+// dropped. Nil and omitempty-empty fields are left out.
+func EncodeMultipart(v any, enc ...Encoding) ([]byte, string, error) {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	if rv.Kind() != reflect.Struct {
+		return nil, "", fmt.Errorf("encoding multipart body: want a struct, got %T", v)
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	t := rv.Type()
+	declared := map[string]bool{}
+	for i := range t.NumField() {
+		name, omitEmpty, ok := jsonName(t.Field(i))
+		if !ok {
+			continue
+		}
+		declared[name] = true
+		if omitEmpty && rv.Field(i).IsZero() {
+			continue
+		}
+		if err := writePart(w, name, rv.Field(i), partType(enc, name)); err != nil {
+			return nil, "", fmt.Errorf("encoding multipart field %q: %w", name, err)
+		}
+	}
+	if err := writeExtraParts(w, rv, declared, enc); err != nil {
+		return nil, "", err
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// partType is the declared Content-Type of a property's part, the first of
+// a list, or "" when the encoding names none.
+func partType(enc []Encoding, name string) string {
+	e := findEncoding(enc, name)
+	if e == nil {
+		return ""
+	}
+	first, _, _ := strings.Cut(e.ContentType, ",")
+	return strings.TrimSpace(first)
+}
+
+var marshalerType = reflect.TypeFor[json.Marshaler]()
+
+// writeExtraParts writes the members a struct's own MarshalJSON adds beyond
+// its declared fields (a model's AdditionalProperties), sorted by name.
+func writeExtraParts(w *multipart.Writer, rv reflect.Value, declared map[string]bool, enc []Encoding) error {
+	if !rv.Type().Implements(marshalerType) && !reflect.PointerTo(rv.Type()).Implements(marshalerType) {
+		return nil
+	}
+	b, err := json.Marshal(rv.Interface())
+	if err != nil {
+		return fmt.Errorf("encoding multipart body: %w", err)
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(b, &members) != nil {
+		return nil // not an object: nothing beyond the fields
+	}
+	names := make([]string, 0, len(members))
+	for k := range members {
+		if !declared[k] {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		dec := json.NewDecoder(bytes.NewReader(members[k]))
+		dec.UseNumber()
+		var val any
+		if err := dec.Decode(&val); err != nil {
+			return err
+		}
+		if err := writePart(w, k, reflect.ValueOf(&val).Elem(), partType(enc, k)); err != nil {
+			return fmt.Errorf("encoding multipart member %q: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// jsonName returns a field's JSON member name and omitempty flag; ok is false
+// for unexported and `json:"-"` fields.
+func jsonName(f reflect.StructField) (name string, omitEmpty, ok bool) {
+	if !f.IsExported() {
+		return "", false, false
+	}
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", false, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name, strings.Contains(opts, "omitempty"), true
+}
+
+// writePart writes one field as one or more parts; ct is the declared
+// Content-Type of its part ("" for the default of its kind).
+func writePart(w *multipart.Writer, name string, fv reflect.Value, ct string) error {
+	if (fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface) && fv.IsNil() {
+		return nil
+	}
+	switch {
+	case fv.Type() == bytesType:
+		return filePart(w, name, fv.Bytes(), ct)
+	case fv.Type().Implements(readerType) || fv.Type() == readerType:
+		b, err := ReadBody(fv.Interface().(io.Reader))
+		if err != nil {
+			return err
+		}
+		return filePart(w, name, b, ct)
+	case ct != "" && IsJSON(ct):
+		return jsonPart(w, name, fv.Interface(), ct)
+	}
+	n, err := toNode(fv.Interface(), false)
+	if err != nil {
+		return err
+	}
+	switch n.kind {
+	case nodeScalar:
+		return textPart(w, name, n.scalar, ct)
+	case nodeList:
+		for _, s := range n.list {
+			if err := textPart(w, name, s, ct); err != nil {
+				return err
+			}
+		}
+		return nil
+	case nodeObject:
+		if ct != "" {
+			return fmt.Errorf("cannot encode an object as %s", ct)
+		}
+		return jsonPart(w, name, fv.Interface(), "application/json")
+	}
+	return nil
+}
+
+// quoteEscaper escapes a Content-Disposition parameter as mime/multipart's
+// own CreateFormField does.
+var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"")
+
+// partHeader is the header of a form-data part.
+func partHeader(name, filename, ct string) textproto.MIMEHeader {
+	h := textproto.MIMEHeader{}
+	disp := `form-data; name="` + quoteEscaper.Replace(name) + `"`
+	if filename != "" {
+		disp += `; filename="` + quoteEscaper.Replace(filename) + `"`
+	}
+	h.Set("Content-Disposition", disp)
+	if ct != "" {
+		h.Set("Content-Type", ct)
+	}
+	return h
+}
+
+// writeNamedPart writes one part with its header.
+func writeNamedPart(w *multipart.Writer, h textproto.MIMEHeader, b []byte) error {
+	part, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	_, err = part.Write(b)
+	return err
+}
+
+// textPart writes a scalar as a text part, with its declared Content-Type
+// when there is one (a plain form field otherwise).
+func textPart(w *multipart.Writer, name, s, ct string) error {
+	return writeNamedPart(w, partHeader(name, "", ct), []byte(s))
+}
+
+// filePart writes binary content as a file part named after the field, with
+// the declared Content-Type or application/octet-stream (also for a
+// wildcard such as image/*, which names no type to send).
+func filePart(w *multipart.Writer, name string, b []byte, ct string) error {
+	if ct == "" || strings.Contains(ct, "*") {
+		ct = "application/octet-stream"
+	}
+	return writeNamedPart(w, partHeader(name, name, ct), b)
+}
+
+// jsonPart writes a value as a JSON part of type ct.
+func jsonPart(w *multipart.Writer, name string, v any, ct string) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return writeNamedPart(w, partHeader(name, "", ct), b)
+}
