@@ -76,7 +76,7 @@ func (g *gen) emitUnion(s *ir.Schema) jen.Code {
 	}
 	fields = append(fields, jen.Id("raw").Qual("encoding/json", "RawMessage"))
 	return jen.Add(g.modelDoc(s, g.unionSummary(s, vs)).Type().Id(name).Struct(fields...)).Line().Line().
-		Add(g.emitUnionMarshal(name, vs)).Line().Line().
+		Add(g.emitUnionMarshal(s, name, vs)).Line().Line().
 		Add(g.emitUnionUnmarshal(s, name, vs)).Line().Line().
 		Comment("RawJSON returns the JSON the value was decoded from, or nil.").Line().
 		Func().Params(jen.Id("u").Id(name)).Id("RawJSON").Params().Qual("encoding/json", "RawMessage").
@@ -94,21 +94,29 @@ func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
 		names[i] = v.field
 	}
 	rule := "the first variant, in this order, that decodes wins"
+	if s.Union == ir.AnyOf {
+		rule = "every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members)"
+	}
 	if s.Discriminator != nil {
-		rule = fmt.Sprintf("the %q member picks the variant; otherwise the first variant, in this order, that decodes wins", s.Discriminator.Property)
+		rule = fmt.Sprintf("the %q member picks the variant; otherwise %s", s.Discriminator.Property, rule)
 	}
 	return fmt.Sprintf("one of %s (%s): %s", strings.Join(names, ", "), kind, rule)
 }
 
-// emitUnionMarshal emits MarshalJSON: the set variant, else the raw JSON.
-func (g *gen) emitUnionMarshal(name string, vs []unionVariant) jen.Code {
+// emitUnionMarshal emits MarshalJSON: the set variant (for anyOf, the set
+// object variants merged), else the raw JSON.
+func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	args := []jen.Code{jen.Id("u").Dot("raw")}
 	for _, v := range vs {
 		args = append(args, jen.Id("u").Dot(v.field))
 	}
-	return jen.Comment("MarshalJSON encodes the variant that is set.").Line().
+	fn, doc := "MarshalUnion", "MarshalJSON encodes the variant that is set."
+	if s.Union == ir.AnyOf {
+		fn, doc = "MarshalAnyOf", "MarshalJSON encodes the variant that is set; several set object variants merge into one object."
+	}
+	return jen.Comment(doc).Line().
 		Func().Params(jen.Id("u").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).
-		Block(jen.Return(jen.Qual(rtPath, "MarshalUnion").Call(args...)))
+		Block(jen.Return(jen.Qual(rtPath, fn).Call(args...)))
 }
 
 // emitUnionUnmarshal emits UnmarshalJSON.
@@ -119,14 +127,57 @@ func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) j
 	if sw := g.discriminatorSwitch(s, vs); sw != nil {
 		body = append(body, sw)
 	}
-	targets := []jen.Code{jen.Id("data")}
-	for _, v := range vs {
-		targets = append(targets, jen.Op("&").Id("u").Dot(v.field))
+	body = append(body, jen.Return(decodeVariants(s, vs)))
+	doc := "UnmarshalJSON decodes data into one variant and keeps data."
+	if s.Union == ir.AnyOf && s.Discriminator == nil {
+		doc = "UnmarshalJSON decodes data into every variant that accepts it and keeps data."
 	}
-	body = append(body, jen.Return(jen.Qual(rtPath, "DecodeUnion").Call(targets...)))
-	return jen.Comment("UnmarshalJSON decodes data into one variant and keeps data.").Line().
+	return jen.Comment(doc).Line().
 		Func().Params(jen.Id("u").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().
 		Block(body...)
+}
+
+// decodeVariants is the call that decodes a union without (or beyond) its
+// discriminator: oneOf takes the first variant that decodes,
+//
+//	idemrt.DecodeUnion(data, &u.Circle, &u.Square)
+//
+// anyOf every variant that accepts the data, checking required members:
+//
+//	idemrt.DecodeAnyOf(data, idemrt.Variant{Target: &u.String},
+//		idemrt.Variant{Target: &u.OrderPlaced, Required: []string{"order_id", "type"}})
+func decodeVariants(s *ir.Schema, vs []unionVariant) jen.Code {
+	args := []jen.Code{jen.Id("data")}
+	if s.Union != ir.AnyOf {
+		for _, v := range vs {
+			args = append(args, jen.Op("&").Id("u").Dot(v.field))
+		}
+		return jen.Qual(rtPath, "DecodeUnion").Call(args...)
+	}
+	for _, v := range vs {
+		vals := []jen.Code{jen.Id("Target").Op(":").Op("&").Id("u").Dot(v.field)}
+		if req := requiredMembers(v.schema); len(req) > 0 {
+			vals = append(vals, jen.Id("Required").Op(":").Index().String().Values(req...))
+		}
+		args = append(args, jen.Line().Qual(rtPath, "Variant").Values(vals...))
+	}
+	return jen.Qual(rtPath, "DecodeAnyOf").Call(append(args, jen.Line())...)
+}
+
+// requiredMembers lists, as literals, the JSON names of the members an
+// object variant requires; none for other kinds.
+func requiredMembers(v *ir.Schema) []jen.Code {
+	d := v.Deref()
+	if d == nil || d.Kind != ir.KindObject {
+		return nil
+	}
+	var out []jen.Code
+	for _, p := range d.Properties {
+		if p.Required {
+			out = append(out, jen.Lit(p.Name))
+		}
+	}
+	return out
 }
 
 // discriminatorSwitch emits the switch on the tag value, or nil when there is

@@ -171,7 +171,9 @@ func TestModelsFollowTheConventions(t *testing.T) {
 		"case Priority1, Priority2:", // the duplicate value is listed once
 		"Cat *Cat",
 		"return idemrt.DecodeVariant(data, &u.Cat)",
-		"return idemrt.DecodeUnion(data, &u.Integer, &u.String, &u.List)",
+		// anyOf: every variant that accepts the value.
+		"return idemrt.DecodeAnyOf(data,\n idemrt.Variant{Target: &u.Integer},\n idemrt.Variant{Target: &u.String},\n idemrt.Variant{Target: &u.List},\n )",
+		"return idemrt.MarshalAnyOf(u.raw, u.Integer, u.String, u.List)",
 		"Shipping *struct {",
 		"// Second paragraph */ with a comment closer.",
 	} {

@@ -55,7 +55,7 @@ func DecodeUnion(data []byte, targets ...any) error {
 	}
 	for _, strict := range []bool{true, false} {
 		for _, t := range targets {
-			if tryVariant(data, t, strict) {
+			if tryVariant(data, t, strict, strict) {
 				return nil
 			}
 		}
@@ -64,11 +64,12 @@ func DecodeUnion(data []byte, targets ...any) error {
 }
 
 // tryVariant decodes data into a fresh value of the target's type and stores
-// it on success.
-func tryVariant(data []byte, target any, strict bool) bool {
+// it on success. strict rejects unknown object members; fit requires the
+// JSON type to fit the variant.
+func tryVariant(data []byte, target any, strict, fit bool) bool {
 	field := reflect.ValueOf(target).Elem()
 	typ := field.Type()
-	if strict && !jsonFits(data[0], typ) {
+	if fit && !jsonFits(data[0], typ) {
 		return false
 	}
 	fresh := reflect.New(typ)

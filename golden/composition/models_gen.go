@@ -52,6 +52,39 @@ func (e Color) IsKnown() bool {
 	return false
 }
 
+// Contact is one of EmailContact, PhoneContact (anyOf): every variant that accepts the JSON is set
+// (its JSON type fits, it decodes, an object has its required members).
+type Contact struct {
+	EmailContact *EmailContact
+	PhoneContact *PhoneContact
+	raw          json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u Contact) MarshalJSON() ([]byte, error) {
+	return idemrt.MarshalAnyOf(u.raw, u.EmailContact, u.PhoneContact)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+func (u *Contact) UnmarshalJSON(data []byte) error {
+	*u = Contact{raw: append(json.RawMessage(nil), data...)}
+	return idemrt.DecodeAnyOf(data,
+		idemrt.Variant{Target: &u.EmailContact, Required: []string{"email"}},
+		idemrt.Variant{Target: &u.PhoneContact, Required: []string{"phone"}},
+	)
+}
+
+// RawJSON returns the JSON the value was decoded from, or nil.
+func (u Contact) RawJSON() json.RawMessage {
+	return u.raw
+}
+
+// EmailContact is an object.
+type EmailContact struct {
+	Email    string `json:"email"`
+	Verified *bool  `json:"verified,omitempty"`
+}
+
 // Event is one of OrderPlaced, OrderShipped (oneOf): the "type" member picks the variant; otherwise
 // the first variant, in this order, that decodes wins.
 type Event struct {
@@ -85,6 +118,7 @@ func (u Event) RawJSON() json.RawMessage {
 // EventReceipt is an object.
 type EventReceipt struct {
 	Color    *Color               `json:"color,omitempty"`
+	Contact  *Contact             `json:"contact,omitempty"`
 	Counters map[string]int64     `json:"counters,omitempty"`
 	ID       string               `json:"id"`
 	Labels   *Labels              `json:"labels,omitempty"`
@@ -93,8 +127,8 @@ type EventReceipt struct {
 	Priority *Priority            `json:"priority,omitempty"`
 }
 
-// EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): the first variant, in this
-// order, that decodes wins.
+// EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): every variant that accepts the
+// JSON is set (its JSON type fits, it decodes, an object has its required members).
 type EventReceiptPayload struct {
 	String      *string
 	Integer     *int64
@@ -102,15 +136,19 @@ type EventReceiptPayload struct {
 	raw         json.RawMessage
 }
 
-// MarshalJSON encodes the variant that is set.
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
 func (u EventReceiptPayload) MarshalJSON() ([]byte, error) {
-	return idemrt.MarshalUnion(u.raw, u.String, u.Integer, u.OrderPlaced)
+	return idemrt.MarshalAnyOf(u.raw, u.String, u.Integer, u.OrderPlaced)
 }
 
-// UnmarshalJSON decodes data into one variant and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
 func (u *EventReceiptPayload) UnmarshalJSON(data []byte) error {
 	*u = EventReceiptPayload{raw: append(json.RawMessage(nil), data...)}
-	return idemrt.DecodeUnion(data, &u.String, &u.Integer, &u.OrderPlaced)
+	return idemrt.DecodeAnyOf(data,
+		idemrt.Variant{Target: &u.String},
+		idemrt.Variant{Target: &u.Integer},
+		idemrt.Variant{Target: &u.OrderPlaced, Required: []string{"order_id", "type"}},
+	)
 }
 
 // RawJSON returns the JSON the value was decoded from, or nil.
@@ -154,6 +192,12 @@ type OrderShipped struct {
 	OrderID  string  `json:"order_id"`
 	Tracking *string `json:"tracking,omitempty"`
 	Type     string  `json:"type"`
+}
+
+// PhoneContact is an object.
+type PhoneContact struct {
+	Phone    string `json:"phone"`
+	Verified *bool  `json:"verified,omitempty"`
 }
 
 // Priority is an enumeration.
