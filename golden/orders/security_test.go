@@ -2,8 +2,10 @@ package orders_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -79,5 +81,35 @@ func TestAlternativeSchemesApplyWhatIsConfigured(t *testing.T) {
 	}
 	if seen.bearer["/payments/p1"] != "" || seen.apiKey["/payments/p1"] != "k2" {
 		t.Fatalf("Authorization %q, X-API-Key %q", seen.bearer["/payments/p1"], seen.apiKey["/payments/p1"])
+	}
+}
+
+// cannedDoer answers every request with 200 and a small JSON body, without
+// a network, so allocations can be counted.
+type cannedDoer struct{}
+
+func (cannedDoer) Do(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(`{"status":"up"}`)), Request: r}, nil
+}
+
+// TestSkippedCredentialsCostNoAllocation: an authentication option that
+// skips an operation outside its scheme adds no allocation to the call.
+func TestSkippedCredentialsCostNoAllocation(t *testing.T) {
+	allocs := func(opts ...idemrt.Option) float64 {
+		c, err := orders.NewClient("http://127.0.0.1:1", append(opts, idemrt.WithHTTPClient(cannedDoer{}))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(200, func() {
+			if _, err := c.GetHealth(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	plain, withAuth := allocs(), allocs(orders.WithBearerAuth("tok"), orders.WithAPIKeyAuth("k"))
+	t.Logf("GetHealth: %v allocations per call, with or without skipped credentials", plain)
+	if withAuth != plain {
+		t.Fatalf("GetHealth: %v allocations with skipped credentials, %v without", withAuth, plain)
 	}
 }
