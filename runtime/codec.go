@@ -40,14 +40,17 @@ func ReadBody(r io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-// maxDrain bounds how much of an unread response body is read before closing,
-// so the connection can be reused without reading a huge body.
-const maxDrain = 64 << 10
-
-// closeBody drains (bounded) and closes a response body.
-func closeBody(body io.ReadCloser) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxDrain))
-	_ = body.Close()
+// readBody reads a success response's whole body and closes it. A body read
+// to its end has nothing left to drain, so it is closed directly; after a
+// read error the rest is drained (bounded) so the connection may be reused.
+func readBody(resp *http.Response) ([]byte, error) {
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		discard(resp)
+		return nil, fmt.Errorf("reading %d response: %w", resp.StatusCode, err)
+	}
+	_ = resp.Body.Close()
+	return b, nil
 }
 
 // IsJSON reports whether a media type is JSON: application/json or any
@@ -63,10 +66,9 @@ func IsJSON(contentType string) bool {
 // DecodeJSON decodes a success response's JSON body into dst, then drains
 // and closes the body. An empty body leaves dst untouched.
 func DecodeJSON(resp *http.Response, dst any) error {
-	defer closeBody(resp.Body)
-	b, err := io.ReadAll(resp.Body)
+	b, err := readBody(resp)
 	if err != nil {
-		return fmt.Errorf("reading %d response: %w", resp.StatusCode, err)
+		return err
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
@@ -79,12 +81,7 @@ func DecodeJSON(resp *http.Response, dst any) error {
 
 // DecodeBytes returns a success response's body as bytes and closes it.
 func DecodeBytes(resp *http.Response) ([]byte, error) {
-	defer closeBody(resp.Body)
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("reading %d response: %w", resp.StatusCode, err)
-	}
-	return b, nil
+	return readBody(resp)
 }
 
 // DecodeText returns a success response's body as a string and closes it.
@@ -96,7 +93,7 @@ func DecodeText(resp *http.Response) (string, error) {
 // Discard drains and closes the body of a success response that declares no
 // content.
 func Discard(resp *http.Response) {
-	closeBody(resp.Body)
+	discard(resp)
 }
 
 // ErrorModel decodes the body of a *StatusError in err into the model that

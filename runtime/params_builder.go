@@ -206,7 +206,9 @@ func (b *Builder) Build(op *Operation) (*Request, error) {
 	if b.err != nil {
 		return nil, &CallError{Operation: op.ID, Err: b.err}
 	}
-	u := *b.server
+	// One allocation holds both the request and its URL.
+	out := &builtRequest{u: *b.server}
+	u := &out.u
 	u.RawPath = b.server.EscapedPath() + b.path
 	p, err := url.PathUnescape(u.RawPath)
 	if err != nil {
@@ -223,5 +225,12 @@ func (b *Builder) Build(op *Operation) (*Request, error) {
 	if len(b.cookies) > 0 {
 		b.headers().Set("Cookie", strings.Join(b.cookies, "; "))
 	}
-	return &Request{Method: b.method, URL: &u, Header: b.header, Body: b.body, Key: b.key}, nil
+	out.req = Request{Method: b.method, URL: u, Header: b.header, Body: b.body, Key: b.key}
+	return &out.req, nil
+}
+
+// builtRequest is a Request allocated together with its URL.
+type builtRequest struct {
+	req Request
+	u   url.URL
 }
