@@ -52,12 +52,12 @@
 //
 // Interactive (the default class; a person is waiting): 3 attempts, backoff
 // 100ms doubling to 1s, 10s total deadline, server hints honoured up to 3s,
-// 100ms minimal attempt; budget of 10 tokens refilled by 0.1 per healthy
+// 100ms minimal attempt; budget of 10 tokens refilled by 0.5 per healthy
 // answer. A fast failure that says why beats a slow success.
 //
 // Background (WithClass(Background); queues and batch jobs): 8 attempts,
 // backoff 1s doubling to 1min, 10min total, 1min per attempt, hints honoured
-// up to 5min, 1s minimal attempt; budget of 50 tokens refilled by 0.2. Nobody
+// up to 5min, 1s minimal attempt; budget of 50 tokens refilled by 0.5. Nobody
 // is waiting, so the call rides out short outages itself rather than handing
 // the retry to another layer.
 //

@@ -114,11 +114,16 @@ type Budget struct {
 
 // DefaultBudget returns the budget a Runner uses for c unless WithBudget
 // replaces it. Interactive: 10 tokens, a retry costs 1, a retry after a
-// timeout 2, each healthy answer refills 0.1 (so in steady state at most one
-// retry per ten good calls). Background: 50 tokens, same costs, refill 0.2.
+// timeout 2, each healthy answer refills 0.5. Background: 50 tokens, same
+// costs and refill.
+//
+// The refill sets what retries may add to a server that still answers: at
+// most one retry per two healthy answers (+50% load), enough to absorb a 30%
+// transient failure rate (about 0.43 retries per call). Under a total outage
+// nothing refills, so the capacity alone bounds amplification.
 func DefaultBudget(c Class) Budget {
 	if c.valid() == Background {
-		return Budget{Capacity: 50, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.2}
+		return Budget{Capacity: 50, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.5}
 	}
-	return Budget{Capacity: 10, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.1}
+	return Budget{Capacity: 10, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.5}
 }
