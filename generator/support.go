@@ -40,7 +40,7 @@ func opProblems(op *ir.Operation) ir.Diagnostics {
 		out = append(out, ir.Diagnostic{Severity: ir.SeverityError, Rule: rule, File: src.File, Line: src.Line,
 			Column: src.Column, Pointer: src.Pointer, Operation: op.ID, Message: fmt.Sprintf(format, args...)})
 	}
-	placeholders := pathPlaceholders(op.Path)
+	placeholders := ir.PathTemplateNames(op.Path)
 	declared := map[string]bool{}
 	for _, p := range op.Params {
 		if p.Style != "" && !allowedStyle(p) {
@@ -67,23 +67,6 @@ func opProblems(op *ir.Operation) ir.Diagnostics {
 // allowedStyle reports whether a parameter's style fits its location.
 func allowedStyle(p *ir.Parameter) bool {
 	return contains(stylesByLocation[p.In], p.Style)
-}
-
-// pathPlaceholders lists the {names} of a path template in order.
-func pathPlaceholders(path string) []string {
-	var out []string
-	for {
-		i := strings.IndexByte(path, '{')
-		if i < 0 {
-			return out
-		}
-		j := strings.IndexByte(path[i:], '}')
-		if j < 0 {
-			return out
-		}
-		out = append(out, path[i+1:i+j])
-		path = path[i+j+1:]
-	}
 }
 
 // contains reports whether list holds s.

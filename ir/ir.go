@@ -8,6 +8,8 @@
 // nothing but the standard library so that neither side depends on the other.
 package ir
 
+import "strings"
+
 // API is one loaded document.
 type API struct {
 	// Title, Version and Description come from the info object.
@@ -213,4 +215,22 @@ type SecurityScheme struct {
 	ParamName   string
 	Description string
 	Source      Source
+}
+
+// PathTemplateNames returns the {names} of a path template in order
+// ("/orders/{order_id}/items/{n}" -> order_id, n).
+func PathTemplateNames(path string) []string {
+	var names []string
+	for {
+		i := strings.IndexByte(path, '{')
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(path[i:], '}')
+		if j < 0 {
+			return names
+		}
+		names = append(names, path[i+1:i+j])
+		path = path[i+j+1:]
+	}
 }

@@ -68,23 +68,6 @@ func (b *builder) paramAt(owner loc, i int, p *openapi3.Parameter) loc {
 	return list.at(strconv.Itoa(i))
 }
 
-// pathTemplateNames returns the {names} of a path template in order.
-func pathTemplateNames(path string) []string {
-	var names []string
-	for {
-		i := strings.IndexByte(path, '{')
-		if i < 0 {
-			return names
-		}
-		j := strings.IndexByte(path[i:], '}')
-		if j < 0 {
-			return names
-		}
-		names = append(names, path[i+1:i+j])
-		path = path[i+j+1:]
-	}
-}
-
 // ignoredHeaders are the header parameters OpenAPI says to ignore: the
 // client derives them from the body, the response it accepts, and the
 // security schemes.
@@ -97,7 +80,7 @@ var locationOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie":
 // required string parameter and a warning), then query, header and cookie
 // parameters sorted by name.
 func (b *builder) params(r *rawOp, op *ir.Operation, refs []*paramRef) []*ir.Parameter {
-	tmpl := pathTemplateNames(r.path)
+	tmpl := ir.PathTemplateNames(r.path)
 	pos := map[string]int{}
 	for i, n := range tmpl {
 		pos[n] = i

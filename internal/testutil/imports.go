@@ -1,0 +1,54 @@
+package testutil
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// CheckImports enforces a row of STYLE.md's import table on the package in
+// the test's working directory: its non-test files may import the standard
+// library and the allowed paths only. An allowed path ending in "/" admits
+// every package below it.
+func CheckImports(t testing.TB, allowed ...string) {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if !isStdlib(path) && !importAllowed(path, allowed) {
+				t.Errorf("%s imports %s; allowed beyond the standard library: %v", name, path, allowed)
+			}
+		}
+	}
+}
+
+// isStdlib reports whether an import path is the standard library's: its
+// first element has no dot.
+func isStdlib(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+func importAllowed(path string, allowed []string) bool {
+	for _, a := range allowed {
+		if path == a || (strings.HasSuffix(a, "/") && strings.HasPrefix(path, a)) {
+			return true
+		}
+	}
+	return false
+}
