@@ -120,6 +120,10 @@ func docLines(text string) []string {
 }
 
 // docLinesWrap is docLines wrapping prose at width (0: no wrapping).
+// Consecutive prose lines form one paragraph in Markdown and in Go doc
+// comments alike, so they are joined before wrapping: a long line wrapped on
+// its own would leave a ragged short piece before the author's next line.
+// Markup lines (lists, tables, headings, code, fenced blocks) stay as written.
 func docLinesWrap(text string, width int) []string {
 	text = strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || !unicode.IsControl(r) {
@@ -128,23 +132,36 @@ func docLinesWrap(text string, width int) []string {
 		return -1
 	}, text)
 	var lines []string
-	blank := true
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			lines = append(lines, wrap(strings.Join(para, " "), width)...)
+			para = para[:0]
+		}
+	}
+	blank, fenced := true, false
 	for _, l := range strings.Split(text, "\n") {
 		l = strings.TrimRight(l, " \t")
-		if l == "" {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fenced = !fenced
+		}
+		switch {
+		case l == "":
+			flush()
 			if !blank {
 				lines = append(lines, "")
 			}
 			blank = true
 			continue
-		}
-		if width > 0 {
-			lines = append(lines, wrap(l, width)...)
-		} else {
+		case width > 0 && !fenced && isProse(l):
+			para = append(para, l)
+		default:
+			flush()
 			lines = append(lines, l)
 		}
 		blank = false
 	}
+	flush()
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}

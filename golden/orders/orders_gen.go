@@ -41,8 +41,8 @@ type CreateOrderResult struct {
 //
 // Create an order.
 //
-// Keyed by the declared Idempotency-Key header parameter: no extension is
-// needed, the parameter makes the operation keyed.
+// Keyed by the declared Idempotency-Key header parameter: no extension is needed, the parameter makes
+// the operation keyed.
 //
 // POST /orders (operation "createOrder").
 func (c *Client) CreateOrder(ctx context.Context, body CreateOrderRequest, params CreateOrderParams, opts ...idemrt.CallOption) (*CreateOrderResult, error) {

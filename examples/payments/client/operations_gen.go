@@ -29,8 +29,8 @@ type CreateOrderParams struct {
 //
 // Create an order and charge it.
 //
-// One key, one order: the order, its charge and its outbox event commit
-// in one transaction with the key's ledger row.
+// One key, one order: the order, its charge and its outbox event commit in one transaction with the
+// key's ledger row.
 //
 // POST /orders (operation "createOrder").
 func (c *Client) CreateOrder(ctx context.Context, body NewOrder, params CreateOrderParams, opts ...idemrt.CallOption) (*Order, error) {
