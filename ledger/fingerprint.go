@@ -8,19 +8,26 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net/url"
 )
 
 // Fingerprint returns the canonical fingerprint of a request: a hex SHA-256
-// over the method, the operation (route) and the body. A JSON body (by its
-// content type, or any body when contentType is empty) is canonicalised first,
-// so that key order and insignificant whitespace do not make two equal
-// payloads look different; any other body, or JSON that does not parse, is
-// hashed as raw bytes.
-func Fingerprint(method, operation, contentType string, body []byte) string {
+// over the method, the operation (route), the request target (RequestTarget:
+// the path with its parameter values, and the query) and the body. The
+// target matters because one operation serves many resources: the same key
+// sent to /orders/A/payments and /orders/B/payments is two different
+// requests, and the second must get 422, never the first one's result.
+//
+// A JSON body (by its content type, or any body when contentType is empty) is
+// canonicalised first, so that key order and insignificant whitespace do not
+// make two equal payloads look different; any other body, or JSON that does
+// not parse, is hashed as raw bytes.
+func Fingerprint(method, operation, target, contentType string, body []byte) string {
 	h := sha256.New()
 	// Length-prefixed fields: "POST"+"/a" and "POS"+"T/a" must not collide.
 	writeField(h, []byte(method))
 	writeField(h, []byte(operation))
+	writeField(h, []byte(target))
 	if isJSON(contentType) {
 		if canon, err := CanonicalJSON(body); err == nil {
 			writeField(h, []byte("json"))
@@ -31,6 +38,21 @@ func Fingerprint(method, operation, contentType string, body []byte) string {
 	writeField(h, []byte("raw"))
 	writeField(h, body)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RequestTarget is the part of a request URL a fingerprint covers: the
+// escaped path, then the query with its parameters sorted by name (the order
+// of repeated values is kept: it can matter to the handler).
+func RequestTarget(u *url.URL) string {
+	target := u.EscapedPath()
+	if u.RawQuery == "" {
+		return target
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return target + "?" + u.RawQuery
+	}
+	return target + "?" + q.Encode()
 }
 
 func writeField(w io.Writer, b []byte) {

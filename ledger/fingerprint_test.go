@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"net/url"
 	"testing"
 
 	_ "github.com/idemgen/idemgen/internal/testutil"
@@ -29,39 +30,61 @@ func TestCanonicalJSON(t *testing.T) {
 }
 
 func TestFingerprint(t *testing.T) {
-	base := Fingerprint("POST", "createOrder", "application/json", []byte(`{"a":1,"b":[1,2]}`))
-	same := []struct{ method, op, ct, body string }{
-		{"POST", "createOrder", "application/json; charset=utf-8", `{ "b":[1,2], "a":1 }`},
-		{"POST", "createOrder", "", `{"b":[1,2],"a":1}`},
+	base := Fingerprint("POST", "createOrder", "/orders", "application/json", []byte(`{"a":1,"b":[1,2]}`))
+	same := []struct{ method, op, target, ct, body string }{
+		{"POST", "createOrder", "/orders", "application/json; charset=utf-8", `{ "b":[1,2], "a":1 }`},
+		{"POST", "createOrder", "/orders", "", `{"b":[1,2],"a":1}`},
 	}
 	for _, s := range same {
-		if got := Fingerprint(s.method, s.op, s.ct, []byte(s.body)); got != base {
+		if got := Fingerprint(s.method, s.op, s.target, s.ct, []byte(s.body)); got != base {
 			t.Errorf("Fingerprint(%+v) differs from an equal payload", s)
 		}
 	}
-	differ := []struct{ method, op, ct, body string }{
-		{"PUT", "createOrder", "application/json", `{"a":1,"b":[1,2]}`},
-		{"POST", "createPayment", "application/json", `{"a":1,"b":[1,2]}`},
-		{"POST", "createOrder", "application/json", `{"a":1,"b":[2,1]}`},
-		{"POST", "createOrder", "application/json", `{"a":1.0,"b":[1,2]}`},
-		{"POST", "createOrder", "text/plain", `{"a":1,"b":[1,2]}`},
+	differ := []struct{ method, op, target, ct, body string }{
+		{"PUT", "createOrder", "/orders", "application/json", `{"a":1,"b":[1,2]}`},
+		{"POST", "createPayment", "/orders", "application/json", `{"a":1,"b":[1,2]}`},
+		{"POST", "createOrder", "/orders/B", "application/json", `{"a":1,"b":[1,2]}`},
+		{"POST", "createOrder", "/orders?dry_run=true", "application/json", `{"a":1,"b":[1,2]}`},
+		{"POST", "createOrder", "/orders", "application/json", `{"a":1,"b":[2,1]}`},
+		{"POST", "createOrder", "/orders", "application/json", `{"a":1.0,"b":[1,2]}`},
+		{"POST", "createOrder", "/orders", "text/plain", `{"a":1,"b":[1,2]}`},
 	}
 	for _, d := range differ {
-		if got := Fingerprint(d.method, d.op, d.ct, []byte(d.body)); got == base {
+		if got := Fingerprint(d.method, d.op, d.target, d.ct, []byte(d.body)); got == base {
 			t.Errorf("Fingerprint(%+v) collides with another request", d)
 		}
 	}
 	// Non-JSON bodies are hashed raw: whitespace matters there.
-	if Fingerprint("POST", "up", "text/plain", []byte("a b")) == Fingerprint("POST", "up", "text/plain", []byte("a  b")) {
+	if Fingerprint("POST", "up", "/u", "text/plain", []byte("a b")) == Fingerprint("POST", "up", "/u", "text/plain", []byte("a  b")) {
 		t.Error("raw bodies that differ share a fingerprint")
 	}
 	// Field boundaries are length-prefixed.
-	if Fingerprint("POS", "TcreateOrder", "", nil) == Fingerprint("POST", "createOrder", "", nil) {
+	if Fingerprint("POS", "TcreateOrder", "/o", "", nil) == Fingerprint("POST", "createOrder", "/o", "", nil) {
 		t.Error("method and operation boundaries collide")
 	}
 	// Invalid JSON under a JSON type falls back to the raw bytes.
-	if Fingerprint("POST", "o", "application/json", []byte("{x")) == Fingerprint("POST", "o", "application/json", []byte("{y")) {
+	if Fingerprint("POST", "o", "/o", "application/json", []byte("{x")) == Fingerprint("POST", "o", "/o", "application/json", []byte("{y")) {
 		t.Error("two invalid JSON bodies share a fingerprint")
+	}
+}
+
+// TestRequestTarget: query parameter order does not change the target,
+// path values and query values do.
+func TestRequestTarget(t *testing.T) {
+	target := func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return RequestTarget(u)
+	}
+	if a, b := target("/orders/A/pay?x=1&y=2"), target("/orders/A/pay?y=2&x=1"); a != b {
+		t.Errorf("query order changed the target: %q vs %q", a, b)
+	}
+	for _, other := range []string{"/orders/B/pay?x=1&y=2", "/orders/A/pay?x=1&y=3", "/orders/A%2F/pay?x=1&y=2"} {
+		if target(other) == target("/orders/A/pay?x=1&y=2") {
+			t.Errorf("%s has the same target as /orders/A/pay?x=1&y=2", other)
+		}
 	}
 }
 

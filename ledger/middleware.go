@@ -52,7 +52,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string,
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	fp := Fingerprint(r.Method, operation, r.Header.Get("Content-Type"), body)
+	fp := Fingerprint(r.Method, operation, RequestTarget(r.URL), r.Header.Get("Content-Type"), body)
 	l.serveKeyed(w, r, id, fp, h)
 }
 

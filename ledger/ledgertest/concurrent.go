@@ -50,7 +50,7 @@ func testConcurrentReclaim(t *testing.T, open Opener) {
 		wg.Go(func() {
 			decs[i], errs[i] = f.store.Reserve(context.Background(), ledger.Reservation{
 				ID:          ledger.ID{Caller: "alice", Operation: "createOrder", Key: "k1"},
-				Fingerprint: ledger.Fingerprint(http.MethodPost, "createOrder", "application/json", []byte(body1)),
+				Fingerprint: ledger.Fingerprint(http.MethodPost, "createOrder", "/orders", "application/json", []byte(body1)),
 				Owner:       fmt.Sprintf("retry-%d", i), Now: f.clock.Now(), Lease: lease, TTL: ttl,
 			})
 		})

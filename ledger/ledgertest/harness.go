@@ -146,9 +146,14 @@ func (f *fixture) createOrder(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"id":%q,"item":%q,"qty":%d}`, id, in.Item, in.Qty)
 }
 
-// do sends one request through the middleware.
+// do sends one request to /orders through the middleware.
 func (f *fixture) do(caller, key, body string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(http.MethodPost, "/orders", strings.NewReader(body))
+	return f.doAt("/orders", caller, key, body)
+}
+
+// doAt sends one request to target through the middleware.
+func (f *fixture) doAt(target, caller, key, body string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	if caller != "" {
 		r.Header.Set("X-Caller", caller)
@@ -203,7 +208,7 @@ func (f *fixture) reserveAs(owner, caller, key, body string) ledger.Decision {
 	f.t.Helper()
 	dec, err := f.store.Reserve(context.Background(), ledger.Reservation{
 		ID:          ledger.ID{Caller: caller, Operation: "createOrder", Key: key},
-		Fingerprint: ledger.Fingerprint(http.MethodPost, "createOrder", "application/json", []byte(body)),
+		Fingerprint: ledger.Fingerprint(http.MethodPost, "createOrder", "/orders", "application/json", []byte(body)),
 		Owner:       owner, Now: f.clock.Now(), Lease: lease, TTL: ttl,
 	})
 	if err != nil {

@@ -23,6 +23,7 @@ func Run(t *testing.T, open Opener) {
 		{"AbsentReservesAndExecutesOnce", testAbsent},
 		{"CompletedSameFingerprintReplaysByteForByte", testReplay},
 		{"DifferentFingerprintIs422AndChangesNothing", testMismatch},
+		{"SameKeyOtherTargetIs422", testOtherTarget},
 		{"InProgressIs409", testBusy},
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
 		{"MissingOrInvalidKeyIs400", testMissingKey},
@@ -105,6 +106,23 @@ func testMismatch(t *testing.T, open Opener) {
 	after, _ := f.row("alice", "k1")
 	if after.Fingerprint != before.Fingerprint || !bytes.Equal(after.Response.Body, before.Response.Body) {
 		t.Errorf("the 422 changed the ledger row")
+	}
+	f.wantCounts(1, 1)
+}
+
+// testOtherTarget: one operation serves many resources; the same key and
+// body sent to another path or query is another request, never the first
+// one's stored result.
+func testOtherTarget(t *testing.T, open Opener) {
+	f := newFixture(t, open, nil)
+	first := f.doAt("/orders?shop=A", "alice", "k1", body1)
+	wantStatus(t, first, http.StatusCreated)
+	for _, target := range []string{"/orders?shop=B", "/orders"} {
+		w := f.doAt(target, "alice", "k1", body1)
+		wantStatus(t, w, http.StatusUnprocessableEntity)
+		if bytes.Contains(w.Body.Bytes(), first.Body.Bytes()) {
+			t.Errorf("%s got the stored result of /orders?shop=A: %s", target, w.Body.Bytes())
+		}
 	}
 	f.wantCounts(1, 1)
 }
