@@ -28,7 +28,10 @@ type sent struct {
 	timedOut bool
 	// unsent: nothing was sent (an editor failed, or the context ended
 	// before the send); no record is made.
-	unsent  bool
+	unsent bool
+	// emitted: the attempt's record already went out, before the wait that
+	// follows it; a call that ends during that wait re-sends it as final.
+	emitted bool
 	hint    time.Duration
 	hasHint bool
 	cancel  context.CancelFunc
@@ -139,6 +142,18 @@ func isTimeout(err error) bool {
 func (c *call) emit(a Attempt) {
 	a.BudgetLeft = c.bucket.left()
 	c.recs = append(c.recs, a)
+	c.notify(a)
+}
+
+// reemit replaces the call's last record with a, its final form, and hands
+// it to the observers again.
+func (c *call) reemit(a Attempt) {
+	a.BudgetLeft = c.bucket.left()
+	c.recs[len(c.recs)-1] = a
+	c.notify(a)
+}
+
+func (c *call) notify(a Attempt) {
 	for _, o := range c.r.observers {
 		o.ObserveAttempt(a)
 	}

@@ -211,12 +211,16 @@ func (c *call) run() (*http.Response, error) {
 		}
 		discard(s.resp)
 		s.releaseAttempt()
+		// Observers hear of the attempt now, not after a wait that may last
+		// minutes (a background Retry-After) or never end (a crash).
+		c.emit(s.rec)
+		s.emitted = true
 		if err := c.r.clock.Sleep(c, w); err != nil {
-			// The record goes out as the final one, with the context's error.
+			// The record goes out again as the final one; the call's error
+			// is the context's.
 			s.resp, s.err = nil, err
 			return c.finish(&s, c.ctxVerdict(false), nil)
 		}
-		c.emit(s.rec)
 		why, wait, src = v.why, w, ws
 	}
 }

@@ -32,7 +32,10 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 		// The server answered and no retry was wanted: it is healthy.
 		c.bucket.credit()
 	}
-	if !s.unsent {
+	switch {
+	case s.emitted:
+		c.reemit(rec)
+	case !s.unsent:
 		c.emit(rec)
 	}
 	if c.cfg.log != nil {

@@ -155,3 +155,27 @@ func TestCancelDuringWait(t *testing.T) {
 		t.Fatalf("records %+v", log)
 	}
 }
+
+// TestObserverHearsAttemptBeforeWait: an attempt's record reaches observers
+// before the wait that follows it, not minutes later; when the call then ends
+// during that wait, the same attempt is sent again, now final.
+func TestObserverHearsAttemptBeforeWait(t *testing.T) {
+	clk := newFakeClock()
+	ctx, cancel := context.WithCancel(context.Background())
+	var seen []Attempt
+	heardBeforeWait := false
+	clk.onSleep = func() {
+		heardBeforeWait = len(seen) == 1 && !seen[0].Final && seen[0].StatusCode == 503
+		cancel()
+	}
+	d := &fakeDoer{script: []step{answer(503), ok200}}
+	r := newTestRunner(d, clk, WithObserver(ObserverFunc(func(a Attempt) { seen = append(seen, a) })))
+	var log []Attempt
+	_, err := r.Do(ctx, &idempotentOp, &Request{Method: "PUT", URL: mustURL(t, "http://api.test/x")}, WithAttemptLog(&log))
+	if !errors.Is(err, context.Canceled) || !heardBeforeWait {
+		t.Fatalf("err %v; observer had %+v when the wait began", err, seen)
+	}
+	if len(seen) != 2 || seen[1].Number != seen[0].Number || !seen[1].Final || len(log) != 1 || !log[0].Final {
+		t.Fatalf("events %+v, log %+v; want the attempt then its final form, one record", seen, log)
+	}
+}

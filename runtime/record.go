@@ -119,8 +119,10 @@ type Attempt struct {
 	Outcome Outcome
 }
 
-// Observer receives one event per attempt, when the attempt's result is known.
-// It is called synchronously from the calling goroutine: keep it fast.
+// Observer receives one event per attempt, when the attempt's result is known
+// (before any wait that follows it). When the call ends during that wait (its
+// context is cancelled), the same attempt is delivered once more with Final
+// set. It is called synchronously from the calling goroutine: keep it fast.
 type Observer interface {
 	ObserveAttempt(Attempt)
 }
