@@ -27,9 +27,13 @@ func TestScenario7ThousandClientsVs503(t *testing.T) {
 			name string
 			res  stormResult
 		}{{"full jitter", jitter}, {"no jitter", fixed}} {
-			t.Logf("%s, %s: %d attempts (bound %d), %d retries spread over %v, peak %d retries per 10ms window (first attempts went out over %v)",
-				b.name, r.name, r.res.attempts, r.res.bound, r.res.retries, r.res.retrySpan.Round(time.Millisecond), r.res.peak, r.res.firstSpan.Round(time.Millisecond))
+			t.Logf("%s, %s: %d attempts sent, %d arrived (bound %d), %d retries spread over %v, peak %d retries per 10ms window (first attempts went out over %v)",
+				b.name, r.name, r.res.attempts, r.res.arrived, r.res.bound, r.res.retries, r.res.retrySpan.Round(time.Millisecond), r.res.peak, r.res.firstSpan.Round(time.Millisecond))
 		}
+		// Reported, not asserted: how synchronised the no-jitter retries are
+		// depends on how fast this machine sent the first attempts (they
+		// spread over 0.2-0.7s under -race on 2 busy cores). The runtime's
+		// TestRetriesSpread pins the jitter itself with a seeded source.
 	})
 }
 
@@ -43,7 +47,9 @@ const (
 var stormBudget = idemrt.Budget{Capacity: 300, RetryCost: 1, TimeoutCost: 2, SuccessRefill: 0.1}
 
 type stormResult struct {
-	peak, retries, attempts, bound int
+	// attempts were counted by the client as it sent them, arrived by the
+	// server (which also sees any resend the Transport makes on its own).
+	peak, retries, attempts, arrived, bound int
 	// firstSpan is how long the 1,000 first attempts took to go out;
 	// retrySpan how long the retries were spread over.
 	firstSpan, retrySpan time.Duration
@@ -98,6 +104,7 @@ func storm(t *testing.T, p *proc, b *backend, caller string, rnd func() float64)
 		idemrt.WithRequestEditor(log.edit), idemrt.WithRandom(rnd))
 	p.unavailable(t, stormOutage, "")
 	outageEnd := time.Now().Add(stormOutage)
+	arrivedBefore := len(p.arrivals(t))
 	errs := make([]error, stormCallers)
 	var wg sync.WaitGroup
 	for i := range stormCallers {
@@ -115,11 +122,12 @@ func storm(t *testing.T, p *proc, b *backend, caller string, rnd func() float64)
 	// The bound: first attempts are free, retries are paid from the bucket,
 	// and only healthy answers refill it.
 	bound := stormCallers + int(stormBudget.Capacity/stormBudget.RetryCost+stormBudget.SuccessRefill*float64(succeeded))
-	if log.total > bound {
-		t.Errorf("%s: %d attempts, above the budget bound %d", caller, log.total, bound)
+	arrived := len(p.arrivals(t)) - arrivedBefore
+	if log.total > bound || arrived > bound {
+		t.Errorf("%s: %d attempts sent, %d arrived, above the budget bound %d", caller, log.total, arrived, bound)
 	}
 	res := stormResult{peak: peakPer(log.retry, 10*time.Millisecond), retries: len(log.retry),
-		attempts: log.total, bound: bound, firstSpan: span(log.first), retrySpan: span(log.retry)}
+		attempts: log.total, arrived: arrived, bound: bound, firstSpan: span(log.first), retrySpan: span(log.retry)}
 	time.Sleep(time.Until(outageEnd))
 	completeFailed(t, c, errs)
 	b.wantRows(t, caller, stormCallers, stormCallers, stormCallers)
