@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/idemgen/idemgen/ir"
@@ -27,14 +28,20 @@ type fake struct {
 	skip      bool
 }
 
+// fakeMu guards what fakes record: lint loads specs concurrently. It is a
+// package variable because table tests copy fake values.
+var fakeMu sync.Mutex
+
 func (f *fake) toolchain() toolchain {
 	return toolchain{
 		load: func(path string, allowRemoteRefs bool) (*ir.API, ir.Diagnostics, error) {
 			if f.panicMsg != "" {
 				panic(f.panicMsg)
 			}
+			fakeMu.Lock()
 			f.loaded = append(f.loaded, path)
 			f.allowRefs = allowRemoteRefs
+			fakeMu.Unlock()
 			api := f.api
 			if api == nil {
 				api = &ir.API{Title: "fake"}
@@ -42,7 +49,9 @@ func (f *fake) toolchain() toolchain {
 			return api, f.diags, f.loadErr
 		},
 		generate: func(_ *ir.API, pkg string, skip bool) ([]genFile, ir.Diagnostics, error) {
+			fakeMu.Lock()
 			f.pkg, f.skip = pkg, skip
+			fakeMu.Unlock()
 			return f.files, f.skipped, f.genErr
 		},
 	}
