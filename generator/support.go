@@ -16,6 +16,18 @@ var stylesByLocation = map[ir.ParamLocation][]string{
 	ir.InCookie: {ir.StyleForm},
 }
 
+// Check returns one located error for each construct of api the generator
+// cannot honour: exactly what Generate refuses, or skips under
+// SkipUnsupported. `idemgen lint` reports these beside the parser's findings,
+// so that lint and generate reject the same documents.
+func Check(api *ir.API) ir.Diagnostics {
+	var diags ir.Diagnostics
+	for _, op := range api.Operations {
+		diags = append(diags, opProblems(op)...)
+	}
+	return diags
+}
+
 // supportedOps returns the operations the generator can honour, and one
 // located error for each problem of the others. The caller decides whether
 // the errors stop generation or only skip those operations.

@@ -86,7 +86,10 @@ func lintAll(tc toolchain, specs []string, allowRemoteRefs bool) []ir.Diagnostic
 // lintOne loads one spec and returns its findings; a spec that cannot be
 // loaded at all becomes one error finding with the rule "load".
 func lintOne(tc toolchain, spec string, allowRemoteRefs bool) ir.Diagnostics {
-	_, diags, err := tc.safeLoad(spec, allowRemoteRefs)
+	api, diags, err := tc.safeLoad(spec, allowRemoteRefs)
+	if api != nil && tc.check != nil {
+		diags = append(diags, tc.check(api)...)
+	}
 	var ds ir.Diagnostics
 	switch {
 	case errors.As(err, &ds):

@@ -77,3 +77,19 @@ func errorLines(report string) string {
 	}
 	return b.String()
 }
+
+// TestLintReportsWhatGenerateRefuses: lint and generate reject the same
+// documents, including constructs only the generator checks (a parameter
+// style the client cannot serialise).
+func TestLintReportsWhatGenerateRefuses(t *testing.T) {
+	root := testutil.ModuleRoot(t)
+	for _, name := range []string{"header-style.yaml", "path-style.yaml"} {
+		spec := filepath.Join(root, "testdata", "specs", "bad-gen", name)
+		var lintOut, lintErr, genOut, genErr bytes.Buffer
+		lintCode := run([]string{"lint", spec}, &lintOut, &lintErr)
+		genCode := run([]string{"generate", spec, "-p", "x", "-o", t.TempDir()}, &genOut, &genErr)
+		if lintCode != exitProblem || genCode != exitProblem || !strings.Contains(lintOut.String(), "[unsupported-style]") {
+			t.Errorf("%s: lint exit %d, generate exit %d; lint said:\n%s", name, lintCode, genCode, lintOut.String())
+		}
+	}
+}

@@ -17,6 +17,9 @@ type toolchain struct {
 	// generate renders the client files, sorted by name. skipped lists the
 	// operations left out under skipUnsupported.
 	generate func(api *ir.API, pkg string, skipUnsupported bool) (files []genFile, skipped ir.Diagnostics, err error)
+	// check lists what generate would refuse in api, for lint; nil checks
+	// nothing.
+	check func(api *ir.API) ir.Diagnostics
 }
 
 // genFile is one rendered file of the generated package.

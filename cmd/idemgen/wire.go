@@ -8,7 +8,7 @@ import (
 
 // defaultToolchain wires the commands to the parser and the generator.
 func defaultToolchain() toolchain {
-	return toolchain{load: loadSpec, generate: generateFiles}
+	return toolchain{load: loadSpec, generate: generateFiles, check: generator.Check}
 }
 
 func loadSpec(path string, allowRemoteRefs bool) (*ir.API, ir.Diagnostics, error) {
