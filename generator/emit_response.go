@@ -144,6 +144,13 @@ func (g *gen) emitErrorModel(op *ir.Operation) jen.Code {
 		}
 		exact = append(exact, jen.Case(groups[b.key]...).Block(jen.Return(jen.New(g.goType(b.schema)))))
 	}
+	if len(classes) > 0 || defaultKey != "" {
+		// A status declared without a body must not borrow a class's or
+		// the default's model.
+		if c := bodilessErrorCase(op); c != nil {
+			exact = append(exact, c)
+		}
+	}
 	var body []jen.Code
 	if all := append(exact, classes...); len(all) > 0 {
 		body = append(body, jen.Switch().Block(all...))
@@ -151,4 +158,19 @@ func (g *gen) emitErrorModel(op *ir.Operation) jen.Code {
 	body = append(body, jen.Return(fallback))
 	return jen.Commentf("%s returns a new value of the error model %s declares for status, or nil.", ids.errorModel, op.GoName).Line().
 		Func().Id(ids.errorModel).Params(jen.Id("status").Int()).Any().Block(body...)
+}
+
+// bodilessErrorCase is the case of the exact error statuses declared without
+// a JSON body ("case status == 503: return nil"), or nil when there are none.
+func bodilessErrorCase(op *ir.Operation) jen.Code {
+	var conds []jen.Code
+	for _, r := range op.Responses {
+		if r.Status >= 400 && pickJSON(r.Content) == nil {
+			conds = append(conds, jen.Id("status").Op("==").Lit(r.Status))
+		}
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	return jen.Case(conds...).Block(jen.Return(jen.Nil()))
 }

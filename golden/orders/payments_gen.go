@@ -100,6 +100,10 @@ func (c *Client) CreatePayment(ctx context.Context, body PaymentRequest, params 
 
 // createPaymentErrorModel returns a new value of the error model CreatePayment declares for status, or nil.
 func createPaymentErrorModel(status int) any {
+	switch {
+	case status == 503:
+		return nil
+	}
 	return new(Error)
 }
 
