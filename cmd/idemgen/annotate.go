@@ -55,7 +55,7 @@ func annotateOne(spec string, write bool, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if !write {
-		name := filepath.ToSlash(spec)
+		name := diffName(spec)
 		_, err := stdout.Write(annotate.Unified(name, name, src, res.Annotated))
 		return err
 	}
@@ -110,3 +110,17 @@ order, quoting and indentation stay byte for byte, and JSON stays JSON.
 
 Operations annotate cannot edit safely (a shared YAML anchor, a parameter $ref into
 another file) are reported as notes on stderr.`
+
+// diffName is the file name a diff header carries: relative to the working
+// directory, as `git apply` and `patch -p1` run from there expect (an
+// absolute path would become "a//abs/path", which neither accepts).
+func diffName(spec string) string {
+	if filepath.IsAbs(spec) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, spec); err == nil {
+				spec = rel
+			}
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(spec))
+}
