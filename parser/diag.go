@@ -16,6 +16,7 @@ const (
 	ruleLoad               = "load"
 	ruleRemoteRef          = "remote-ref"
 	ruleDanglingRef        = "dangling-ref"
+	ruleRefCycle           = "ref-cycle"
 	ruleRefKind            = "ref-kind"
 	ruleSchemaShape        = "schema-shape"
 	ruleShape              = "shape"

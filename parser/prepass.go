@@ -160,7 +160,45 @@ func (p *prepass) checkRef(n *yaml.Node, ref string, kind nodeKind, s slot) {
 		p.repair(n, kind, s)
 		return
 	}
+	if p.refLoops(p.f.key, ref) {
+		p.l.sink.warnf(here, "", ruleRefCycle, "reference %q leads back to itself through other references and names no value; replaced by %s", ref, p.replacement(kind, s))
+		p.repair(n, kind, s)
+		return
+	}
 	p.checkRefKind(n, ref, frag, target, kind, s)
+}
+
+// maxRefChain bounds how many references refLoops follows.
+const maxRefChain = 64
+
+// refLoops reports whether following ref (written in file from) through
+// objects that are nothing but another $ref comes back to one already
+// passed: such a loop names no value, and the loader would resolve it to
+// nothing, so the element would vanish without a word.
+func (p *prepass) refLoops(from, ref string) bool {
+	seen := map[string]bool{}
+	for range maxRefChain {
+		file, frag := splitRef(ref)
+		key := resolveFile(from, file)
+		if seen[key+"#"+frag] {
+			return true
+		}
+		seen[key+"#"+frag] = true
+		if isRemote(key) {
+			return false
+		}
+		target := p.l.file(key)
+		if target == nil {
+			return false
+		}
+		found, _ := lookup(target.root, frag)
+		next := mapGet(found, "$ref")
+		if next == nil || next.Kind != yaml.ScalarNode {
+			return false
+		}
+		from, ref = key, next.Value
+	}
+	return true
 }
 
 // componentKinds maps the slot a $ref sits in to the components collection
