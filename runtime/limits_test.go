@@ -87,6 +87,10 @@ func TestRetryAfterBeyondDeadline(t *testing.T) {
 		if !errors.Is(err, ErrRetryAfterTooLong) || len(clk.Sleeps()) != 0 || d.count() != 1 {
 			t.Fatalf("ctx deadline %v: err %v, slept %v", withCtx, err, clk.Sleeps())
 		}
+		var se *StatusError
+		if !errors.As(err, &se) || se.RetryAfter != 6*time.Second {
+			t.Fatalf("ctx deadline %v: the error does not carry the 6s hint: %#v", withCtx, err)
+		}
 	}
 }
 

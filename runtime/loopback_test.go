@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -307,5 +308,24 @@ func TestUnsafeUnknownWithoutCallerKey(t *testing.T) {
 		if a.Key != key {
 			t.Fatalf("attempt key %q, error key %q", a.Key, key)
 		}
+	}
+}
+
+// TestLoopbackTLSHandshakeFailure: a TLS handshake that fails (the server's
+// certificate is not trusted) never wrote the request, so even an unsafe
+// call is retried, and the server never executes anything.
+func TestLoopbackTLSHandshakeFailure(t *testing.T) {
+	s := &shop{results: map[string]string{}, drop: func(int) string { return "" }, release: make(chan struct{}), executed: make(chan struct{}, 100)}
+	srv := httptest.NewUnstartedServer(s)
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake errors are the point
+	srv.StartTLS()
+	t.Cleanup(func() { close(s.release); srv.Close() })
+	r, _ := loopRunner(t, quickPolicy()) // a Transport that does not trust srv's certificate
+	_, err, recs := post(t, r, &unsafeOp, srv.URL, "")
+	if !errors.Is(err, ErrAttemptsExhausted) || errors.Is(err, ErrOutcomeUnknown) || len(recs) != 3 {
+		t.Fatalf("%v after %d attempts; want the attempts exhausted, not an unknown outcome", err, len(recs))
+	}
+	if recs[1].Reason != ReasonConnection || s.hits.Load() != 0 || s.executions.Load() != 0 {
+		t.Fatalf("records %+v, %d hits", recs, s.hits.Load())
 	}
 }
