@@ -235,7 +235,7 @@ func (c *call) judge(s *sent) verdict {
 		return verdict{act: actFail}
 	}
 	if s.err == nil {
-		return decideStatus(c.op, s.resp.StatusCode)
+		return decideStatus(c.op, s.resp.StatusCode, s.resp.Header.Get(ReplayedHeader) == "true")
 	}
 	if c.Err() != nil {
 		return c.ctxVerdict(s.written)

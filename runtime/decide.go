@@ -30,7 +30,12 @@ type verdict struct {
 func (op *Operation) safe() bool { return op.Safety == Idempotent || op.Safety == Keyed }
 
 // decideStatus applies DESIGN.md section 4 to a response status.
-func decideStatus(op *Operation, status int) verdict {
+//
+// replayed says the server marked the answer as the stored result of the
+// key's first execution (Idempotent-Replayed: true, as the ledger and
+// Stripe-style servers send it): a keyed operation's 409 or 422 is then the
+// business answer itself, final, not "in progress" or "key reused".
+func decideStatus(op *Operation, status int, replayed bool) verdict {
 	// A gateway's 502/504 proves nothing about the origin, and a 409 on a
 	// keyed operation says the first attempt is still running.
 	unknown := status == http.StatusBadGateway || status == http.StatusGatewayTimeout
@@ -40,6 +45,8 @@ func decideStatus(op *Operation, status int) verdict {
 		return verdict{act: actFail, rule: ErrUnauthorized}
 	case status == http.StatusPreconditionFailed:
 		return verdict{act: actFail, rule: ErrPreconditionFailed}
+	case replayed:
+		return verdict{act: actReturn}
 	case op.Safety == Keyed && status == http.StatusConflict:
 		return verdict{act: actRetry, why: ReasonInProgress, unknown: true}
 	case op.Safety == Keyed && status == http.StatusUnprocessableEntity:

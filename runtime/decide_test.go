@@ -116,3 +116,22 @@ func TestOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayedConflictIsFinal: a keyed operation's 409 or 422 that the server
+// marks as the stored answer of the key's first execution is that business
+// answer: returned after one attempt, not retried as "in progress" nor
+// reported as a reused key.
+func TestReplayedConflictIsFinal(t *testing.T) {
+	for _, status := range []int{409, 422} {
+		replayed := step{status: status, body: `{"code":"business"}`, wrote: 1, header: http.Header{ReplayedHeader: {"true"}}}
+		d := &fakeDoer{script: []step{replayed, ok200}}
+		_, err, log := doCall(t, newTestRunner(d, newFakeClock()), &keyedOp, "k-1")
+		var se *StatusError
+		if !errors.As(err, &se) || se.StatusCode != status || se.Reason != nil || d.count() != 1 || len(log) != 1 {
+			t.Fatalf("%d: err %v after %d sends; want the stored answer, final, after one", status, err, d.count())
+		}
+		if errors.Is(err, ErrInProgress) || errors.Is(err, ErrKeyReuse) {
+			t.Fatalf("%d: a replayed business answer read as %v", status, err)
+		}
+	}
+}

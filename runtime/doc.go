@@ -25,6 +25,10 @@
 //	status in the op's retryable set   | retry                         | retry only if 429
 //	anything else                      | return it                     | return it
 //
+// A keyed operation's 409 or 422 that carries ReplayedHeader
+// (Idempotent-Replayed: true) is the stored business answer of the key's
+// first execution, not the idempotency layer speaking: it is returned as is.
+//
 // Before each retry the limits are checked in this order, and the first that
 // fails stops the call at once, without sleeping, naming itself in the error:
 // the attempts left (ErrAttemptsExhausted), the server's hint against

@@ -104,3 +104,9 @@ func OperationOf(ctx context.Context) *Operation {
 	}
 	return nil
 }
+
+// ReplayedHeader is the response header a server sets to "true" on the
+// stored answer of a key's first execution. A keyed operation's replayed 409
+// or 422 is that business answer, returned as is, not read as "in progress"
+// or "key reused".
+const ReplayedHeader = "Idempotent-Replayed"
