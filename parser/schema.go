@@ -228,14 +228,17 @@ func (sb *schemaBuilder) convert(v *openapi3.Schema, at loc, hint string) *ir.Sc
 }
 
 // typed converts a schema by its type keyword (or the keywords that imply
-// one). A 3.1 type list with more than one non-null type has no Go type and
-// stays untyped.
+// one). A 3.1 type list with more than one non-null type becomes the oneOf
+// it means (typeListUnion).
 func (sb *schemaBuilder) typed(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
 	var types []string
 	for _, t := range v.Type.Slice() {
 		if t != "null" {
 			types = append(types, t)
 		}
+	}
+	if len(types) > 1 {
+		return sb.union(s, typeListUnion(v, types), at, hint)
 	}
 	if len(types) == 0 {
 		switch {
@@ -303,4 +306,19 @@ func (sb *schemaBuilder) property(pr *openapi3.SchemaRef, name string, required 
 		p.Description, p.Deprecated = pr.Value.Description, pr.Value.Deprecated
 	}
 	return p
+}
+
+// typeListUnion rewrites a 3.1 type list of several non-null types
+// ({type: [string, integer]}) as the oneOf it means: one variant per type, in
+// document order, each keeping the schema's other keywords. JSON types are
+// disjoint (but for integer within number), so the union decodes by the JSON
+// type it meets.
+func typeListUnion(v *openapi3.Schema, types []string) *openapi3.Schema {
+	u := &openapi3.Schema{}
+	for _, t := range types {
+		variant := *v
+		variant.Type = &openapi3.Types{t}
+		u.OneOf = append(u.OneOf, &openapi3.SchemaRef{Value: &variant})
+	}
+	return u
 }

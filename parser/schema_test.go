@@ -59,9 +59,9 @@ func TestSchemaConversion(t *testing.T) {
 		{"type list with null", `
     N: {type: object, properties: {n: {type: [integer, "null"], format: int64}}}
 `, "N", "object n=integer<int64>?", ""},
-		{"several types are untyped", `
+		{"several types become a oneOf", `
     M: {type: object, properties: {m: {type: [string, integer]}}}
-`, "M", "object m=any", ""},
+`, "M", "object m=ref:MM", ""},
 		{"allOf conflict warns, later wins", `
     A: {type: object, properties: {x: {type: string}}}
     B:

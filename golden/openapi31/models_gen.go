@@ -2,7 +2,11 @@
 
 package openapi31
 
-import "time"
+import (
+	"encoding/json"
+	idemrt "github.com/idemgen/idemgen/runtime"
+	"time"
+)
 
 // Author is an object.
 type Author struct {
@@ -12,10 +16,38 @@ type Author struct {
 
 // NewNote is an object.
 type NewNote struct {
-	Rating *int32   `json:"rating,omitempty"`
-	Tags   []string `json:"tags,omitempty"`
-	Text   string   `json:"text"`
-	Title  *string  `json:"title,omitempty"`
+	// A level from 1 to 5, or a named level ("urgent").
+	Priority *NewNotePriority `json:"priority,omitempty"`
+	Rating   *int32           `json:"rating,omitempty"`
+	Tags     []string         `json:"tags,omitempty"`
+	Text     string           `json:"text"`
+	Title    *string          `json:"title,omitempty"`
+}
+
+// NewNotePriority is one of Integer, String (oneOf): the first variant, in this order, that decodes
+// wins.
+//
+// A level from 1 to 5, or a named level ("urgent").
+type NewNotePriority struct {
+	Integer *int64
+	String  *string
+	raw     json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set.
+func (u NewNotePriority) MarshalJSON() ([]byte, error) {
+	return idemrt.MarshalUnion(u.raw, u.Integer, u.String)
+}
+
+// UnmarshalJSON decodes data into one variant and keeps data.
+func (u *NewNotePriority) UnmarshalJSON(data []byte) error {
+	*u = NewNotePriority{raw: append(json.RawMessage(nil), data...)}
+	return idemrt.DecodeUnion(data, &u.Integer, &u.String)
+}
+
+// RawJSON returns the JSON the value was decoded from, or nil.
+func (u NewNotePriority) RawJSON() json.RawMessage {
+	return u.raw
 }
 
 // Note is an object.
