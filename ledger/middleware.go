@@ -159,8 +159,12 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner st
 		l.fail(w, r, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
-	rec := newRecorder()
-	if err := runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id}))); err != nil {
+	rec := newRecorder(w)
+	err = runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id})))
+	if err == nil {
+		err = rec.failed
+	}
+	if err != nil {
 		tx.Rollback()
 		l.fail(w, r, id, owner, err, http.StatusInternalServerError)
 		return
@@ -235,7 +239,8 @@ func (l *Ledger) release(r *http.Request, id ID, owner string) {
 const releaseTimeout = 10 * time.Second
 
 // fail releases the key and answers status: 500 for a handler that
-// panicked (a bug: clients do not retry it by default), 503 for a store
+// panicked or failed after it had chosen its status (a bug: clients do not
+// retry it by default), 503 for a store
 // failure (transient: the request was not executed, a retry is safe).
 func (l *Ledger) fail(w http.ResponseWriter, r *http.Request, id ID, owner string, err error, status int) {
 	l.release(r, id, owner)

@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -10,20 +11,64 @@ import (
 
 // recorder buffers the handler's response: nothing reaches the client before
 // the business transaction has committed, so a stored response and the one
-// sent first are the same bytes.
+// sent first are the same bytes. Informational (1xx) responses are the
+// exception: they promise nothing, so they go to the client at once and are
+// never the stored status.
 type recorder struct {
+	client http.ResponseWriter
 	header http.Header
 	status int
 	body   bytes.Buffer
+	// failed is set when the handler signalled a failure after it had chosen
+	// its final status (a superfluous 5xx, as http.Error after a partial
+	// body writes), or wrote an invalid status: the ledger rolls back.
+	failed error
 }
 
-func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+func newRecorder(client http.ResponseWriter) *recorder {
+	return &recorder{client: client, header: http.Header{}}
+}
 
 func (r *recorder) Header() http.Header { return r.header }
 
 func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 {
+	switch {
+	case status < 100 || status > 999 || status == http.StatusSwitchingProtocols:
+		// net/http panics on the first; the ledger cannot hand over the
+		// connection for the second.
+		r.fail(fmt.Errorf("ledger: the handler wrote status %d, which the ledger cannot store", status))
+	case status < 200:
+		if r.status == 0 {
+			r.informational(status)
+		}
+	case r.status == 0:
 		r.status = status
+	case status >= 500:
+		r.fail(fmt.Errorf("ledger: the handler answered %d after it had started a %d response", status, r.status))
+	}
+}
+
+func (r *recorder) fail(err error) {
+	if r.failed == nil {
+		r.failed = err
+	}
+}
+
+// informational sends a 1xx with the headers set so far, as net/http does,
+// without leaving them in the client's header map for the final response.
+func (r *recorder) informational(status int) {
+	if r.client == nil {
+		return
+	}
+	h := r.client.Header()
+	saved := h.Clone()
+	for k, v := range r.header {
+		h[k] = v
+	}
+	r.client.WriteHeader(status)
+	clear(h)
+	for k, v := range saved {
+		h[k] = v
 	}
 }
 

@@ -34,6 +34,8 @@ func Run(t *testing.T, open Opener) {
 		{"LostLeaseCannotComplete", testLeaseLost},
 		{"ServerErrorRollsBackAndFreesKey", testServerError},
 		{"PanicRollsBackAndFreesKey", testPanic},
+		{"LateErrorStatusRollsBack", testLateError},
+		{"InformationalStatusIsNeverStored", testInformational},
 		{"LeaseBoundsTheHandler", testLeaseTimeout},
 		{"SweeperReportsAndReleasesStuckRows", testSweeper},
 		{"TTLPurgeThenKeyExecutesAgain", testPurge},
