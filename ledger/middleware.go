@@ -52,7 +52,14 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string,
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	fp := Fingerprint(r.Method, operation, RequestTarget(r.URL), r.Header.Get("Content-Type"), body)
+	ct := r.Header.Get("Content-Type")
+	if isJSON(ct) {
+		if err := CheckJSON(body); err != nil {
+			writeProblem(w, http.StatusBadRequest, ProblemAmbiguousBody, err.Error())
+			return
+		}
+	}
+	fp := Fingerprint(r.Method, operation, RequestTarget(r.URL), ct, body, HeaderFields(r.Header, l.fpHeaders)...)
 	l.serveKeyed(w, r, id, fp, h)
 }
 

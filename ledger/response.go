@@ -120,14 +120,17 @@ func writeStored(w http.ResponseWriter, resp Response) {
 
 // Problem types, answered as application/problem+json (RFC 9457).
 const (
-	ProblemMissingKey  = "https://idemgen.dev/problems/idempotency-key-missing"
-	ProblemBadKey      = "https://idemgen.dev/problems/idempotency-key-invalid"
-	ProblemKeyReuse    = "https://idemgen.dev/problems/idempotency-key-reused"
-	ProblemInProgress  = "https://idemgen.dev/problems/request-in-progress"
-	ProblemCaller      = "https://idemgen.dev/problems/caller-unknown"
-	ProblemBodyTooBig  = "https://idemgen.dev/problems/body-too-large"
-	ProblemInternal    = "https://idemgen.dev/problems/internal"
-	ProblemUnavailable = "https://idemgen.dev/problems/store-unavailable"
+	ProblemMissingKey = "https://idemgen.dev/problems/idempotency-key-missing"
+	ProblemBadKey     = "https://idemgen.dev/problems/idempotency-key-invalid"
+	ProblemKeyReuse   = "https://idemgen.dev/problems/idempotency-key-reused"
+	ProblemInProgress = "https://idemgen.dev/problems/request-in-progress"
+	ProblemCaller     = "https://idemgen.dev/problems/caller-unknown"
+	ProblemBodyTooBig = "https://idemgen.dev/problems/body-too-large"
+	// ProblemAmbiguousBody: a JSON body with invalid UTF-8, a lone
+	// surrogate escape, or member names equal up to case (CheckJSON).
+	ProblemAmbiguousBody = "https://idemgen.dev/problems/request-body-ambiguous"
+	ProblemInternal      = "https://idemgen.dev/problems/internal"
+	ProblemUnavailable   = "https://idemgen.dev/problems/store-unavailable"
 )
 
 type problem struct {

@@ -166,8 +166,16 @@ func (f *fixture) do(caller, key, body string) *httptest.ResponseRecorder {
 
 // doAt sends one request to target through the middleware.
 func (f *fixture) doAt(target, caller, key, body string) *httptest.ResponseRecorder {
+	return f.doWith(target, caller, key, body, nil)
+}
+
+// doWith sends one request to target with the extra headers hdr.
+func (f *fixture) doWith(target, caller, key, body string, hdr http.Header) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
+	for k, v := range hdr {
+		r.Header[k] = v
+	}
 	if caller != "" {
 		r.Header.Set("X-Caller", caller)
 	}

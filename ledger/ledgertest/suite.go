@@ -24,6 +24,8 @@ func Run(t *testing.T, open Opener) {
 		{"CompletedSameFingerprintReplaysByteForByte", testReplay},
 		{"DifferentFingerprintIs422AndChangesNothing", testMismatch},
 		{"SameKeyOtherTargetIs422", testOtherTarget},
+		{"AmbiguousJSONBodyIs400", testAmbiguousBody},
+		{"FingerprintHeadersSeparateRequests", testFingerprintHeaders},
 		{"InProgressIs409", testBusy},
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
 		{"MissingOrInvalidKeyIs400", testMissingKey},
