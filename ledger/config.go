@@ -59,6 +59,13 @@ type Config struct {
 	FingerprintHeaders []string
 	// MaxBody bounds the request body read for the fingerprint; default 1 MiB.
 	MaxBody int64
+	// MaxStoredResponse bounds the response kept for replay (body plus the
+	// stored headers); default 1 MiB. A larger answer still commits and is
+	// sent once, in full, to the request that executed; the key is then
+	// completed with a 500 problem (ProblemResponseNotStored) instead of the
+	// answer, which every repeat receives, marked Idempotent-Replayed, and
+	// the handler never runs again for that key.
+	MaxStoredResponse int64
 	// Now and Sleep are the clock; tests inject them. Owner names an
 	// execution (default: a random UUID).
 	Now   func() time.Time
@@ -117,6 +124,9 @@ func setDefaults(c *Config) {
 	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = 1 << 20
+	}
+	if c.MaxStoredResponse <= 0 {
+		c.MaxStoredResponse = 1 << 20
 	}
 	if c.Now == nil {
 		c.Now = time.Now

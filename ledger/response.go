@@ -97,6 +97,34 @@ func (r *recorder) stored(names []string) Response {
 	return Response{Status: r.statusCode(), Header: h, Body: bytes.Clone(r.body.Bytes())}
 }
 
+// size is what a stored response weighs against Config.MaxStoredResponse.
+func size(resp Response) int64 {
+	n := int64(len(resp.Body))
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			n += int64(len(k) + len(v))
+		}
+	}
+	return n
+}
+
+// notStored is what the ledger keeps instead of a response above the limit:
+// a clear, final answer for every repeat, never a retryable one.
+func notStored(resp Response, limit int64) Response {
+	b, _ := json.Marshal(problem{
+		Type: ProblemResponseNotStored, Title: http.StatusText(http.StatusInternalServerError),
+		Status: http.StatusInternalServerError,
+		Detail: fmt.Sprintf("the request with this idempotency key was executed and answered %d, but its response "+
+			"(%d bytes) exceeded the ledger's limit of %d bytes and was not kept; read the resource instead of retrying",
+			resp.Status, size(resp), limit),
+	})
+	return Response{
+		Status: http.StatusInternalServerError,
+		Header: http.Header{"Content-Type": {"application/problem+json"}},
+		Body:   b,
+	}
+}
+
 // flush sends the buffered response with every header the handler set.
 func (r *recorder) flush(w http.ResponseWriter) {
 	for k, v := range r.header {
@@ -131,6 +159,12 @@ const (
 	ProblemAmbiguousBody = "https://idemgen.dev/problems/request-body-ambiguous"
 	ProblemInternal      = "https://idemgen.dev/problems/internal"
 	ProblemUnavailable   = "https://idemgen.dev/problems/store-unavailable"
+	// ProblemOutcomeUnknown: the commit failed in a way that does not say
+	// whether it happened; a retry with the same key replays if it did.
+	ProblemOutcomeUnknown = "https://idemgen.dev/problems/outcome-unknown"
+	// ProblemResponseNotStored: the key executed, but its response was above
+	// Config.MaxStoredResponse; repeats get this instead of the response.
+	ProblemResponseNotStored = "https://idemgen.dev/problems/response-not-stored"
 )
 
 type problem struct {

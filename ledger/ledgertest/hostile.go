@@ -105,3 +105,59 @@ func testInformational(t *testing.T, open Opener) {
 	}
 	f.wantCounts(1, 1)
 }
+
+// testOversizedResponse: a response above MaxStoredResponse (1 MiB by
+// default) is given once, in full, to the request that executed; the key
+// completes with a clear, final problem that every repeat receives, and the
+// handler never runs again for it.
+func testOversizedResponse(t *testing.T, open Opener) {
+	f := newFixture(t, open, nil)
+	big := strings.Repeat("x", 2<<20)
+	f.handle(func(w http.ResponseWriter, r *http.Request) {
+		if _, _, ok := f.insertOrder(w, r); ok {
+			w.WriteHeader(http.StatusCreated)
+			io.WriteString(w, big)
+		}
+	})
+	first := f.do("alice", "k1", body1)
+	wantStatus(t, first, http.StatusCreated)
+	if first.Body.Len() != len(big) {
+		t.Fatalf("the executing request got %d bytes, want all %d", first.Body.Len(), len(big))
+	}
+	rec, _ := f.row("alice", "k1")
+	if rec.State != ledger.StateCompleted || len(rec.Response.Body) > 1<<20 {
+		t.Fatalf("row %s with a %d-byte body, want completed with the small problem", rec.State, len(rec.Response.Body))
+	}
+	for range 2 {
+		again := f.do("alice", "k1", body1)
+		wantStatus(t, again, http.StatusInternalServerError)
+		if !strings.Contains(again.Body.String(), ledger.ProblemResponseNotStored) || again.Header().Get(ledger.ReplayedHeader) != "true" {
+			t.Errorf("repeat = %s (replayed %q), want the replayed response-not-stored problem",
+				again.Body.String(), again.Header().Get(ledger.ReplayedHeader))
+		}
+	}
+	if f.calls.Load() != 1 {
+		t.Errorf("handler ran %d times, want 1", f.calls.Load())
+	}
+	f.wantCounts(1, 1)
+}
+
+// testPoisonCaller: a caller identity no database can store as a text key
+// (NUL, invalid UTF-8, longer than an index entry) is a 401, decided before
+// the ledger is touched; on PostgreSQL it used to be a 503 "retry" forever.
+func testPoisonCaller(t *testing.T, open Opener) {
+	f := newFixture(t, open, nil)
+	for name, caller := range map[string]string{
+		"NUL": "ali\x00ce", "invalid UTF-8": "\xffalice", "5000 bytes": strings.Repeat("a", 5000),
+	} {
+		w := f.do(caller, "k1", body1)
+		if w.Code != http.StatusUnauthorized || !strings.Contains(w.Body.String(), ledger.ProblemCaller) {
+			t.Errorf("%s caller: %d %s, want a 401 caller problem", name, w.Code, w.Body.String())
+		}
+	}
+	if f.calls.Load() != 0 || f.count("idem_ledger") != 0 {
+		t.Errorf("poison callers reached the handler (%d calls) or the ledger (%d rows)", f.calls.Load(), f.count("idem_ledger"))
+	}
+	f.wantCounts(0, 0)
+	wantStatus(t, f.do(strings.Repeat("a", 1024), "k1", body1), http.StatusCreated)
+}

@@ -31,6 +31,8 @@ func Run(t *testing.T, open Opener) {
 		{"MissingOrInvalidKeyIs400", testMissingKey},
 		{"OptionalKeyRunsInTransaction", testOptionalKey},
 		{"UnknownCallerIs401", testNoCaller},
+		{"UnstorableCallerIs401", testPoisonCaller},
+		{"OversizedResponseGivenOnceThenClearError", testOversizedResponse},
 		{"KeysAreScopedPerCaller", testPerCaller},
 		{"ExpiredLeaseIsReclaimed", testLeaseReclaim},
 		{"LostLeaseCannotComplete", testLeaseLost},
