@@ -18,8 +18,13 @@ const maxKeyLen = 255
 
 // Handle wraps h as the keyed operation named operation. The operation name
 // is part of both the row's identity and the fingerprint, so one key used on
-// two operations names two intents.
+// two operations names two intents. Like http.ServeMux with a bad pattern,
+// Handle panics on a name that no store can keep as a key (empty, longer
+// than 255 bytes, not UTF-8, or holding a NUL): every request would fail.
 func (l *Ledger) Handle(operation string, h http.Handler) http.Handler {
+	if operation == "" || len(operation) > maxKeyLen || !utf8.ValidString(operation) || strings.IndexByte(operation, 0) >= 0 {
+		panic(fmt.Sprintf("ledger: invalid operation name %q", operation))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l.serve(w, r, operation, h)
 	})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/idemgen/idemgen/ledger"
@@ -68,5 +69,17 @@ func testFingerprintHeaders(t *testing.T, open Opener) {
 	if again.Code != http.StatusCreated || again.Body.String() != first.Body.String() {
 		t.Errorf("account A again: %d %s, want the replay of %s", again.Code, again.Body.String(), first.Body.String())
 	}
+	f.wantCounts(1, 1)
+}
+
+// testBodyTooBig: a body above MaxBody is a 413, before anything is stored.
+func testBodyTooBig(t *testing.T, open Opener) {
+	f := newFixture(t, open, func(c *ledger.Config) { c.MaxBody = 64 })
+	w := f.do("alice", "k1", `{"item":"`+strings.Repeat("x", 64)+`","qty":1}`)
+	wantStatus(t, w, http.StatusRequestEntityTooLarge)
+	if f.calls.Load() != 0 || f.count("idem_ledger") != 0 {
+		t.Errorf("a refused body reached the handler (%d calls) or the ledger (%d rows)", f.calls.Load(), f.count("idem_ledger"))
+	}
+	wantStatus(t, f.do("alice", "k1", body1), http.StatusCreated)
 	f.wantCounts(1, 1)
 }

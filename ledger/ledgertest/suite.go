@@ -25,6 +25,7 @@ func Run(t *testing.T, open Opener) {
 		{"DifferentFingerprintIs422AndChangesNothing", testMismatch},
 		{"SameKeyOtherTargetIs422", testOtherTarget},
 		{"AmbiguousJSONBodyIs400", testAmbiguousBody},
+		{"BodyOverMaxBodyIs413", testBodyTooBig},
 		{"FingerprintHeadersSeparateRequests", testFingerprintHeaders},
 		{"InProgressIs409", testBusy},
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
