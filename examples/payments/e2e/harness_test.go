@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -106,6 +107,25 @@ func (b *backend) waitNotified(t *testing.T, caller string, n int) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// oneOrderOutcomes checks the callers of one key against caller's one stored
+// order: each got its id or an in-progress error. It returns the id and how
+// many callers got each.
+func oneOrderOutcomes(t *testing.T, b *backend, caller string, ids []string, errs []error) (stored string, ok, busy int) {
+	t.Helper()
+	b.db.QueryRow(b.d.Rebind(`SELECT id FROM orders WHERE caller = ?`), caller).Scan(&stored)
+	for i := range ids {
+		switch {
+		case errs[i] == nil && ids[i] == stored:
+			ok++
+		case errors.Is(errs[i], idemrt.ErrInProgress):
+			busy++
+		default:
+			t.Errorf("caller %d: id %q, err %v; want %s or an in-progress error", i, ids[i], errs[i], stored)
+		}
+	}
+	return stored, ok, busy
 }
 
 // proc is a running payments server.

@@ -121,19 +121,7 @@ func sameKeyOnThreeProcesses(t *testing.T) {
 		}
 	}
 	b.wantRows(t, "alice", 1, 1, 1)
-	var stored string
-	b.db.QueryRow(`SELECT id FROM orders WHERE caller = 'alice'`).Scan(&stored)
-	ok, busy := 0, 0
-	for i := range n {
-		switch {
-		case errs[i] == nil && ids[i] == stored:
-			ok++
-		case errors.Is(errs[i], idemrt.ErrInProgress):
-			busy++
-		default:
-			t.Errorf("caller %d: id %q, err %v; want %s or an in-progress error", i, ids[i], errs[i], stored)
-		}
-	}
+	stored, ok, busy := oneOrderOutcomes(t, b, "alice", ids, errs)
 	if n := b.count(t, `SELECT COUNT(*) FROM idem_ledger WHERE idem_key = 's9-key' AND state = 'completed'`); n != 1 {
 		t.Errorf("%d completed ledger rows for the key, want 1", n)
 	}
