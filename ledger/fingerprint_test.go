@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -91,10 +92,17 @@ func TestRequestTarget(t *testing.T) {
 }
 
 func FuzzCanonicalJSON(f *testing.F) {
-	for _, s := range []string{`{"b":1,"a":[true,null,"x"]}`, `[1,2.5e-3]`, `"\ud83d\ude00"`, `{}`} {
+	for _, s := range []string{`{"b":1,"a":[true,null,"x"]}`, `[1,2.5e-3]`, `"\ud83d\ude00"`, `{}`,
+		`{"a":1,"A":2}`, `"\ud800\\u"`, "\"\xff\"", `"\u12"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
+		// CheckJSON takes any bytes; an accepted body canonicalises.
+		if CheckJSON(in) == nil && json.Valid(in) {
+			if _, err := CanonicalJSON(in); err != nil {
+				t.Fatalf("CheckJSON accepted %q, which does not canonicalise: %v", in, err)
+			}
+		}
 		c1, err := CanonicalJSON(in)
 		if err != nil {
 			return
