@@ -34,8 +34,10 @@ type sent struct {
 	emitted bool
 	hint    time.Duration
 	hasHint bool
-	cancel  context.CancelFunc
-	rec     Attempt
+	// ctx is the attempt's context, cancel its own timeout's cancel.
+	ctx    context.Context
+	cancel context.CancelFunc
+	rec    Attempt
 }
 
 // releaseAttempt cancels the attempt's own timeout context, if any.
@@ -73,6 +75,7 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 		s.err, s.unsent = err, true
 		return s
 	}
+	s.ctx = ctx
 	s.resp, s.err = c.r.doer.Do(hr)
 	c.afterSend(&s, ctx, tr)
 	return s

@@ -51,6 +51,9 @@ type call struct {
 	current atomic.Pointer[httptrace.ClientTrace]
 
 	getBody func() (io.ReadCloser, error)
+	// maxBody is the success body limit; body holds the body once read.
+	maxBody int64
+	body    respBody
 
 	sends   int
 	retries int
@@ -116,6 +119,10 @@ func (c *call) init(ctx context.Context) error {
 	}
 	class := c.cfg.class.valid()
 	c.pol, c.bucket = c.r.policies[class], c.r.buckets[class]
+	c.maxBody = c.pol.MaxBody
+	if c.r.maxBody > 0 {
+		c.maxBody = c.r.maxBody
+	}
 	c.outer, _ = ctx.Value(engineKey{}).(*call)
 	c.single = c.r.noRetry || c.cfg.noRetry || (c.outer != nil && c.outer.active.Load())
 	c.active.Store(true)
@@ -201,6 +208,11 @@ func (c *call) run() (*http.Response, error) {
 	for {
 		s := c.send(why, wait, src)
 		v := c.judge(&s)
+		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 {
+			if lost := c.readSuccess(&s); lost != nil {
+				v = *lost
+			}
+		}
 		c.unknown = c.unknown || v.unknown
 		if v.act != actRetry {
 			return c.finish(&s, v, nil)
@@ -209,7 +221,7 @@ func (c *call) run() (*http.Response, error) {
 		if limit != nil {
 			return c.finish(&s, v, limit)
 		}
-		discard(s.resp)
+		discard(s.resp, c.pol.ErrorBodyTimeout)
 		s.releaseAttempt()
 		// Observers hear of the attempt now, not after a wait that may last
 		// minutes (a background Retry-After) or never end (a crash).

@@ -52,6 +52,8 @@ type Runner struct {
 	clock     Clock
 	rand      func() float64
 	noRetry   bool
+	// maxBody overrides the policies' MaxBody when set (WithMaxBody).
+	maxBody int64
 	// traced: the doer is known to report httptrace events (net/http's
 	// Transport), so the engine need not check that it does per attempt.
 	traced    bool
