@@ -142,6 +142,8 @@ func (c *call) readSuccess(s *sent) *verdict {
 func (c *call) bodyTooLarge(s *sent, length int64) *verdict {
 	s.err = &BodyTooLargeError{StatusCode: s.resp.StatusCode, Limit: c.maxBody, ContentLength: length}
 	s.resp, s.rec.Err = nil, s.err
+	// The server answered: no earlier doubt about the call remains.
+	c.unknown, s.written = false, true
 	return &verdict{act: actFail, rule: ErrBodyTooLarge}
 }
 

@@ -58,6 +58,8 @@ type call struct {
 	sends   int
 	retries int
 	unknown bool
+	// reached: some attempt was written or answered.
+	reached bool
 	recs    []Attempt
 	// buf holds the first record: most calls make one attempt.
 	buf [1]Attempt
@@ -214,6 +216,7 @@ func (c *call) run() (*http.Response, error) {
 			}
 		}
 		c.unknown = c.unknown || v.unknown
+		c.reached = c.reached || s.written || s.err == nil
 		if v.act != actRetry {
 			return c.finish(&s, v, nil)
 		}

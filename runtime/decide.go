@@ -70,13 +70,34 @@ func decideError(op *Operation, written bool) verdict {
 	return verdict{act: actFail, rule: ErrOutcomeUnknown, unknown: true}
 }
 
-// limitError is a rule (why the call wanted another attempt, such as
-// ErrInProgress) stopped by a limit (ErrAttemptsExhausted...). errors.Is
-// matches both.
-type limitError struct{ rule, limit error }
+// limitError is the rules that still hold when a call stops (ErrInProgress,
+// ErrOutcomeUnknown) joined to what stopped it (a limit such as
+// ErrAttemptsExhausted, or a rule; nil for a cancellation). errors.Is
+// matches each.
+type limitError struct {
+	rules []error
+	limit error
+}
 
-// Error names the rule and the limit.
-func (e *limitError) Error() string { return e.rule.Error() + "; stopped by: " + e.limit.Error() }
+// Error names the rules, then what stopped the call.
+func (e *limitError) Error() string {
+	msg := ""
+	for i, r := range e.rules {
+		if i > 0 {
+			msg += "; "
+		}
+		msg += r.Error()
+	}
+	if e.limit != nil {
+		msg += "; stopped by: " + e.limit.Error()
+	}
+	return msg
+}
 
-// Unwrap exposes both sentinels.
-func (e *limitError) Unwrap() []error { return []error{e.rule, e.limit} }
+// Unwrap exposes every sentinel.
+func (e *limitError) Unwrap() []error {
+	if e.limit == nil {
+		return e.rules
+	}
+	return append(e.rules[:len(e.rules):len(e.rules)], e.limit)
+}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"time"
@@ -48,13 +49,7 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 	defer c.release()
 	defer s.releaseAttempt()
 	c.ensureKey()
-	reason := v.rule
-	if limit != nil {
-		reason = limit
-		if v.why == ReasonInProgress {
-			reason = &limitError{rule: ErrInProgress, limit: limit}
-		}
-	}
+	reason := stopReason(v, limit, rec.Outcome)
 	if s.err != nil {
 		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err}
 	}
@@ -85,8 +80,35 @@ func (c *call) outcome(s *sent, v verdict, limit error) Outcome {
 		return OutcomeRejected
 	case c.unknown:
 		return OutcomeUnknown
+	case !c.reached:
+		return OutcomeNotSent
 	}
 	return OutcomeRejected
+}
+
+// stopReason is the error's Reason: the verdict's rule, or the limit that
+// stopped a wanted retry, joined by the rules that still hold: ErrInProgress
+// when the server was still answering 409, and ErrOutcomeUnknown whenever
+// the call ends with an unknown outcome, so a limit never hides it.
+func stopReason(v verdict, limit error, out Outcome) error {
+	stop := v.rule
+	if limit != nil {
+		stop = limit
+	}
+	var rules []error
+	if limit != nil && v.why == ReasonInProgress {
+		rules = append(rules, ErrInProgress)
+	}
+	if out == OutcomeUnknown && !errors.Is(stop, ErrOutcomeUnknown) {
+		rules = append(rules, ErrOutcomeUnknown)
+	}
+	switch {
+	case len(rules) == 0:
+		return stop
+	case stop == nil && len(rules) == 1:
+		return rules[0]
+	}
+	return &limitError{rules: rules, limit: stop}
 }
 
 // success hands the response over. Its body was read within the attempt

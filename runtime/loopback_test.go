@@ -208,7 +208,7 @@ func TestLoopbackRefused(t *testing.T) {
 	if !errors.As(err, &ce) || !errors.Is(err, ErrAttemptsExhausted) || len(log) != 3 {
 		t.Fatalf("%v after %d attempts", err, len(log))
 	}
-	if log[1].Reason != ReasonConnection || log[2].Outcome != OutcomeRejected {
+	if log[1].Reason != ReasonConnection || log[2].Outcome != OutcomeNotSent {
 		t.Fatalf("records %+v", log)
 	}
 	var op *net.OpError

@@ -72,11 +72,16 @@ const (
 	OutcomePending Outcome = iota
 	// OutcomeSuccess: a response the caller will decode as a result.
 	OutcomeSuccess
-	// OutcomeRejected: a definite answer that is not a success, or a limit
-	// reached while every attempt was definitely not executed.
+	// OutcomeRejected: the server said no: a definite answer that is not a
+	// success (or a success the call could not take, such as a body over
+	// the limit), or a limit reached after answers that were not.
 	OutcomeRejected
-	// OutcomeUnknown: the server may have executed the request.
+	// OutcomeUnknown: the server may have executed the request (an attempt
+	// was written and lost, and no later answer settled it).
 	OutcomeUnknown
+	// OutcomeNotSent: no attempt reached the server (refused connections,
+	// failed handshakes): nothing was executed.
+	OutcomeNotSent
 )
 
 // String names the outcome.
@@ -88,6 +93,8 @@ func (o Outcome) String() string {
 		return "rejected"
 	case OutcomeUnknown:
 		return "unknown"
+	case OutcomeNotSent:
+		return "not-sent"
 	default:
 		return "pending"
 	}
