@@ -250,7 +250,10 @@ func (c *call) judge(s *sent) verdict {
 		return verdict{act: actFail}
 	}
 	if s.err == nil {
-		return decideStatus(c.op, s.resp.StatusCode, s.resp.Header.Get(ReplayedHeader) == "true")
+		// A key the engine made has never been sent before this call's
+		// first send (a transport replay makes that send the second).
+		fresh := c.req.Key == "" && c.sends == 1
+		return decideStatus(c.op, s.resp.StatusCode, s.resp.Header.Get(ReplayedHeader) == "true", fresh)
 	}
 	if c.Err() != nil {
 		return c.ctxVerdict(s.written)
