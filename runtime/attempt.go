@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -69,6 +70,9 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 			return s
 		}
 	}
+	if !c.op.safe() && transportMayReplay(hr) {
+		noReplay(hr)
+	}
 	if err := ctx.Err(); err != nil {
 		// Checked here because a Transport that gives up before GetConn
 		// would look like a doer without trace support: "maybe sent".
@@ -94,6 +98,42 @@ func (c *call) request(ctx context.Context, h http.Header) *http.Request {
 	}
 	return hr.WithContext(ctx)
 }
+
+// transportMayReplay reports whether net/http's Transport would resend req
+// on its own after a dead reused connection (Request.isReplayable): an
+// idempotent method, or an Idempotency-Key or X-Idempotency-Key header, with
+// a body it can rewind.
+func transportMayReplay(req *http.Request) bool {
+	switch req.Method {
+	case "", http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	_, k := req.Header["Idempotency-Key"]
+	_, x := req.Header["X-Idempotency-Key"]
+	return k || x
+}
+
+// noReplay makes an unsafe operation's request one the Transport never
+// resends: it only replays a request whose body is absent or can be rewound
+// (GetBody), so the request gets a body (an empty one when it has none,
+// which the Transport finds empty and does not send) and no GetBody. An
+// unsafe request may have been executed by the lost send; resending it is
+// the caller's decision, never the Transport's. The price: net/http no
+// longer follows a 307/308 for such a request with a body (it needs
+// GetBody), and returns the redirect instead.
+func noReplay(req *http.Request) {
+	req.GetBody = nil
+	if req.Body == nil || req.Body == http.NoBody {
+		req.Body = emptyBody{}
+	}
+}
+
+// emptyBody is an empty request body that is not http.NoBody, so that
+// net/http does not consider the request replayable.
+type emptyBody struct{}
+
+func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
+func (emptyBody) Close() error             { return nil }
 
 // afterSend reads the trace counters: replays, whether the request was
 // written, and whether the failure was a timeout.
