@@ -139,7 +139,17 @@ func (emptyBody) Close() error             { return nil }
 // written, and whether the failure was a timeout.
 func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 	writes, gets := int(tr.writes.Load()), tr.gets.Load()
-	for range writes - 1 {
+	replays := 0
+	for i, h := range tr.hops {
+		// Before hop i the attempt sent i+1 requests; more writes were
+		// the Transport's replays.
+		for range h.writes - (i + 1) - replays {
+			c.recordReplay(s)
+			replays++
+		}
+		c.recordHop(s, h.status)
+	}
+	for range writes - 1 - len(tr.hops) - replays {
 		c.recordReplay(s)
 	}
 	c.sends++
@@ -173,6 +183,17 @@ func (c *call) recordReplay(s *sent) {
 	rec.Number, rec.Err = c.sends, ErrTransportReplay
 	c.emit(rec)
 	s.rec.Reason, s.rec.Wait, s.rec.WaitSource = ReasonTransportReplay, 0, WaitNone
+}
+
+// recordHop records a redirect the client followed within the attempt. It
+// is no failed attempt: nothing is charged to the budget or counted
+// against MaxAttempts. The hop's record shares the attempt's number; the
+// send that follows it has Reason ReasonRedirect.
+func (c *call) recordHop(s *sent, status int) {
+	rec := s.rec
+	rec.Number, rec.StatusCode, rec.Outcome = c.sends+1, status, OutcomeRedirected
+	c.emit(rec)
+	s.rec.Reason, s.rec.Wait, s.rec.WaitSource = ReasonRedirect, 0, WaitNone
 }
 
 // isTimeout reports a network timeout, found with errors.As.

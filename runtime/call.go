@@ -48,7 +48,15 @@ type call struct {
 	// the call; current is the trace of the attempt in flight.
 	first   attemptTrace
 	tctx    context.Context
-	current atomic.Pointer[httptrace.ClientTrace]
+	current atomic.Pointer[attemptTrace]
+
+	// base and baseMore name the headers set before the editors ran, and
+	// baseQuery is the query then (snapshotHeader): a redirect to another
+	// server gets nothing the editors added.
+	base      [8]string
+	baseN     int
+	baseMore  []string
+	baseQuery string
 
 	getBody func() (io.ReadCloser, error)
 	// maxBody is the success body limit; body holds the body once read.
@@ -136,6 +144,9 @@ func (c *call) init(ctx context.Context) error {
 		c.key = NewKey()
 	}
 	c.initHeader()
+	if len(c.r.editors) > 0 {
+		c.snapshotHeader()
+	}
 	c.initDeadline(ctx, class)
 	c.first.bind(!c.r.traced)
 	c.tctx = httptrace.WithClientTrace(c, &c.first.trace)

@@ -20,6 +20,9 @@ const (
 	// ReasonTransportReplay is a resend made by net/http's Transport on its
 	// own (a dead reused connection); the engine counts it all the same.
 	ReasonTransportReplay
+	// ReasonRedirect is the send that follows a redirect the client
+	// followed (303, 307, 308...): not a retry, charged nothing.
+	ReasonRedirect
 )
 
 // String names the reason.
@@ -35,6 +38,8 @@ func (r Reason) String() string {
 		return "in-progress"
 	case ReasonTransportReplay:
 		return "transport-replay"
+	case ReasonRedirect:
+		return "redirect"
 	default:
 		return "first"
 	}
@@ -82,6 +87,9 @@ const (
 	// OutcomeNotSent: no attempt reached the server (refused connections,
 	// failed handshakes): nothing was executed.
 	OutcomeNotSent
+	// OutcomeRedirected marks the record of a redirect hop (never Final):
+	// the server answered StatusCode and the client followed it.
+	OutcomeRedirected
 )
 
 // String names the outcome.
@@ -95,6 +103,8 @@ func (o Outcome) String() string {
 		return "unknown"
 	case OutcomeNotSent:
 		return "not-sent"
+	case OutcomeRedirected:
+		return "redirected"
 	default:
 		return "pending"
 	}

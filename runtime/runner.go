@@ -76,6 +76,9 @@ func NewRunner(opts ...Option) *Runner {
 			o.applyRunner(r)
 		}
 	}
+	if hc, ok := r.doer.(*http.Client); ok {
+		r.doer = followRedirects(hc)
+	}
 	r.traced = tracesRequests(r.doer)
 	r.buckets = [2]*bucket{newBucket(r.budgets[Interactive]), newBucket(r.budgets[Background])}
 	return r
