@@ -2,7 +2,6 @@ package orders_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -79,17 +78,7 @@ func TestCredentialsNeverFollowARedirectElsewhere(t *testing.T) {
 // payments, never six.
 func TestKeyedCreateWithCutBodyExecutesOnce(t *testing.T) {
 	s, c, _ := start(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-		s.record(r)
-		key := r.Header.Get("Idempotency-Key")
-		s.mu.Lock()
-		stored, replay := s.byKey[key]
-		if !replay {
-			s.executions++
-			stored, _ = json.Marshal(orders.Payment{ID: "pay_" + key[:8], OrderID: "o1", Amount: 500, Currency: "EUR",
-				Status: orders.PaymentStatusCaptured})
-			s.byKey[key] = stored
-		}
-		s.mu.Unlock()
+		stored, replay := s.commitPayment(r)
 		if replay {
 			writeJSON(w, http.StatusCreated, stored)
 			return
