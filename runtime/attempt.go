@@ -139,8 +139,11 @@ func (emptyBody) Close() error             { return nil }
 // written, and whether the failure was a timeout.
 func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 	writes, gets := int(tr.writes.Load()), tr.gets.Load()
-	replays := 0
-	for i, h := range tr.hops {
+	replays, hops := 0, []hop(nil)
+	if tr.hops != nil {
+		hops = *tr.hops
+	}
+	for i, h := range hops {
 		// Before hop i the attempt sent i+1 requests; more writes were
 		// the Transport's replays.
 		for range h.writes - (i + 1) - replays {
@@ -149,7 +152,7 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 		}
 		c.recordHop(s, h.status)
 	}
-	for range writes - 1 - len(tr.hops) - replays {
+	for range writes - 1 - len(hops) - replays {
 		c.recordReplay(s)
 	}
 	c.sends++

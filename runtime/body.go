@@ -70,25 +70,25 @@ func (e *BodyTooLargeError) Is(target error) bool { return target == ErrBodyTooL
 // lives inside the call (no allocation of its own) and knows the call, so a
 // decode error can carry the key and the attempts.
 type respBody struct {
-	c    *call
+	c *call
+	// data is the unread rest of the body.
 	data []byte
-	off  int
 }
 
 // Read reads the buffered body.
 func (b *respBody) Read(p []byte) (int, error) {
-	if b.off >= len(b.data) {
+	if len(b.data) == 0 {
 		return 0, io.EOF
 	}
-	n := copy(p, b.data[b.off:])
-	b.off += n
+	n := copy(p, b.data)
+	b.data = b.data[n:]
 	return n, nil
 }
 
 // WriteTo writes the rest of the body to w in one call.
 func (b *respBody) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(b.data[b.off:])
-	b.off += n
+	n, err := w.Write(b.data)
+	b.data = b.data[n:]
 	return int64(n), err
 }
 
@@ -97,8 +97,8 @@ func (b *respBody) Close() error { return nil }
 
 // rest takes the unread bytes without copying them.
 func (b *respBody) rest() []byte {
-	d := b.data[b.off:]
-	b.off = len(b.data)
+	d := b.data
+	b.data = nil
 	return d
 }
 
@@ -113,7 +113,7 @@ func (c *call) readSuccess(s *sent) *verdict {
 		c.body.data = nil
 		return nil
 	}
-	limit := c.maxBody
+	limit := c.maxBody()
 	if resp.ContentLength > limit {
 		discard(resp, c.pol.ErrorBodyTimeout)
 		return c.bodyTooLarge(s, resp.ContentLength)
@@ -140,7 +140,7 @@ func (c *call) readSuccess(s *sent) *verdict {
 
 // bodyTooLarge ends the call: the body is over the limit.
 func (c *call) bodyTooLarge(s *sent, length int64) *verdict {
-	s.err = &BodyTooLargeError{StatusCode: s.resp.StatusCode, Limit: c.maxBody, ContentLength: length}
+	s.err = &BodyTooLargeError{StatusCode: s.resp.StatusCode, Limit: c.maxBody(), ContentLength: length}
 	s.resp, s.rec.Err = nil, s.err
 	// The server answered: no earlier doubt about the call remains.
 	c.unknown, s.written = false, true

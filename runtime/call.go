@@ -50,18 +50,9 @@ type call struct {
 	tctx    context.Context
 	current atomic.Pointer[attemptTrace]
 
-	// base and baseMore name the headers set before the editors ran, and
-	// baseQuery is the query then (snapshotHeader): a redirect to another
-	// server gets nothing the editors added.
-	base      [8]string
-	baseN     int
-	baseMore  []string
-	baseQuery string
-
 	getBody func() (io.ReadCloser, error)
-	// maxBody is the success body limit; body holds the body once read.
-	maxBody int64
-	body    respBody
+	// body holds the success body once read.
+	body respBody
 
 	sends   int
 	retries int
@@ -129,10 +120,6 @@ func (c *call) init(ctx context.Context) error {
 	}
 	class := c.cfg.class.valid()
 	c.pol, c.bucket = c.r.policies[class], c.r.buckets[class]
-	c.maxBody = c.pol.MaxBody
-	if c.r.maxBody > 0 {
-		c.maxBody = c.r.maxBody
-	}
 	c.outer, _ = ctx.Value(engineKey{}).(*call)
 	c.single = c.r.noRetry || c.cfg.noRetry || (c.outer != nil && c.outer.active.Load())
 	c.active.Store(true)
@@ -144,9 +131,6 @@ func (c *call) init(ctx context.Context) error {
 		c.key = NewKey()
 	}
 	c.initHeader()
-	if len(c.r.editors) > 0 {
-		c.snapshotHeader()
-	}
 	c.initDeadline(ctx, class)
 	c.first.bind(!c.r.traced)
 	c.tctx = httptrace.WithClientTrace(c, &c.first.trace)
@@ -198,6 +182,14 @@ func (c *call) newBody() (io.ReadCloser, error) {
 	// A NopCloser over a *bytes.Reader is a body net/http knows to be in
 	// memory: it writes headers and body in one packet.
 	return io.NopCloser(bytes.NewReader(c.req.Body)), nil
+}
+
+// maxBody is the success body limit: WithMaxBody's, else the policy's.
+func (c *call) maxBody() int64 {
+	if c.r.maxBody > 0 {
+		return c.r.maxBody
+	}
+	return c.pol.MaxBody
 }
 
 // timeLeft is the time to the deadline (0 when there is none).

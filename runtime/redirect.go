@@ -49,7 +49,10 @@ func (c *call) redirected(req *http.Request, via []*http.Request) {
 		if req.Response != nil {
 			status = req.Response.StatusCode
 		}
-		t.hops = append(t.hops, hop{status: status, writes: int(t.writes.Load())})
+		if t.hops == nil {
+			t.hops = new([]hop)
+		}
+		*t.hops = append(*t.hops, hop{status: status, writes: int(t.writes.Load())})
 	}
 	if len(c.r.editors) > 0 && !sameServer(c.req.URL, req.URL) {
 		c.stripEdits(req)
@@ -72,57 +75,31 @@ func port(u *url.URL) string {
 	return "80"
 }
 
-// snapshotHeader records the names of the headers the call has before any
-// editor runs, and the query: what editors add beyond them (credentials,
-// typically) is for the client's own server only. It fills an array inside
-// the call, so it does not allocate for a usual request.
-func (c *call) snapshotHeader() {
-	c.baseQuery = c.req.URL.RawQuery
-	for k := range c.header {
-		if c.baseN < len(c.base) {
-			c.base[c.baseN] = k
-			c.baseN++
-		} else {
-			c.baseMore = append(c.baseMore, k)
-		}
-	}
-}
-
-// baseHeader reports whether name was set before the editors ran.
-func (c *call) baseHeader(name string) bool {
-	for _, k := range c.base[:c.baseN] {
-		if k == name {
-			return true
-		}
-	}
-	for _, k := range c.baseMore {
-		if k == name {
-			return true
-		}
-	}
-	return false
-}
-
-// stripEdits removes from a redirect to another server what the editors
-// added: headers (an API key, a Cookie), the Referer net/http sets (it
-// holds the previous URL, query credentials included), and query
-// parameters the editors added, should the Location repeat them.
+// stripEdits removes from a redirect to another server what the request
+// editors add: it runs them on an empty probe request (same operation, same
+// URL without its query) and deletes every header they set (an API key, a
+// Cookie, Authorization) and every query parameter they set, should the
+// Location repeat it, plus the Referer net/http adds (it holds the previous
+// URL, query credentials included). Probing on the rare cross-server hop
+// costs nothing per call, and needs no record of what each call's editors
+// did.
 func (c *call) stripEdits(req *http.Request) {
-	for k := range req.Header {
-		if !c.baseHeader(k) || k == "Referer" {
-			delete(req.Header, k)
-		}
+	u := *c.req.URL
+	u.RawQuery = ""
+	probe := (&http.Request{Method: c.req.Method, URL: &u, Header: http.Header{}}).WithContext(req.Context())
+	for _, edit := range c.r.editors {
+		_ = edit(probe.Context(), probe)
 	}
-	if c.req.URL.RawQuery == c.baseQuery || req.URL.RawQuery == "" {
+	req.Header.Del("Referer")
+	for k := range probe.Header {
+		req.Header.Del(k)
+	}
+	if probe.URL.RawQuery == "" || req.URL.RawQuery == "" {
 		return
 	}
-	before, _ := url.ParseQuery(c.baseQuery)
-	after, _ := url.ParseQuery(c.req.URL.RawQuery)
 	q := req.URL.Query()
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			q.Del(k)
-		}
+	for k := range probe.URL.Query() {
+		q.Del(k)
 	}
 	req.URL.RawQuery = q.Encode()
 }

@@ -16,8 +16,9 @@ type attemptTrace struct {
 	// gets counts GetConn events, writes WroteRequest events.
 	gets, writes atomic.Int32
 	// hops are the redirects followed, in order (set by CheckRedirect, on
-	// the calling goroutine).
-	hops []hop
+	// the calling goroutine); a pointer keeps the call's state small for
+	// the usual call, which follows none.
+	hops *[]hop
 }
 
 // bind installs the hooks. GetConn is only needed for a doer that is not
