@@ -161,7 +161,25 @@ func readAtMost(r io.Reader, length, limit int64) ([]byte, error) {
 		}
 		return buf[:n], err
 	}
-	return io.ReadAll(io.LimitReader(r, limit+1))
+	// io.ReadAll over an io.LimitReader, without the LimitReader's
+	// allocation: the read stops once past the limit.
+	b := make([]byte, 0, min(512, limit+1))
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if int64(len(b)) > limit {
+			return b, nil
+		}
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // decodeError gives an error of a Decode function the call's key and
