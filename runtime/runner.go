@@ -90,8 +90,9 @@ func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left(
 // Do runs the attempts of one call of op, following the decision table of
 // the package documentation.
 //
-// On success (a final status below 400) it returns the response with the
-// body open; the caller reads and closes it. A final status of 400 or more
+// On success (a final status below 400) it returns the response with its
+// body already read within the attempt (at most Policy.MaxBody) and held in
+// memory; the generated decoders take it without a copy. A final status of 400 or more
 // returns a *StatusError (body read up to MaxErrorBody and closed) whose
 // Reason is the sentinel of the rule or limit that ended the call, or nil for
 // a plain status such as 404. A call that ends without a usable response
