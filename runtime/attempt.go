@@ -119,8 +119,8 @@ func transportMayReplay(req *http.Request) bool {
 // which the Transport finds empty and does not send) and no GetBody. An
 // unsafe request may have been executed by the lost send; resending it is
 // the caller's decision, never the Transport's. The price: net/http no
-// longer follows a 307/308 for such a request with a body (it needs
-// GetBody), and returns the redirect instead.
+// longer follows a 307/308 for such a request (it needs GetBody to resend
+// it), and returns the redirect instead.
 func noReplay(req *http.Request) {
 	req.GetBody = nil
 	if req.Body == nil || req.Body == http.NoBody {

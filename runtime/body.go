@@ -109,8 +109,8 @@ func (b *respBody) rest() []byte {
 // than with the whole body.
 func (c *call) readSuccess(s *sent) *verdict {
 	resp := s.resp
-	if resp.Body == nil || resp.Body == http.NoBody {
-		c.body.data = nil
+	if resp.Body == nil || resp.Body == http.NoBody || c.req.Method == http.MethodHead {
+		// (A HEAD response has no body, whatever its Content-Length says.)
 		return nil
 	}
 	limit := c.maxBody()
