@@ -197,14 +197,21 @@ func decodeError(resp *http.Response, err error) error {
 	return &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: ErrDecode, Err: err}
 }
 
-// readBounded reads at most n bytes of body within d; a body that does not
-// finish in time is closed, which aborts the read on a net/http
-// connection. It returns what arrived.
+// readBounded reads at most n bytes of body within d (see bounded) and
+// returns what arrived.
 func readBounded(body io.ReadCloser, n int64, d time.Duration) []byte {
+	var b []byte
+	bounded(body, d, func() { b, _ = io.ReadAll(io.LimitReader(body, n)) })
+	return b
+}
+
+// bounded runs read, closing body if it has not returned within d: on a
+// net/http connection that aborts the read, so a body that never finishes
+// cannot hold the call.
+func bounded(body io.Closer, d time.Duration, read func()) {
 	if d > 0 {
 		t := time.AfterFunc(d, func() { _ = body.Close() })
 		defer t.Stop()
 	}
-	b, _ := io.ReadAll(io.LimitReader(body, n))
-	return b
+	read()
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"slices"
 	"time"
@@ -19,7 +20,7 @@ func discard(resp *http.Response, d time.Duration) {
 		return
 	}
 	if _, ok := resp.Body.(*respBody); !ok && resp.Body != http.NoBody {
-		readBounded(resp.Body, drainLimit, d)
+		bounded(resp.Body, d, func() { _, _ = io.CopyN(io.Discard, resp.Body, drainLimit) })
 	}
 	_ = resp.Body.Close()
 }
