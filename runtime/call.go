@@ -116,7 +116,14 @@ var errBadRequest = errors.New("runtime: nil operation, request or URL")
 // init prepares the call: options, key, headers, deadline and trace.
 func (c *call) init(ctx context.Context) error {
 	if c.op == nil || c.req.URL == nil {
-		return &CallError{Err: errBadRequest}
+		ce := &CallError{Key: c.req.Key, Err: errBadRequest}
+		if c.op != nil {
+			ce.Operation = c.op.ID
+		}
+		if ce.Key == "" {
+			ce.Key = NewKey()
+		}
+		return ce
 	}
 	class := c.cfg.class.valid()
 	c.pol, c.bucket = c.r.policies[class], c.r.buckets[class]

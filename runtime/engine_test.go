@@ -296,8 +296,8 @@ func TestBadRequest(t *testing.T) {
 		op  *Operation
 		req *Request
 	}{{nil, &Request{}}, {&unsafeOp, nil}, {&unsafeOp, &Request{}}} {
-		if _, err := r.Do(context.Background(), c.op, c.req); err == nil {
-			t.Fatal("want an error")
+		if _, err := r.Do(context.Background(), c.op, c.req); err == nil || KeyOf(err) == "" {
+			t.Fatalf("want an error with a key, got %v", err)
 		}
 	}
 	var nilDoer nilResponseDoer
