@@ -147,9 +147,10 @@ func (c *call) bodyTooLarge(s *sent, length int64) *verdict {
 	return &verdict{act: actFail, rule: ErrBodyTooLarge}
 }
 
-// readAtMost reads r to its end, or to limit+1 bytes (length <= limit). A declared length
-// sizes the buffer once, so a large body costs its size and not the
-// doublings of a growing slice (a 256 MB body took 829 MB that way).
+// readAtMost reads r to its end, or to limit+1 bytes; length, the declared
+// length, is at most limit. A declared length sizes the buffer once, so a
+// large body costs its size and not the doublings of a growing slice (a
+// 256 MB body took 829 MB that way).
 func readAtMost(r io.Reader, length, limit int64) ([]byte, error) {
 	if length > 0 {
 		// (A length of 0 with a body is a doer that did not set it:
