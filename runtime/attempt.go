@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -34,8 +35,10 @@ type sent struct {
 	emitted bool
 	hint    time.Duration
 	hasHint bool
-	cancel  context.CancelFunc
-	rec     Attempt
+	// ctx is the attempt's context, cancel its own timeout's cancel.
+	ctx    context.Context
+	cancel context.CancelFunc
+	rec    Attempt
 }
 
 // releaseAttempt cancels the attempt's own timeout context, if any.
@@ -67,12 +70,16 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 			return s
 		}
 	}
+	if !c.op.safe() && transportMayReplay(hr) {
+		noReplay(hr)
+	}
 	if err := ctx.Err(); err != nil {
 		// Checked here because a Transport that gives up before GetConn
 		// would look like a doer without trace support: "maybe sent".
 		s.err, s.unsent = err, true
 		return s
 	}
+	s.ctx = ctx
 	s.resp, s.err = c.r.doer.Do(hr)
 	c.afterSend(&s, ctx, tr)
 	return s
@@ -92,11 +99,60 @@ func (c *call) request(ctx context.Context, h http.Header) *http.Request {
 	return hr.WithContext(ctx)
 }
 
+// transportMayReplay reports whether net/http's Transport would resend req
+// on its own after a dead reused connection (Request.isReplayable): an
+// idempotent method, or an Idempotency-Key or X-Idempotency-Key header, with
+// a body it can rewind.
+func transportMayReplay(req *http.Request) bool {
+	switch req.Method {
+	case "", http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	_, k := req.Header["Idempotency-Key"]
+	_, x := req.Header["X-Idempotency-Key"]
+	return k || x
+}
+
+// noReplay makes an unsafe operation's request one the Transport never
+// resends: it only replays a request whose body is absent or can be rewound
+// (GetBody), so the request gets a body (an empty one when it has none,
+// which the Transport finds empty and does not send) and no GetBody. An
+// unsafe request may have been executed by the lost send; resending it is
+// the caller's decision, never the Transport's. The price: net/http no
+// longer follows a 307/308 for such a request (it needs GetBody to resend
+// it), and returns the redirect instead.
+func noReplay(req *http.Request) {
+	req.GetBody = nil
+	if req.Body == nil || req.Body == http.NoBody {
+		req.Body = emptyBody{}
+	}
+}
+
+// emptyBody is an empty request body that is not http.NoBody, so that
+// net/http does not consider the request replayable.
+type emptyBody struct{}
+
+func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
+func (emptyBody) Close() error             { return nil }
+
 // afterSend reads the trace counters: replays, whether the request was
 // written, and whether the failure was a timeout.
 func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 	writes, gets := int(tr.writes.Load()), tr.gets.Load()
-	for range writes - 1 {
+	replays, hops := 0, []hop(nil)
+	if tr.hops != nil {
+		hops = *tr.hops
+	}
+	for i, h := range hops {
+		// Before hop i the attempt sent i+1 requests; more writes were
+		// the Transport's replays.
+		for range h.writes - (i + 1) - replays {
+			c.recordReplay(s)
+			replays++
+		}
+		c.recordHop(s, h.status)
+	}
+	for range writes - 1 - len(hops) - replays {
 		c.recordReplay(s)
 	}
 	c.sends++
@@ -130,6 +186,17 @@ func (c *call) recordReplay(s *sent) {
 	rec.Number, rec.Err = c.sends, ErrTransportReplay
 	c.emit(rec)
 	s.rec.Reason, s.rec.Wait, s.rec.WaitSource = ReasonTransportReplay, 0, WaitNone
+}
+
+// recordHop records a redirect the client followed within the attempt. It
+// is no failed attempt: nothing is charged to the budget or counted
+// against MaxAttempts. The hop's record shares the attempt's number; the
+// send that follows it has Reason ReasonRedirect.
+func (c *call) recordHop(s *sent, status int) {
+	rec := s.rec
+	rec.Number, rec.StatusCode, rec.Outcome = c.sends+1, status, OutcomeRedirected
+	c.emit(rec)
+	s.rec.Reason, s.rec.Wait, s.rec.WaitSource = ReasonRedirect, 0, WaitNone
 }
 
 // isTimeout reports a network timeout, found with errors.As.

@@ -48,13 +48,17 @@ type call struct {
 	// the call; current is the trace of the attempt in flight.
 	first   attemptTrace
 	tctx    context.Context
-	current atomic.Pointer[httptrace.ClientTrace]
+	current atomic.Pointer[attemptTrace]
 
 	getBody func() (io.ReadCloser, error)
+	// body holds the success body once read.
+	body respBody
 
 	sends   int
 	retries int
 	unknown bool
+	// reached: some attempt was written or answered.
+	reached bool
 	recs    []Attempt
 	// buf holds the first record: most calls make one attempt.
 	buf [1]Attempt
@@ -112,7 +116,14 @@ var errBadRequest = errors.New("runtime: nil operation, request or URL")
 // init prepares the call: options, key, headers, deadline and trace.
 func (c *call) init(ctx context.Context) error {
 	if c.op == nil || c.req.URL == nil {
-		return &CallError{Err: errBadRequest}
+		ce := &CallError{Key: c.req.Key, Err: errBadRequest}
+		if c.op != nil {
+			ce.Operation = c.op.ID
+		}
+		if ce.Key == "" {
+			ce.Key = NewKey()
+		}
+		return ce
 	}
 	class := c.cfg.class.valid()
 	c.pol, c.bucket = c.r.policies[class], c.r.buckets[class]
@@ -180,6 +191,14 @@ func (c *call) newBody() (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader(c.req.Body)), nil
 }
 
+// maxBody is the success body limit: WithMaxBody's, else the policy's.
+func (c *call) maxBody() int64 {
+	if c.r.maxBody > 0 {
+		return c.r.maxBody
+	}
+	return c.pol.MaxBody
+}
+
 // timeLeft is the time to the deadline (0 when there is none).
 func (c *call) timeLeft() time.Duration {
 	if c.deadline.IsZero() {
@@ -201,7 +220,13 @@ func (c *call) run() (*http.Response, error) {
 	for {
 		s := c.send(why, wait, src)
 		v := c.judge(&s)
+		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 {
+			if lost := c.readSuccess(&s); lost != nil {
+				v = *lost
+			}
+		}
 		c.unknown = c.unknown || v.unknown
+		c.reached = c.reached || s.written || s.err == nil
 		if v.act != actRetry {
 			return c.finish(&s, v, nil)
 		}
@@ -209,7 +234,7 @@ func (c *call) run() (*http.Response, error) {
 		if limit != nil {
 			return c.finish(&s, v, limit)
 		}
-		discard(s.resp)
+		discard(s.resp, c.pol.ErrorBodyTimeout)
 		s.releaseAttempt()
 		// Observers hear of the attempt now, not after a wait that may last
 		// minutes (a background Retry-After) or never end (a crash).
@@ -235,7 +260,10 @@ func (c *call) judge(s *sent) verdict {
 		return verdict{act: actFail}
 	}
 	if s.err == nil {
-		return decideStatus(c.op, s.resp.StatusCode, s.resp.Header.Get(ReplayedHeader) == "true")
+		// A key the engine made has never been sent before this call's
+		// first send (a transport replay makes that send the second).
+		fresh := c.req.Key == "" && c.sends == 1
+		return decideStatus(c.op, s.resp.StatusCode, s.resp.Header.Get(ReplayedHeader) == "true", fresh)
 	}
 	if c.Err() != nil {
 		return c.ctxVerdict(s.written)

@@ -44,9 +44,13 @@ func ReadBody(r io.Reader) ([]byte, error) {
 // to its end has nothing left to drain, so it is closed directly; after a
 // read error the rest is drained (bounded) so the connection may be reused.
 func readBody(resp *http.Response) ([]byte, error) {
+	if rb, ok := resp.Body.(*respBody); ok {
+		// Read whole by the engine: no copy.
+		return rb.rest(), nil
+	}
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		discard(resp)
+		discard(resp, time.Second)
 		return nil, fmt.Errorf("reading %d response: %w", resp.StatusCode, err)
 	}
 	_ = resp.Body.Close()
@@ -74,7 +78,7 @@ func DecodeJSON(resp *http.Response, dst any) error {
 		return nil
 	}
 	if err := json.Unmarshal(b, dst); err != nil {
-		return fmt.Errorf("decoding %d response (%s): %w", resp.StatusCode, resp.Header.Get("Content-Type"), err)
+		return decodeError(resp, fmt.Errorf("decoding %d response (%s): %w", resp.StatusCode, resp.Header.Get("Content-Type"), err))
 	}
 	return nil
 }
@@ -90,10 +94,10 @@ func DecodeText(resp *http.Response) (string, error) {
 	return string(b), err
 }
 
-// Discard drains and closes the body of a success response that declares no
-// content.
+// Discard drains (bounded) and closes the body of a success response that
+// declares no content.
 func Discard(resp *http.Response) {
-	discard(resp)
+	discard(resp, time.Second)
 }
 
 // ErrorModel decodes the body of a *StatusError in err into the model that

@@ -53,8 +53,8 @@ func DecodeMedia(resp *http.Response, m Media) (string, error) {
 		return mt, err
 	}
 	Discard(resp)
-	return mt, fmt.Errorf("%w: the %d response is %q; declared: %s", ErrUnexpectedContentType,
-		resp.StatusCode, mt, strings.Join(m.Types, ", "))
+	return mt, decodeError(resp, fmt.Errorf("%w: the %d response is %q; declared: %s", ErrUnexpectedContentType,
+		resp.StatusCode, mt, strings.Join(m.Types, ", ")))
 }
 
 // mediaType is a Content-Type's media type, lower case, without parameters.

@@ -35,7 +35,12 @@ func (op *Operation) safe() bool { return op.Safety == Idempotent || op.Safety =
 // key's first execution (Idempotent-Replayed: true, as the ledger and
 // Stripe-style servers send it): a keyed operation's 409 or 422 is then the
 // business answer itself, final, not "in progress" or "key reused".
-func decideStatus(op *Operation, status int, replayed bool) verdict {
+//
+// fresh says the key was made by the engine for this call and this is the
+// call's first send: no earlier request with the key exists, so a 409
+// cannot be "in progress" and a 422 cannot be "key reused". They are the
+// operation's business answers (a conflict, a validation error).
+func decideStatus(op *Operation, status int, replayed, fresh bool) verdict {
 	// A gateway's 502/504 proves nothing about the origin, and a 409 on a
 	// keyed operation says the first attempt is still running.
 	unknown := status == http.StatusBadGateway || status == http.StatusGatewayTimeout
@@ -46,6 +51,8 @@ func decideStatus(op *Operation, status int, replayed bool) verdict {
 	case status == http.StatusPreconditionFailed:
 		return verdict{act: actFail, rule: ErrPreconditionFailed}
 	case replayed:
+		return verdict{act: actReturn}
+	case op.Safety == Keyed && fresh && (status == http.StatusConflict || status == http.StatusUnprocessableEntity):
 		return verdict{act: actReturn}
 	case op.Safety == Keyed && status == http.StatusConflict:
 		return verdict{act: actRetry, why: ReasonInProgress, unknown: true}
@@ -70,13 +77,34 @@ func decideError(op *Operation, written bool) verdict {
 	return verdict{act: actFail, rule: ErrOutcomeUnknown, unknown: true}
 }
 
-// limitError is a rule (why the call wanted another attempt, such as
-// ErrInProgress) stopped by a limit (ErrAttemptsExhausted...). errors.Is
-// matches both.
-type limitError struct{ rule, limit error }
+// limitError is the rules that still hold when a call stops (ErrInProgress,
+// ErrOutcomeUnknown) joined to what stopped it (a limit such as
+// ErrAttemptsExhausted, or a rule; nil for a cancellation). errors.Is
+// matches each.
+type limitError struct {
+	rules []error
+	limit error
+}
 
-// Error names the rule and the limit.
-func (e *limitError) Error() string { return e.rule.Error() + "; stopped by: " + e.limit.Error() }
+// Error names the rules, then what stopped the call.
+func (e *limitError) Error() string {
+	msg := ""
+	for i, r := range e.rules {
+		if i > 0 {
+			msg += "; "
+		}
+		msg += r.Error()
+	}
+	if e.limit != nil {
+		msg += "; stopped by: " + e.limit.Error()
+	}
+	return msg
+}
 
-// Unwrap exposes both sentinels.
-func (e *limitError) Unwrap() []error { return []error{e.rule, e.limit} }
+// Unwrap exposes every sentinel.
+func (e *limitError) Unwrap() []error {
+	if e.limit == nil {
+		return e.rules
+	}
+	return append(e.rules[:len(e.rules):len(e.rules)], e.limit)
+}

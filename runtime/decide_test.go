@@ -8,7 +8,9 @@ import (
 
 // TestDecisionTable runs every row of DESIGN.md section 4 for the three
 // safety levels through the engine: the first attempt plays the row's
-// outcome, any retry gets 200.
+// outcome, any retry gets 200. The caller supplies the key, so a keyed
+// operation's 409 and 422 may be the idempotency layer speaking (a key the
+// engine made is TestFreshKeyConflictIsTheAnswer's case).
 func TestDecisionTable(t *testing.T) {
 	noTrace := step{err: errNoDoc, noTrace: true}
 	rows := []struct {
@@ -40,7 +42,7 @@ func TestDecisionTable(t *testing.T) {
 		for i, op := range ops {
 			t.Run(row.name+"/"+op.Safety.String(), func(t *testing.T) {
 				d := &fakeDoer{script: []step{row.first, ok200}}
-				body, err, log := doCall(t, newTestRunner(d, newFakeClock()), op, "")
+				body, err, log := doCall(t, newTestRunner(d, newFakeClock()), op, "caller-key")
 				checkRow(t, row.first, row.retry[i], row.rule[i], body, err, log)
 			})
 		}
@@ -102,9 +104,10 @@ func TestOutcomes(t *testing.T) {
 		{&unsafeOp, []step{answer(404)}, OutcomeRejected},
 		{&unsafeOp, []step{reset}, OutcomeUnknown},
 		{&unsafeOp, []step{answer(504)}, OutcomeUnknown},
-		{&idempotentOp, []step{refused}, OutcomeRejected},
+		{&idempotentOp, []step{refused}, OutcomeNotSent},
+		{&idempotentOp, []step{answer(503), refused}, OutcomeRejected},
 		{&idempotentOp, []step{reset, refused}, OutcomeUnknown},
-		{&keyedOp, []step{answer(409)}, OutcomeUnknown},
+		{&keyedOp, []step{answer(503), answer(409)}, OutcomeUnknown},
 		{&keyedOp, []step{reset, answer(503)}, OutcomeUnknown},
 		{&keyedOp, []step{reset, answer(404)}, OutcomeRejected},
 	}
@@ -133,5 +136,30 @@ func TestReplayedConflictIsFinal(t *testing.T) {
 		if errors.Is(err, ErrInProgress) || errors.Is(err, ErrKeyReuse) {
 			t.Fatalf("%d: a replayed business answer read as %v", status, err)
 		}
+	}
+}
+
+// TestFreshKeyConflictIsTheAnswer: with a key the engine made, the first
+// send's 409 and 422 cannot be "in progress" or "key reused" (nobody sent
+// the key before): they are returned at once as plain status errors. With
+// the caller's key, or after an earlier attempt, the idempotency reading
+// holds.
+func TestFreshKeyConflictIsTheAnswer(t *testing.T) {
+	for _, status := range []int{409, 422} {
+		d := &fakeDoer{script: []step{answer(status), ok200}}
+		_, err, log := doCall(t, newTestRunner(d, newFakeClock()), &keyedOp, "")
+		var se *StatusError
+		if !errors.As(err, &se) || se.StatusCode != status || se.Reason != nil || d.count() != 1 || len(log) != 1 ||
+			log[0].Outcome != OutcomeRejected || se.Key == "" {
+			t.Fatalf("fresh %d: %v after %d sends", status, err, d.count())
+		}
+	}
+	d := &fakeDoer{script: []step{answer(503), answer(422)}}
+	if _, err, _ := doCall(t, newTestRunner(d, newFakeClock()), &keyedOp, ""); !errors.Is(err, ErrKeyReuse) {
+		t.Fatalf("422 after an earlier attempt: %v", err)
+	}
+	d = &fakeDoer{script: []step{answer(503), answer(409), ok200}}
+	if _, err, log := doCall(t, newTestRunner(d, newFakeClock()), &keyedOp, ""); err != nil || log[2].Reason != ReasonInProgress {
+		t.Fatalf("409 after an earlier attempt: %v, records %+v", err, log)
 	}
 }

@@ -12,7 +12,9 @@
 // matching error text: no request write means the request never left
 // (dial, DNS, TLS handshake, refused connection); a write followed by a
 // failure means the outcome is unknown (timeout, reset, EOF before a
-// response); otherwise a response arrived.
+// response); otherwise a response arrived. A success body is read whole
+// within the attempt, so a body cut mid-way (ErrResponseLost) is a lost
+// response, an unknown outcome like the others.
 //
 //	outcome of an attempt              | safe op (idempotent or keyed) | unsafe op
 //	-----------------------------------+-------------------------------+-------------------------------
@@ -22,12 +24,16 @@
 //	412                                | ErrPreconditionFailed         | ErrPreconditionFailed
 //	keyed op: 409 (in progress)        | wait, retry with the same key | -
 //	keyed op: 422 (key reused)         | fail fast: ErrKeyReuse        | -
+//	keyed op, engine's key, first send:|                               |
+//	  409 or 422                       | return it (business answer)   | -
 //	status in the op's retryable set   | retry                         | retry only if 429
 //	anything else                      | return it                     | return it
 //
 // A keyed operation's 409 or 422 that carries ReplayedHeader
 // (Idempotent-Replayed: true) is the stored business answer of the key's
 // first execution, not the idempotency layer speaking: it is returned as is.
+// So is the 409 or 422 answering the first send of a key the engine made
+// (the caller gave none): nobody sent that key before.
 //
 // Before each retry the limits are checked in this order, and the first that
 // fails stops the call at once, without sleeping, naming itself in the error:
@@ -36,11 +42,27 @@
 // Policy.MinAttempt against the time left before the deadline (ErrDeadline,
 // or ErrRetryAfterTooLong when the wait is the server's hint), and the retry
 // budget (ErrBudgetExhausted). A keyed call that ran out while the server
-// still answered 409 wraps both ErrInProgress and the limit.
+// still answered 409 wraps both ErrInProgress and the limit. A call that
+// ends with an unknown outcome (an attempt written and lost, no later
+// answer settling it) always matches ErrOutcomeUnknown too, whatever limit
+// stopped it. The final record's Outcome is success, rejected (the server
+// said no), unknown, or not-sent (nothing reached the server).
 //
 // When a doer gives no trace information (a custom Doer that does not go
 // through net/http's Transport), every failure counts as an unknown outcome:
 // the safe reading.
+//
+// # Hostile servers
+//
+// Success bodies are read up to Policy.MaxBody (32 MiB; WithMaxBody) into
+// one buffer sized by Content-Length (*BodyTooLargeError beyond); error
+// bodies up to MaxErrorBody within Policy.ErrorBodyTimeout (1s). A Policy's
+// zero fields keep the class defaults, so the Retry-After ceiling is always
+// on. Redirect hops are recorded (OutcomeRedirected, then ReasonRedirect),
+// never charged or counted as attempts, and on a redirect to another
+// host:port nothing a request editor added (API keys in headers, query or
+// cookies, Authorization) nor the Referer is sent. Decode errors are
+// *CallError values matching ErrDecode, with the key and the attempts.
 //
 // # Waits
 //
@@ -66,8 +88,8 @@
 // the retry to another layer.
 //
 // The deadline is the context's when it has one, else Policy.Timeout; it also
-// covers reading the successful response's body, which the caller must close
-// (so does Policy.AttemptTimeout, for the attempt that succeeded). Calls whose
+// covers reading the successful response's body, which the engine does
+// before Do returns (so does Policy.AttemptTimeout). Calls whose
 // context can never be cancelled (context.Background) and that start within
 // the same 10ms share one deadline timer, so their deadline may fall up to
 // 10ms after Policy.Timeout; this keeps the happy path free of a timer, a
@@ -96,7 +118,9 @@
 // net/http's Transport silently resends a request when a reused keep-alive
 // connection turns out to be dead, if the method is idempotent or the request
 // carries an Idempotency-Key (or X-Idempotency-Key) header. The first send may
-// have reached the server. The engine sees each write through httptrace and
+// have reached the server. An unsafe operation's request is made one the
+// Transport cannot replay (a body without GetBody), so it is sent once. For
+// safe operations the engine sees each write through httptrace and
 // records every extra one as an attempt (Err ErrTransportReplay on the lost
 // send, Reason ReasonTransportReplay on the resend), counts it against
 // Policy.MaxAttempts and charges it to the budget, so no send goes uncounted.

@@ -1,10 +1,11 @@
 package runtime
 
 import (
-	"context"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
+	"time"
 )
 
 // drainLimit bounds how much of a discarded body the engine reads so that the
@@ -12,13 +13,15 @@ import (
 // dropped) rather than read at length.
 const drainLimit = 64 << 10
 
-// discard drains (bounded) and closes a response body the caller will not
-// see.
-func discard(resp *http.Response) {
+// discard drains (bounded in size and in time, d) and closes a response
+// body the caller will not see.
+func discard(resp *http.Response, d time.Duration) {
 	if resp == nil || resp.Body == nil {
 		return
 	}
-	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
+	if _, ok := resp.Body.(*respBody); !ok && resp.Body != http.NoBody {
+		bounded(resp.Body, d, func() { _, _ = io.CopyN(io.Discard, resp.Body, drainLimit) })
+	}
 	_ = resp.Body.Close()
 }
 
@@ -47,13 +50,7 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 	defer c.release()
 	defer s.releaseAttempt()
 	c.ensureKey()
-	reason := v.rule
-	if limit != nil {
-		reason = limit
-		if v.why == ReasonInProgress {
-			reason = &limitError{rule: ErrInProgress, limit: limit}
-		}
-	}
+	reason := stopReason(v, limit, rec.Outcome)
 	if s.err != nil {
 		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err}
 	}
@@ -84,45 +81,52 @@ func (c *call) outcome(s *sent, v verdict, limit error) Outcome {
 		return OutcomeRejected
 	case c.unknown:
 		return OutcomeUnknown
+	case !c.reached:
+		return OutcomeNotSent
 	}
 	return OutcomeRejected
 }
 
-// success hands the response over. When the call owns a deadline context or
-// the attempt a timeout context, they stay alive until the caller closes the
-// body (the deadline covers reading it), then are released.
-func (c *call) success(s *sent) *http.Response {
-	if (c.cancel == nil && s.cancel == nil) || s.resp.Body == nil {
-		return s.resp
+// stopReason is the error's Reason: the verdict's rule, or the limit that
+// stopped a wanted retry, joined by the rules that still hold: ErrInProgress
+// when the server was still answering 409, and ErrOutcomeUnknown whenever
+// the call ends with an unknown outcome, so a limit never hides it.
+func stopReason(v verdict, limit error, out Outcome) error {
+	stop := v.rule
+	if limit != nil {
+		stop = limit
 	}
-	s.resp.Body = &releaseBody{ReadCloser: s.resp.Body, call: c.cancel, attempt: s.cancel}
+	var rules []error
+	if limit != nil && v.why == ReasonInProgress {
+		rules = append(rules, ErrInProgress)
+	}
+	if out == OutcomeUnknown && !errors.Is(stop, ErrOutcomeUnknown) {
+		rules = append(rules, ErrOutcomeUnknown)
+	}
+	switch {
+	case len(rules) == 0:
+		return stop
+	case stop == nil && len(rules) == 1:
+		return rules[0]
+	}
+	return &limitError{rules: rules, limit: stop}
+}
+
+// success hands the response over. Its body was read within the attempt
+// (readSuccess), so the call's and the attempt's contexts are released now.
+func (c *call) success(s *sent) *http.Response {
+	s.releaseAttempt()
+	c.release()
 	return s.resp
 }
 
-// releaseBody cancels the call's contexts when the body is closed.
-type releaseBody struct {
-	io.ReadCloser
-	call, attempt context.CancelFunc
-}
-
-// Close closes the body, then releases the contexts.
-func (b *releaseBody) Close() error {
-	err := b.ReadCloser.Close()
-	if b.attempt != nil {
-		b.attempt()
-	}
-	if b.call != nil {
-		b.call()
-	}
-	return err
-}
-
-// statusError reads the bounded body of a final status and builds the error.
+// statusError reads the bounded body of a final status (within
+// Policy.ErrorBodyTimeout) and builds the error.
 func (c *call) statusError(s *sent, reason error) *StatusError {
 	var body []byte
 	if s.resp.Body != nil {
-		body, _ = io.ReadAll(io.LimitReader(s.resp.Body, MaxErrorBody))
-		discard(s.resp)
+		body = readBounded(s.resp.Body, MaxErrorBody, c.pol.ErrorBodyTimeout)
+		discard(s.resp, c.pol.ErrorBodyTimeout)
 	}
 	return &StatusError{
 		Operation: c.op.ID, StatusCode: s.resp.StatusCode, Header: s.resp.Header, Body: body,

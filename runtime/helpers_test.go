@@ -132,7 +132,7 @@ func (d *fakeDoer) count() int {
 
 // quickPolicy has no waits to speak of and no deadline unless set.
 func quickPolicy() Policy {
-	return Policy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond, MaxRetryAfter: time.Minute}
+	return Policy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond, MaxRetryAfter: time.Minute, Timeout: -1}
 }
 
 // newTestRunner wires a fake doer and clock with quickPolicy and an

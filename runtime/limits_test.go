@@ -183,3 +183,42 @@ func TestObserverHearsAttemptBeforeWait(t *testing.T) {
 		t.Fatalf("events %+v, log %+v; want the attempt then its final form, one record", seen, log)
 	}
 }
+
+// TestUnknownNeverHidden: a safe call whose written attempts were lost and
+// that ends on a limit matches ErrOutcomeUnknown as well as the limit,
+// unless a later answer settled the doubt; "never sent" and "the server
+// said no" are distinct outcomes.
+func TestUnknownNeverHidden(t *testing.T) {
+	cases := []struct {
+		name    string
+		op      *Operation
+		key     string
+		script  []step
+		limit   error
+		unknown bool
+		outcome Outcome
+	}{
+		{"keyed, every attempt lost", &keyedOp, "", []step{reset}, ErrAttemptsExhausted, true, OutcomeUnknown},
+		{"idempotent, lost then 503s", &idempotentOp, "", []step{reset, answer(503)}, ErrAttemptsExhausted, true, OutcomeUnknown},
+		{"keyed, in progress to the end", &keyedOp, "k-1", []step{answer(409)}, ErrAttemptsExhausted, true, OutcomeUnknown},
+		{"lost, then a definite 404", &idempotentOp, "", []step{reset, answer(404)}, nil, false, OutcomeRejected},
+		{"refused every time", &idempotentOp, "", []step{refused}, ErrAttemptsExhausted, false, OutcomeNotSent},
+		{"503 every time", &idempotentOp, "", []step{answer(503)}, ErrAttemptsExhausted, false, OutcomeRejected},
+	}
+	for _, c := range cases {
+		_, err, log := doCall(t, newTestRunner(&fakeDoer{script: c.script}, newFakeClock()), c.op, c.key)
+		if errors.Is(err, ErrOutcomeUnknown) != c.unknown || (c.limit != nil && !errors.Is(err, c.limit)) || err == nil {
+			t.Errorf("%s: %v; want unknown %v and limit %v", c.name, err, c.unknown, c.limit)
+		}
+		if got := log[len(log)-1].Outcome; got != c.outcome {
+			t.Errorf("%s: outcome %v, want %v", c.name, got, c.outcome)
+		}
+	}
+	// The deadline: backoff no longer fits after two lost attempts.
+	p := Policy{MaxAttempts: 10, BaseDelay: time.Second, MaxDelay: time.Minute, Timeout: 4 * time.Second, MinAttempt: time.Second}
+	r := newTestRunner(&fakeDoer{script: []step{reset}}, newFakeClock(), WithPolicy(Interactive, p), WithRandom(func() float64 { return 0.99 }))
+	_, err, _ := doCall(t, r, &keyedOp, "")
+	if !errors.Is(err, ErrDeadline) || !errors.Is(err, ErrOutcomeUnknown) || KeyOf(err) == "" {
+		t.Fatalf("deadline: %v", err)
+	}
+}

@@ -18,7 +18,8 @@ import (
 // shop is a loopback server with a minimal idempotency ledger: the business
 // action runs at most once per key, and a repeated key gets the stored
 // result. drop decides, per execution, to lose the response after the action
-// committed: "hijack" closes the connection, "stall" never answers.
+// committed: "hijack" closes the connection, "cut" drops it mid-body, "stall"
+// never answers.
 type shop struct {
 	executions atomic.Int32
 	hits       atomic.Int32
@@ -81,6 +82,9 @@ func (s *shop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			conn.Close()
 		}
+		return
+	case "cut":
+		cutAfterHeader(w, result)
 		return
 	case "stall":
 		select {
@@ -204,7 +208,7 @@ func TestLoopbackRefused(t *testing.T) {
 	if !errors.As(err, &ce) || !errors.Is(err, ErrAttemptsExhausted) || len(log) != 3 {
 		t.Fatalf("%v after %d attempts", err, len(log))
 	}
-	if log[1].Reason != ReasonConnection || log[2].Outcome != OutcomeRejected {
+	if log[1].Reason != ReasonConnection || log[2].Outcome != OutcomeNotSent {
 		t.Fatalf("records %+v", log)
 	}
 	var op *net.OpError

@@ -63,9 +63,17 @@ func WithObserver(o Observer) Option {
 	})
 }
 
-// WithPolicy replaces the policy of class c.
+// WithPolicy replaces the policy of class c. Its zero fields keep the
+// class's defaults (DefaultPolicy), so the ceilings are always on.
 func WithPolicy(c Class, p Policy) Option {
-	return runnerFunc(func(r *Runner) { r.policies[c.valid()] = p })
+	return runnerFunc(func(r *Runner) { r.policies[c.valid()] = p.withDefaults(DefaultPolicy(c)) })
+}
+
+// WithMaxBody sets the largest success body the engine reads, for both
+// classes (Policy.MaxBody; default 32 MiB). A larger body ends the call with
+// a *BodyTooLargeError.
+func WithMaxBody(n int64) Option {
+	return runnerFunc(func(r *Runner) { r.maxBody = n })
 }
 
 // WithBudget replaces the retry budget of class c.

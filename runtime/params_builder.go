@@ -204,7 +204,7 @@ func (b *Builder) TextBody(contentType, s string) {
 // naming the operation (with no Reason: nothing was sent).
 func (b *Builder) Build(op *Operation) (*Request, error) {
 	if b.err != nil {
-		return nil, &CallError{Operation: op.ID, Err: b.err}
+		return nil, b.buildError(op, b.err)
 	}
 	// One allocation holds both the request and its URL.
 	out := &builtRequest{u: *b.server}
@@ -212,7 +212,7 @@ func (b *Builder) Build(op *Operation) (*Request, error) {
 	u.RawPath = b.server.EscapedPath() + b.path
 	p, err := url.PathUnescape(u.RawPath)
 	if err != nil {
-		return nil, &CallError{Operation: op.ID, Err: err}
+		return nil, b.buildError(op, err)
 	}
 	u.Path = p
 	if len(b.query) > 0 {
@@ -227,6 +227,17 @@ func (b *Builder) Build(op *Operation) (*Request, error) {
 	}
 	out.req = Request{Method: b.method, URL: u, Header: b.header, Body: b.body, Key: b.key}
 	return &out.req, nil
+}
+
+// buildError is the error of a request that could not be built: nothing
+// was sent (no attempts), and like every failed call it names its intent's
+// key, the caller's or a fresh one.
+func (b *Builder) buildError(op *Operation, err error) error {
+	key := b.key
+	if key == "" {
+		key = NewKey()
+	}
+	return &CallError{Operation: op.ID, Key: key, Err: err}
 }
 
 // builtRequest is a Request allocated together with its URL.

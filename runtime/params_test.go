@@ -131,6 +131,17 @@ func TestBuildReportsTheFirstErrorAsCallError(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Operation != "getO" || !errors.Is(err, ErrInvalidParam) || !strings.Contains(err.Error(), `"id"`) {
 		t.Fatalf("err = %v, want a CallError for getO about id", err)
 	}
+	// Nothing was sent, but the error names the intent's key like every
+	// failed call: the caller's, or a fresh one.
+	if KeyOf(err) == "" || len(AttemptsOf(err)) != 0 {
+		t.Fatalf("key %q, %d attempts", KeyOf(err), len(AttemptsOf(err)))
+	}
+	b = NewBuilder(serverURL(t, "https://x.test"), "POST", "/o/{id}")
+	b.Key("k9")
+	b.Path(Param{Name: "id"}, "")
+	if _, err = b.Build(&Operation{ID: "postO"}); KeyOf(err) != "k9" {
+		t.Fatalf("err %v, key %q", err, KeyOf(err))
+	}
 }
 
 func TestQueryValuesOfEveryKind(t *testing.T) {

@@ -33,36 +33,81 @@ func (c Class) valid() Class {
 }
 
 // Policy bounds the attempts of one call.
+//
+// A zero field takes the class's default (DefaultPolicy), so a policy that
+// sets only some fields (Policy{MaxAttempts: 2}) keeps every other bound,
+// the Retry-After ceiling and the body limits included. Timeout and
+// AttemptTimeout take a negative value for "none"; the other bounds cannot
+// be switched off.
 type Policy struct {
 	// MaxAttempts is the most sends of one call, the first included
-	// (values below 1 mean 1). Transport replays count.
+	// (values below 1 take the default). Transport replays count; redirect
+	// hops do not.
 	MaxAttempts int
 	// BaseDelay and MaxDelay shape the full-jitter backoff: before retry n
 	// (n = 0 for the first retry) the engine waits a uniformly random time in
 	// [0, min(MaxDelay, BaseDelay * 2^n)).
 	BaseDelay, MaxDelay time.Duration
 	// Timeout is the total deadline of a call whose context has none
-	// (0: no deadline besides the context's). It covers waits, attempts and
-	// reading the successful response's body.
+	// (negative: no deadline besides the context's). It covers waits,
+	// attempts and reading the successful response's body.
 	Timeout time.Duration
-	// AttemptTimeout bounds one attempt (0: only the total deadline). An
-	// attempt that runs out of it has an unknown outcome, and its retry costs
-	// Budget.TimeoutCost.
+	// AttemptTimeout bounds one attempt, reading a success body included
+	// (negative: only the total deadline). An attempt that runs out of it
+	// has an unknown outcome, and its retry costs Budget.TimeoutCost.
 	AttemptTimeout time.Duration
 	// MaxRetryAfter is the longest server hint (Retry-After, retry-after-ms)
 	// the engine honours; a longer hint stops the call at once with
-	// ErrRetryAfterTooLong (0: no ceiling besides the deadline).
+	// ErrRetryAfterTooLong.
 	MaxRetryAfter time.Duration
 	// MinAttempt is the least time an attempt needs: a retry is made only when
 	// its wait plus MinAttempt fits before the deadline.
 	MinAttempt time.Duration
+	// MaxBody is the largest success body the engine reads (default 32 MiB);
+	// a larger one ends the call with a *BodyTooLargeError.
+	MaxBody int64
+	// ErrorBodyTimeout bounds reading the body of an error status (kept up
+	// to MaxErrorBody) or of a response the engine discards (default 1s), so
+	// a body that never finishes cannot spend the call's deadline.
+	ErrorBodyTimeout time.Duration
+}
+
+// DefaultMaxBody is the default Policy.MaxBody: 32 MiB.
+const DefaultMaxBody = 32 << 20
+
+// withDefaults returns p with every zero field taken from d, and negative
+// timeouts turned into "none" (0).
+func (p Policy) withDefaults(d Policy) Policy {
+	if p.MaxAttempts < 1 {
+		p.MaxAttempts = d.MaxAttempts
+	}
+	fill := func(v *time.Duration, def time.Duration) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	fill(&p.BaseDelay, d.BaseDelay)
+	fill(&p.MaxDelay, d.MaxDelay)
+	fill(&p.Timeout, d.Timeout)
+	fill(&p.AttemptTimeout, d.AttemptTimeout)
+	fill(&p.MinAttempt, d.MinAttempt)
+	fill(&p.ErrorBodyTimeout, d.ErrorBodyTimeout)
+	if p.MaxRetryAfter <= 0 {
+		p.MaxRetryAfter = d.MaxRetryAfter
+	}
+	if p.MaxBody <= 0 {
+		p.MaxBody = d.MaxBody
+	}
+	p.Timeout, p.AttemptTimeout = max(p.Timeout, 0), max(p.AttemptTimeout, 0)
+	return p
 }
 
 // DefaultPolicy returns the policy a Runner uses for c unless WithPolicy
 // replaces it.
 //
 // Interactive: 3 attempts, backoff 100ms doubling up to 1s, 10s total,
-// Retry-After honoured up to 3s, 100ms minimal attempt. A person is waiting:
+// Retry-After honoured up to 3s, 100ms minimal attempt, success bodies up to
+// 32 MiB, error bodies read for at most 1s (both classes). A person is waiting:
 // a fast, explained failure beats a slow success.
 //
 // Background: 8 attempts, backoff 1s doubling up to 1min, 10min total, 1min
@@ -72,22 +117,26 @@ type Policy struct {
 func DefaultPolicy(c Class) Policy {
 	if c.valid() == Background {
 		return Policy{
-			MaxAttempts:    8,
-			BaseDelay:      time.Second,
-			MaxDelay:       time.Minute,
-			Timeout:        10 * time.Minute,
-			AttemptTimeout: time.Minute,
-			MaxRetryAfter:  5 * time.Minute,
-			MinAttempt:     time.Second,
+			MaxAttempts:      8,
+			BaseDelay:        time.Second,
+			MaxDelay:         time.Minute,
+			Timeout:          10 * time.Minute,
+			AttemptTimeout:   time.Minute,
+			MaxRetryAfter:    5 * time.Minute,
+			MinAttempt:       time.Second,
+			MaxBody:          DefaultMaxBody,
+			ErrorBodyTimeout: time.Second,
 		}
 	}
 	return Policy{
-		MaxAttempts:   3,
-		BaseDelay:     100 * time.Millisecond,
-		MaxDelay:      time.Second,
-		Timeout:       10 * time.Second,
-		MaxRetryAfter: 3 * time.Second,
-		MinAttempt:    100 * time.Millisecond,
+		MaxAttempts:      3,
+		BaseDelay:        100 * time.Millisecond,
+		MaxDelay:         time.Second,
+		Timeout:          10 * time.Second,
+		MaxRetryAfter:    3 * time.Second,
+		MinAttempt:       100 * time.Millisecond,
+		MaxBody:          DefaultMaxBody,
+		ErrorBodyTimeout: time.Second,
 	}
 }
 

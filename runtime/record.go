@@ -20,6 +20,9 @@ const (
 	// ReasonTransportReplay is a resend made by net/http's Transport on its
 	// own (a dead reused connection); the engine counts it all the same.
 	ReasonTransportReplay
+	// ReasonRedirect is the send that follows a redirect the client
+	// followed (303, 307, 308...): not a retry, charged nothing.
+	ReasonRedirect
 )
 
 // String names the reason.
@@ -35,6 +38,8 @@ func (r Reason) String() string {
 		return "in-progress"
 	case ReasonTransportReplay:
 		return "transport-replay"
+	case ReasonRedirect:
+		return "redirect"
 	default:
 		return "first"
 	}
@@ -72,11 +77,19 @@ const (
 	OutcomePending Outcome = iota
 	// OutcomeSuccess: a response the caller will decode as a result.
 	OutcomeSuccess
-	// OutcomeRejected: a definite answer that is not a success, or a limit
-	// reached while every attempt was definitely not executed.
+	// OutcomeRejected: the server said no: a definite answer that is not a
+	// success (or a success the call could not take, such as a body over
+	// the limit), or a limit reached after answers that were not.
 	OutcomeRejected
-	// OutcomeUnknown: the server may have executed the request.
+	// OutcomeUnknown: the server may have executed the request (an attempt
+	// was written and lost, and no later answer settled it).
 	OutcomeUnknown
+	// OutcomeNotSent: no attempt reached the server (refused connections,
+	// failed handshakes): nothing was executed.
+	OutcomeNotSent
+	// OutcomeRedirected marks the record of a redirect hop (never Final):
+	// the server answered StatusCode and the client followed it.
+	OutcomeRedirected
 )
 
 // String names the outcome.
@@ -88,6 +101,10 @@ func (o Outcome) String() string {
 		return "rejected"
 	case OutcomeUnknown:
 		return "unknown"
+	case OutcomeNotSent:
+		return "not-sent"
+	case OutcomeRedirected:
+		return "redirected"
 	default:
 		return "pending"
 	}

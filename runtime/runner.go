@@ -52,6 +52,8 @@ type Runner struct {
 	clock     Clock
 	rand      func() float64
 	noRetry   bool
+	// maxBody overrides the policies' MaxBody when set (WithMaxBody).
+	maxBody int64
 	// traced: the doer is known to report httptrace events (net/http's
 	// Transport), so the engine need not check that it does per attempt.
 	traced    bool
@@ -74,6 +76,9 @@ func NewRunner(opts ...Option) *Runner {
 			o.applyRunner(r)
 		}
 	}
+	if hc, ok := r.doer.(*http.Client); ok {
+		r.doer = followRedirects(hc)
+	}
 	r.traced = tracesRequests(r.doer)
 	r.buckets = [2]*bucket{newBucket(r.budgets[Interactive]), newBucket(r.budgets[Background])}
 	return r
@@ -85,8 +90,9 @@ func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left(
 // Do runs the attempts of one call of op, following the decision table of
 // the package documentation.
 //
-// On success (a final status below 400) it returns the response with the
-// body open; the caller reads and closes it. A final status of 400 or more
+// On success (a final status below 400) it returns the response with its
+// body already read within the attempt (at most Policy.MaxBody) and held in
+// memory; the generated decoders take it without a copy. A final status of 400 or more
 // returns a *StatusError (body read up to MaxErrorBody and closed) whose
 // Reason is the sentinel of the rule or limit that ended the call, or nil for
 // a plain status such as 404. A call that ends without a usable response

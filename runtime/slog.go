@@ -54,7 +54,7 @@ func (o slogObserver) ObserveAttempt(a Attempt) {
 	if a.Err != nil {
 		attrs = append(attrs, slog.String("error", errorText(a.Err)))
 	}
-	if a.Final {
+	if a.Final || a.Outcome == OutcomeRedirected {
 		attrs = append(attrs, slog.String("outcome", a.Outcome.String()))
 	}
 	o.l.LogAttrs(ctx, level, "idemgen attempt", attrs...)

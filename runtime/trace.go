@@ -15,6 +15,10 @@ type attemptTrace struct {
 	trace httptrace.ClientTrace
 	// gets counts GetConn events, writes WroteRequest events.
 	gets, writes atomic.Int32
+	// hops are the redirects followed, in order (set by CheckRedirect, on
+	// the calling goroutine); a pointer keeps the call's state small for
+	// the usual call, which follows none.
+	hops *[]hop
 }
 
 // bind installs the hooks. GetConn is only needed for a doer that is not
@@ -35,12 +39,13 @@ func (c *call) attemptContext() (*attemptTrace, context.Context) {
 		t.bind(!c.r.traced)
 		ctx = httptrace.WithClientTrace(c, &t.trace)
 	}
-	c.current.Store(&t.trace)
+	c.current.Store(t)
 	return t, ctx
 }
 
 // ownsTrace reports whether tr is the trace of the attempt c is running, so
 // that a call nested under that attempt does not chain its hooks to it.
 func (c *call) ownsTrace(tr *httptrace.ClientTrace) bool {
-	return c.current.Load() == tr
+	t := c.current.Load()
+	return t != nil && &t.trace == tr
 }

@@ -123,22 +123,34 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
+// commitPayment records r and runs the business action once per key: it
+// stores a payment under the key, or finds the one stored (replay).
+func (s *server) commitPayment(r *http.Request) (stored []byte, replay bool) {
+	s.record(r)
+	key := r.Header.Get("Idempotency-Key")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stored, replay = s.byKey[key]
+	if !replay {
+		s.executions++
+		stored, _ = json.Marshal(orders.Payment{ID: "pay_" + key[:8], OrderID: "o1", Amount: 500, Currency: "EUR",
+			Status: orders.PaymentStatusAuthorized})
+		s.byKey[key] = stored
+	}
+	return stored, replay
+}
+
+// firstRequest reports whether only one request has arrived so far.
+func (s *server) firstRequest() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.seen) == 1
+}
+
 func TestKeyedCreateWithLostResponseExecutesOnceAndReturnsTheSameResource(t *testing.T) {
 	s, c, _ := start(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-		s.record(r)
-		key := r.Header.Get("Idempotency-Key")
-		s.mu.Lock()
-		stored, replay := s.byKey[key]
-		if !replay {
-			// Commit the business action under the key.
-			s.executions++
-			stored, _ = json.Marshal(orders.Payment{ID: "pay_" + key[:8], OrderID: "o1", Amount: 500, Currency: "EUR",
-				Status: orders.PaymentStatusAuthorized})
-			s.byKey[key] = stored
-		}
-		first := len(s.seen) == 1
-		s.mu.Unlock()
-		if first {
+		stored, _ := s.commitPayment(r)
+		if first := s.firstRequest(); first {
 			dropConnection(t, w) // committed, but the answer never leaves
 			return
 		}
