@@ -1,0 +1,273 @@
+package mock
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+)
+
+// problemBase prefixes the type URIs of the mock's own problems.
+const problemBase = "https://github.com/idemgen/idemgen/blob/main/docs/mock.md#"
+
+// FieldError is one failing part of a request: where it is (in: path,
+// query, header, cookie, body, security), which parameter, the RFC 6901
+// pointer inside its value, and why.
+type FieldError struct {
+	In      string `json:"in"`
+	Name    string `json:"name,omitempty"`
+	Pointer string `json:"pointer"`
+	Reason  string `json:"reason"`
+}
+
+// Problem is an RFC 9457 problem document with the failing fields.
+type Problem struct {
+	Type   string       `json:"type"`
+	Title  string       `json:"title"`
+	Status int          `json:"status"`
+	Detail string       `json:"detail,omitempty"`
+	Errors []FieldError `json:"errors,omitempty"`
+}
+
+func (p *Problem) summary() string {
+	if len(p.Errors) == 0 {
+		return p.Title
+	}
+	e := p.Errors[0]
+	where := e.In
+	if e.Name != "" {
+		where += " " + e.Name
+	}
+	if e.Pointer != "" {
+		where += " " + e.Pointer
+	}
+	return where + ": " + e.Reason
+}
+
+func writeProblem(w http.ResponseWriter, status int, typ, title, detail string, errs []FieldError) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(Problem{Type: problemBase + typ, Title: title, Status: status, Detail: detail, Errors: errs})
+	w.Write(append(b, '\n'))
+}
+
+// validateRequest checks content type, then everything openapi3filter
+// checks; nil means valid.
+func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[string]string, body []byte) *Problem {
+	opts := &openapi3filter.Options{
+		MultiError:          true,
+		SkipSettingDefaults: true,
+		AuthenticationFunc:  authPresent,
+	}
+	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil && (len(body) > 0 || r.Header.Get("Content-Type") != "") {
+		ct := r.Header.Get("Content-Type")
+		mt := mediaBase(ct)
+		if declared(rb.Value.Content, mt) == nil {
+			return &Problem{
+				Status: http.StatusUnsupportedMediaType, Type: "unsupported-media-type", Title: "Unsupported media type",
+				Detail: fmt.Sprintf("%s accepts %s, not %q", rt.id, strings.Join(sortedKeys(rb.Value.Content), ", "), ct),
+				Errors: []FieldError{{In: "header", Name: "Content-Type", Reason: fmt.Sprintf("%q is not a declared media type", ct)}},
+			}
+		}
+		if openapi3filter.RegisteredBodyDecoder(mt) == nil {
+			// Declared, but kin-openapi cannot decode it: the content type
+			// was checked, the body cannot be.
+			opts.ExcludeRequestBody = true
+		}
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: pathParams, Route: rt.kroute, Options: opts}
+	err := openapi3filter.ValidateRequest(context.WithoutCancel(r.Context()), in)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err == nil {
+		return nil
+	}
+	var fields []FieldError
+	security := collect(err, &fields)
+	p := &Problem{Status: http.StatusBadRequest, Type: "invalid-request", Title: "The request does not match the document"}
+	if security && len(fields) == countIn(fields, "security") {
+		p.Status, p.Type, p.Title = http.StatusUnauthorized, "missing-credentials", "No credentials that the operation accepts"
+	}
+	var parts []string
+	for _, f := range fields {
+		where := f.In
+		if f.Name != "" {
+			where += " " + f.Name
+		}
+		if f.Pointer != "" {
+			where += " " + f.Pointer
+		}
+		parts = append(parts, where+": "+f.Reason)
+	}
+	p.Detail = rt.id + ": " + strings.Join(parts, "; ")
+	p.Errors = fields
+	return p
+}
+
+func countIn(fs []FieldError, in string) int {
+	n := 0
+	for _, f := range fs {
+		if f.In == in {
+			n++
+		}
+	}
+	return n
+}
+
+// declared finds the media type of content that mt matches (exactly, by
+// type/*, or */*).
+func declared(content openapi3.Content, mt string) *openapi3.MediaType {
+	if m := content[mt]; m != nil {
+		return m
+	}
+	for k, m := range content {
+		if mediaBase(k) == mt {
+			return m
+		}
+	}
+	typ, _, _ := strings.Cut(mt, "/")
+	if m := content[typ+"/*"]; m != nil && mt != "" {
+		return m
+	}
+	return content["*/*"]
+}
+
+// collect flattens openapi3filter's errors into fields; it reports whether
+// a security requirement failed.
+func collect(err error, out *[]FieldError) (security bool) {
+	var multi openapi3.MultiError
+	if errors.As(err, &multi) && !isRequestError(err) {
+		for _, e := range multi {
+			if collect(e, out) {
+				security = true
+			}
+		}
+		return security
+	}
+	var sec *openapi3filter.SecurityRequirementsError
+	if errors.As(err, &sec) {
+		reason := "no credentials for any accepted security requirement"
+		if len(sec.Errors) > 0 {
+			reason = sec.Errors[0].Error()
+		}
+		*out = append(*out, FieldError{In: "security", Reason: reason})
+		return true
+	}
+	var re *openapi3filter.RequestError
+	if errors.As(err, &re) {
+		f := FieldError{In: "body"}
+		if re.Parameter != nil {
+			f.In, f.Name = re.Parameter.In, re.Parameter.Name
+		}
+		n := len(*out)
+		schemaErrors(re.Err, f, out)
+		if len(*out) == n {
+			f.Reason = re.Reason
+			if f.Reason == "" && re.Err != nil {
+				f.Reason = re.Err.Error()
+			} else if re.Err != nil && !strings.Contains(f.Reason, re.Err.Error()) {
+				f.Reason += ": " + re.Err.Error()
+			}
+			*out = append(*out, f)
+		}
+		return false
+	}
+	*out = append(*out, FieldError{In: "request", Reason: err.Error()})
+	return false
+}
+
+func isRequestError(err error) bool {
+	var re *openapi3filter.RequestError
+	var sec *openapi3filter.SecurityRequirementsError
+	_, multi := err.(openapi3.MultiError)
+	return !multi && (errors.As(err, &re) || errors.As(err, &sec))
+}
+
+// schemaErrors adds one field per schema error inside err, located by its
+// JSON pointer.
+func schemaErrors(err error, base FieldError, out *[]FieldError) {
+	if err == nil {
+		return
+	}
+	if multi, ok := err.(openapi3.MultiError); ok {
+		for _, e := range multi {
+			schemaErrors(e, base, out)
+		}
+		return
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		f := base
+		f.Pointer = pointer(se.JSONPointer())
+		f.Reason = se.Reason
+		*out = append(*out, f)
+		return
+	}
+	var pe *openapi3filter.ParseError
+	if errors.As(err, &pe) {
+		f := base
+		f.Pointer = pointer(pathStrings(pe.Path()))
+		f.Reason = pe.Error()
+		*out = append(*out, f)
+	}
+}
+
+func pathStrings(p []any) []string {
+	out := make([]string, len(p))
+	for i, x := range p {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
+}
+
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+// authPresent checks that the credentials a scheme needs are present; the
+// mock does not check their value.
+func authPresent(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+	sc := in.SecurityScheme
+	r := in.RequestValidationInput.Request
+	if sc == nil {
+		return nil
+	}
+	switch sc.Type {
+	case "http":
+		h := r.Header.Get("Authorization")
+		scheme := strings.ToLower(sc.Scheme)
+		if h == "" || scheme != "" && !strings.HasPrefix(strings.ToLower(h), scheme+" ") {
+			return fmt.Errorf("%s: Authorization: %s credentials missing", in.SecuritySchemeName, sc.Scheme)
+		}
+	case "apiKey":
+		ok := false
+		switch sc.In {
+		case "header":
+			ok = r.Header.Get(sc.Name) != ""
+		case "query":
+			ok = r.URL.Query().Has(sc.Name)
+		case "cookie":
+			_, err := r.Cookie(sc.Name)
+			ok = err == nil
+		}
+		if !ok {
+			return fmt.Errorf("%s: API key %s (in %s) missing", in.SecuritySchemeName, sc.Name, sc.In)
+		}
+	case "oauth2", "openIdConnect":
+		if r.Header.Get("Authorization") == "" {
+			return fmt.Errorf("%s: Authorization missing", in.SecuritySchemeName)
+		}
+	}
+	return nil
+}
