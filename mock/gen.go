@@ -142,6 +142,7 @@ func (g *gen) visitOpts() []openapi3.SchemaValidationOption {
 // wins and the whole schema's keywords still apply.
 func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 	merged := map[string]any{}
+	declared := map[string]bool{}
 	var scalar any
 	isObject := false
 	own := *s
@@ -157,9 +158,13 @@ func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 		v := g.value(m)
 		if obj, ok := v.(map[string]any); ok {
 			isObject = true
+			// A member that only lists a name in required gives a
+			// placeholder; the member that declares the property wins.
 			for k, x := range obj {
-				if _, dup := merged[k]; !dup {
+				_, isDeclared := m.Value.Properties[k]
+				if _, dup := merged[k]; !dup || isDeclared && !declared[k] {
 					merged[k] = x
+					declared[k] = isDeclared
 				}
 			}
 		} else if scalar == nil && v != nil && v != "value" {
@@ -167,6 +172,19 @@ func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 		}
 	}
 	if isObject {
+		// A placeholder whose property a member declares (but left out,
+		// being optional there) is built from that declaration.
+		for k := range merged {
+			if declared[k] {
+				continue
+			}
+			for _, m := range members {
+				if m != nil && m.Value != nil && m.Value.Properties[k] != nil {
+					merged[k] = g.value(m.Value.Properties[k])
+					break
+				}
+			}
+		}
 		return merged
 	}
 	if scalar != nil {
@@ -199,6 +217,19 @@ func (g *gen) union(s *openapi3.Schema, variants openapi3.SchemaRefs) any {
 				}
 			}
 		}
+		if d := s.Discriminator; d != nil && d.PropertyName != "" {
+			if obj, ok := v.(map[string]any); ok {
+				// The mapping's name, unless the variant pins the property
+				// to another value itself.
+				if tag := discriminatorValue(d, variants[i]); tag != "" && obj[d.PropertyName] != tag {
+					old, had := obj[d.PropertyName]
+					obj[d.PropertyName] = tag
+					if variants[i].Value.VisitJSON(obj, g.visitOpts()...) != nil && had {
+						obj[d.PropertyName] = old
+					}
+				}
+			}
+		}
 		if n == 0 {
 			first = v
 		}
@@ -206,7 +237,30 @@ func (g *gen) union(s *openapi3.Schema, variants openapi3.SchemaRefs) any {
 			return v
 		}
 	}
+	if g.rnd != nil {
+		// No random variant fits: fall back on the static values.
+		rnd := g.rnd
+		g.rnd = nil
+		v := g.union(s, variants)
+		g.rnd = rnd
+		return v
+	}
 	return first
+}
+
+// discriminatorValue is the mapping key that names a variant, else the
+// last element of its reference (the implicit mapping).
+func discriminatorValue(d *openapi3.Discriminator, variant *openapi3.SchemaRef) string {
+	if variant.Ref == "" {
+		return ""
+	}
+	for _, k := range sortedKeys(d.Mapping) {
+		m := d.Mapping[k]
+		if m.Ref == variant.Ref || (m.Value != nil && m.Value == variant.Value) {
+			return k
+		}
+	}
+	return variant.Ref[strings.LastIndexByte(variant.Ref, '/')+1:]
 }
 
 func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
@@ -279,33 +333,54 @@ func (g *gen) array(s *openapi3.Schema, minimal bool) any {
 	}
 	out := make([]any, 0, n)
 	for i := 0; i < n; i++ {
-		var v any
+		item := s.Items
 		if i < len(s.PrefixItems) {
-			v = g.value(s.PrefixItems[i])
-		} else {
-			v = g.value(s.Items)
+			item = s.PrefixItems[i]
 		}
+		v := g.value(item)
 		if s.UniqueItems {
-			v = g.distinct(v, out, i)
+			// Draw again (dynamic), alter (static), or leave the item out
+			// when the array may be shorter.
+			for try := 0; g.rnd != nil && try < 8 && contains(out, v); try++ {
+				v = g.value(item)
+			}
+			if contains(out, v) {
+				v = g.distinct(v, i, item)
+			}
+			if contains(out, v) && uint64(len(out)) >= s.MinItems {
+				continue
+			}
 		}
 		out = append(out, v)
 	}
 	return out
 }
 
-// distinct alters a scalar so that a uniqueItems array stays unique.
-func (g *gen) distinct(v any, have []any, i int) any {
+func contains(have []any, v any) bool {
 	for _, h := range have {
 		if fmt.Sprint(h) == fmt.Sprint(v) {
-			switch x := v.(type) {
-			case string:
-				return x + fmt.Sprint(i)
-			case float64:
-				return x + float64(i)
-			case int64:
-				return x + int64(i)
-			}
+			return true
 		}
+	}
+	return false
+}
+
+// distinct alters a scalar so that a uniqueItems array stays unique, when
+// the altered value still fits the item schema; else it keeps v.
+func (g *gen) distinct(v any, i int, items *openapi3.SchemaRef) any {
+	var alt any
+	switch x := v.(type) {
+	case string:
+		alt = x + fmt.Sprint(i)
+	case float64:
+		alt = x + float64(i)
+	case int64:
+		alt = x + int64(i)
+	default:
+		return v
+	}
+	if items == nil || items.Value == nil || items.Value.VisitJSON(alt, g.visitOpts()...) == nil {
+		return alt
 	}
 	return v
 }
@@ -345,8 +420,14 @@ func (g *gen) str(s *openapi3.Schema) any {
 		}
 	}
 	if s.Pattern != "" {
-		if p, ok := fromPattern(s.Pattern, g.rnd); ok {
+		if p, ok := fromPattern(s.Pattern, g.rnd, 1); ok {
 			v = p
+			// Too short: stretch the pattern's open repetitions.
+			if uint64(utf8.RuneCountInString(p)) < s.MinLength {
+				if q, ok := fromPattern(s.Pattern, g.rnd, int(min(s.MinLength, 1<<12))); ok {
+					v = q
+				}
+			}
 		}
 	}
 	n := utf8.RuneCountInString(v)
@@ -428,19 +509,21 @@ func (g *gen) number(s *openapi3.Schema, integer bool) any {
 // its syntax tree: the first branch of an alternation, the first member of
 // a class, the least repetition (at least one). ok is false for patterns it
 // cannot satisfy this way (the caller validates the result anyway).
-func fromPattern(pattern string, rnd *rand.Rand) (string, bool) {
+//
+// reps is how often an open repetition (*, +, {n,}) repeats at most.
+func fromPattern(pattern string, rnd *rand.Rand, reps int) (string, bool) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return "", false
 	}
 	var b strings.Builder
-	if !walkPattern(re.Simplify(), &b, rnd, 0) {
+	if !walkPattern(re.Simplify(), &b, rnd, reps, 0) {
 		return "", false
 	}
 	return b.String(), b.Len() <= 1<<12
 }
 
-func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, depth int) bool {
+func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, reps, depth int) bool {
 	if depth > 64 || b.Len() > 1<<12 {
 		return false
 	}
@@ -471,20 +554,31 @@ func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, depth in
 	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 	case syntax.OpCapture:
-		return walkPattern(re.Sub[0], b, rnd, depth+1)
-	case syntax.OpStar, syntax.OpQuest:
-	case syntax.OpPlus:
-		return walkPattern(re.Sub[0], b, rnd, depth+1)
+		return walkPattern(re.Sub[0], b, rnd, reps, depth+1)
+	case syntax.OpQuest:
+	case syntax.OpStar, syntax.OpPlus:
+		n := max(reps, 1)
+		if re.Op == syntax.OpStar && reps <= 1 {
+			n = 0
+		}
+		for i := 0; i < n; i++ {
+			if !walkPattern(re.Sub[0], b, rnd, reps, depth+1) {
+				return false
+			}
+		}
 	case syntax.OpRepeat:
 		n := max(re.Min, 0)
+		if reps > n && (re.Max < 0 || re.Max >= reps) {
+			n = reps
+		}
 		for i := 0; i < n; i++ {
-			if !walkPattern(re.Sub[0], b, rnd, depth+1) {
+			if !walkPattern(re.Sub[0], b, rnd, reps, depth+1) {
 				return false
 			}
 		}
 	case syntax.OpConcat:
 		for _, sub := range re.Sub {
-			if !walkPattern(sub, b, rnd, depth+1) {
+			if !walkPattern(sub, b, rnd, reps, depth+1) {
 				return false
 			}
 		}
@@ -493,7 +587,7 @@ func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, depth in
 		if rnd != nil {
 			i = rnd.IntN(len(re.Sub))
 		}
-		return walkPattern(re.Sub[i], b, rnd, depth+1)
+		return walkPattern(re.Sub[i], b, rnd, reps, depth+1)
 	default:
 		return false
 	}
