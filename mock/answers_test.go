@@ -93,7 +93,8 @@ func validateAnswers(t *testing.T, s *Server) (int, []string) {
 				Status:                 b.status,
 				Header:                 http.Header{},
 				Options: &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true,
-					ExcludeResponseBody: b.events != nil || openapi3filter.RegisteredBodyDecoder(mediaBase(b.media)) == nil},
+					SchemaValidationOptions: formatOpts,
+					ExcludeResponseBody:     b.events != nil || openapi3filter.RegisteredBodyDecoder(mediaBase(b.media)) == nil},
 			}
 			for h, v := range b.header {
 				in.Header[h] = v

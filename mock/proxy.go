@@ -53,7 +53,8 @@ func (s *Server) proxy(w http.ResponseWriter, r *http.Request, rt *route, pathPa
 			in := &openapi3filter.ResponseValidationInput{
 				RequestValidationInput: reqInput, Status: resp.StatusCode, Header: resp.Header,
 				Options: &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true,
-					ExcludeResponseBody: openapi3filter.RegisteredBodyDecoder(mediaBase(resp.Header.Get("Content-Type"))) == nil},
+					SchemaValidationOptions: formatOpts,
+					ExcludeResponseBody:     openapi3filter.RegisteredBodyDecoder(mediaBase(resp.Header.Get("Content-Type"))) == nil},
 			}
 			in.SetBodyBytes(rb)
 			if err := openapi3filter.ValidateResponse(context.WithoutCancel(r.Context()), in); err != nil {

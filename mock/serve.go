@@ -253,12 +253,15 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, rt *route, ff f
 			st.Keys[key]++
 		}
 	})
-	status := s.answer(w, r, rt, answerFor{prefer: parsePrefer(r.Header.Values("Prefer"))}, ff)
-	if rt.ifMatch && !rt.safe && status >= 200 && status < 300 {
+	pref := parsePrefer(r.Header.Values("Prefer"))
+	if _, status := pickResponse(rt.op, pref.code); rt.ifMatch && !rt.safe && status >= 200 && status < 300 {
+		// A successful write makes a new version; its answer carries the
+		// new ETag.
 		s.mu.Lock()
 		s.versions[r.URL.Path]++
 		s.mu.Unlock()
 	}
+	s.answer(w, r, rt, answerFor{prefer: pref}, ff)
 }
 
 // etag is the current tag of the resource at path.

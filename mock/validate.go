@@ -14,6 +14,13 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 )
 
+// formatOpts make formats part of validation: kin-openapi's own (date,
+// date-time, email, byte, ...) and uuid (RFC 9562).
+var formatOpts = []openapi3.SchemaValidationOption{
+	openapi3.EnableFormatValidation(),
+	openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
+}
+
 // problemBase prefixes the type URIs of the mock's own problems.
 const problemBase = "https://github.com/idemgen/idemgen/blob/main/docs/mock.md#"
 
@@ -65,6 +72,8 @@ func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[stri
 		MultiError:          true,
 		SkipSettingDefaults: true,
 		AuthenticationFunc:  authPresent,
+		// Formats (uuid, date-time, email, ...) are part of the contract.
+		SchemaValidationOptions: formatOpts,
 	}
 	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil && (len(body) > 0 || r.Header.Get("Content-Type") != "") {
 		ct := r.Header.Get("Content-Type")
