@@ -7,49 +7,20 @@ package mock_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/idemgen/idemgen/golden/orders"
+	"github.com/idemgen/idemgen/internal/testutil"
 	idemgenmock "github.com/idemgen/idemgen/mock"
 	idemrt "github.com/idemgen/idemgen/runtime"
 )
 
 const ordersSpec = "../testdata/specs/orders.yaml"
 
-// fakeClock never sleeps: Sleep records the wait and moves time forward.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps []time.Duration
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sleeps = append(c.sleeps, d)
-	c.now = c.now.Add(d)
-	return ctx.Err()
-}
-
-func (c *fakeClock) waits() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.sleeps...)
-}
-
-func client(t *testing.T, url string, opts ...idemrt.Option) (*orders.Client, *fakeClock) {
+func client(t *testing.T, url string, opts ...idemrt.Option) (*orders.Client, *testutil.FakeClock) {
 	t.Helper()
-	clock := newFakeClock()
+	clock := testutil.NewFakeClock()
 	opts = append([]idemrt.Option{orders.WithBearerAuth("token"), idemrt.WithClock(clock),
 		idemrt.WithRandom(func() float64 { return 0.5 })}, opts...)
 	c, err := orders.NewClient(url, opts...)
@@ -126,7 +97,7 @@ func TestStormWithRetryAfterStopsAtTheBound(t *testing.T) {
 		if r, e := srv.Requests("getOrder"), srv.Executions("getOrder"); r != 4 || e != 0 {
 			t.Errorf("requests=%d executions=%d, want 4 (MaxAttempts) and 0", r, e)
 		}
-		if w := clock.waits(); len(w) != 3 || w[0] != time.Second || w[2] != time.Second {
+		if w := clock.Waits(); len(w) != 3 || w[0] != time.Second || w[2] != time.Second {
 			t.Errorf("waits %v, want three Retry-After seconds", w)
 		}
 	})

@@ -107,6 +107,7 @@ type exchange struct {
 	status     int
 	validation string
 	faults     []string
+	key        string
 	start      time.Time
 }
 
@@ -122,8 +123,16 @@ func (s *Server) logLine(r *http.Request, x *exchange) {
 	if op == "" {
 		op = "-"
 	}
-	line := fmt.Sprintf("%s %s op=%q status=%d validation=%q fault=%s dur=%s\n",
-		r.Method, r.URL.RequestURI(), op, x.status, x.validation, fault, time.Since(x.start).Round(time.Microsecond))
+	status := "none" // the connection was closed without an answer
+	if x.status != 0 {
+		status = strconv.Itoa(x.status)
+	}
+	key := ""
+	if x.key != "" {
+		key = fmt.Sprintf(" key=%q", x.key)
+	}
+	line := fmt.Sprintf("%s %s op=%q%s status=%s validation=%q fault=%s dur=%s\n",
+		r.Method, r.URL.RequestURI(), op, key, status, x.validation, fault, time.Since(x.start).Round(time.Microsecond))
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	io := s.opts.Log
@@ -154,6 +163,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	x.op = rt.id
+	if rt.key != "" {
+		x.key = r.Header.Get(rt.key)
+		if len(x.key) > 64 {
+			x.key = x.key[:64] + "..."
+		}
+	}
 	s.count(rt.id, func(st *OpStats) { st.Requests++ })
 	faults, err := s.faultsFor(r, rt)
 	if err != nil {
