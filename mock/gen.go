@@ -279,11 +279,13 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 		if p == nil || p.Value == nil {
 			continue
 		}
+		// readOnly members are never sent, writeOnly ones never answered,
+		// even when listed as required (OpenAPI 3.0 section 4.7.25.4).
+		if g.response && p.Value.WriteOnly || !g.response && p.Value.ReadOnly {
+			continue
+		}
 		if !required[name] {
 			if minimal || depth >= fullDepth {
-				continue
-			}
-			if g.response && p.Value.WriteOnly || !g.response && p.Value.ReadOnly {
 				continue
 			}
 			if g.rnd != nil && g.rnd.IntN(2) == 0 {
@@ -294,7 +296,7 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 	}
 	// A required member without a declared schema still has to be there.
 	for _, r := range s.Required {
-		if _, ok := out[r]; !ok {
+		if _, ok := out[r]; !ok && s.Properties[r] == nil {
 			if ap := s.AdditionalProperties.Schema; ap != nil {
 				out[r] = g.value(ap)
 			} else {

@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -79,6 +80,7 @@ type Server struct {
 	opts   Options
 	routes []*route
 	byOp   map[string]*route
+	bases  []string // base paths of the document's servers
 
 	store   io.Closer
 	tmpDir  string
@@ -183,6 +185,16 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 			}
 		}
 	}
+	for _, srv := range doc.Servers {
+		if srv == nil || strings.Contains(srv.URL, "{") {
+			continue
+		}
+		if u, err := url.Parse(srv.URL); err == nil {
+			if p := strings.TrimSuffix(u.Path, "/"); p != "" && !slices.Contains(s.bases, p) {
+				s.bases = append(s.bases, p)
+			}
+		}
+	}
 	// The most specific template wins: more literal characters first.
 	sort.SliceStable(s.routes, func(i, j int) bool {
 		a, b := s.routes[i], s.routes[j]
@@ -214,16 +226,19 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	var pat strings.Builder
 	pat.WriteString("^")
 	last := 0
-	for _, loc := range paramRE.FindAllStringIndex(path, -1) {
-		lit := path[last:loc[0]]
+	// Some documents put a fixed query in the path key ("/responses?beta=true");
+	// the path alone routes.
+	tmpl, _, _ := strings.Cut(path, "?")
+	for _, loc := range paramRE.FindAllStringIndex(tmpl, -1) {
+		lit := tmpl[last:loc[0]]
 		pat.WriteString(regexp.QuoteMeta(lit))
 		r.literal += len(lit)
 		pat.WriteString("([^/]+)")
 		r.names = append(r.names, path[loc[0]+1:loc[1]-1])
 		last = loc[1]
 	}
-	pat.WriteString(regexp.QuoteMeta(path[last:]))
-	r.literal += len(path) - last
+	pat.WriteString(regexp.QuoteMeta(tmpl[last:]))
+	r.literal += len(tmpl) - last
 	pat.WriteString("$")
 	r.re = regexp.MustCompile(pat.String())
 	r.kroute = &routers.Route{Spec: s.doc, Path: path, PathItem: item, Method: method, Operation: op}
@@ -409,9 +424,27 @@ func (s *Server) Operations() int { return len(s.routes) }
 // Document is the loaded document.
 func (s *Server) Document() *openapi3.T { return s.doc }
 
-// match finds the route of a request; allowed lists the methods of a path
-// that matched with another method.
+// match finds the route of a request, also below one of the document's
+// server base paths ("/v1/orders" for a server "https://api.example.com/v1");
+// allowed lists the methods of a path that matched with another method.
 func (s *Server) match(method, path string) (*route, map[string]string, []string) {
+	r, vals, allowed := s.matchPath(method, path)
+	if r != nil {
+		return r, vals, nil
+	}
+	for _, base := range s.bases {
+		if rest, ok := strings.CutPrefix(path, base); ok && strings.HasPrefix(rest, "/") {
+			if r, vals, more := s.matchPath(method, rest); r != nil {
+				return r, vals, nil
+			} else if len(allowed) == 0 {
+				allowed = more
+			}
+		}
+	}
+	return nil, nil, allowed
+}
+
+func (s *Server) matchPath(method, path string) (*route, map[string]string, []string) {
 	var allowed []string
 	for _, r := range s.routes {
 		m := r.re.FindStringSubmatch(path)

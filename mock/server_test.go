@@ -441,3 +441,15 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestRoutesBelowTheServerBasePath(t *testing.T) {
+	srv := idemgenmock.Start(t, ordersSpec)
+	for _, p := range []string{"/health", "/v1/health"} {
+		if resp, b := do(t, "GET", srv.URL+p, ""); resp.StatusCode != 200 {
+			t.Errorf("%s: %d %s", p, resp.StatusCode, b)
+		}
+	}
+	if resp, _ := do(t, "GET", srv.URL+"/v2/health", ""); resp.StatusCode != 404 {
+		t.Errorf("/v2/health: %d, want 404", resp.StatusCode)
+	}
+}
