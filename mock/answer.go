@@ -158,6 +158,8 @@ func (s *Server) build(r *http.Request, rt *route, a answerFor) built {
 		switch {
 		case strings.EqualFold(name, "ETag"):
 			b.header.Set(name, s.etag(r.URL.Path))
+		case strings.EqualFold(name, "Location") || strings.EqualFold(name, "Content-Location"):
+			b.header.Set(name, "http://"+hostOf(r)+redirectPath)
 		default:
 			b.header.Set(name, headerValue(g, &h.Value.Parameter))
 		}
@@ -251,6 +253,13 @@ func encode(mt string, v any, media *openapi3.MediaType) []byte {
 		b, _ := json.Marshal(v)
 		return b
 	}
+}
+
+func hostOf(r *http.Request) string {
+	if r.Host != "" {
+		return r.Host
+	}
+	return "localhost"
 }
 
 func headerValue(g *gen, p *openapi3.Parameter) string {

@@ -204,18 +204,11 @@ func (g *gen) union(s *openapi3.Schema, variants openapi3.SchemaRefs) any {
 		g.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	}
 	var first any
+	objectParent := len(s.Properties) > 0 || s.Type.Is("object")
 	for n, i := range order {
 		v := g.value(variants[i])
-		if obj, ok := v.(map[string]any); ok && len(s.Properties) > 0 {
-			base := *s
-			base.OneOf, base.AnyOf = nil, nil
-			if own, ok := g.schema(&base, len(g.stack), false).(map[string]any); ok {
-				for k, x := range own {
-					if _, dup := obj[k]; !dup {
-						obj[k] = x
-					}
-				}
-			}
+		if objectParent {
+			v = g.withParent(s, variants[i], v)
 		}
 		if d := s.Discriminator; d != nil && d.PropertyName != "" {
 			if obj, ok := v.(map[string]any); ok {
@@ -246,6 +239,47 @@ func (g *gen) union(s *openapi3.Schema, variants openapi3.SchemaRefs) any {
 		return v
 	}
 	return first
+}
+
+// withParent combines a variant's value with the members the parent object
+// declares (oneOf: [{required: [a]}, {required: [b]}] beside properties a
+// and b): the parent's values, the variant's own declarations winning, and
+// every member the variant requires.
+func (g *gen) withParent(s *openapi3.Schema, variant *openapi3.SchemaRef, v any) any {
+	base := *s
+	base.OneOf, base.AnyOf, base.Discriminator = nil, nil, nil
+	obj, ok := g.schema(&base, len(g.stack), false).(map[string]any)
+	if !ok {
+		return v
+	}
+	var vs *openapi3.Schema
+	if variant != nil {
+		vs = variant.Value
+	}
+	if vobj, ok := v.(map[string]any); ok {
+		for k, x := range vobj {
+			if vs != nil && vs.Properties[k] != nil {
+				obj[k] = x
+			} else if _, has := obj[k]; !has && s.Properties[k] == nil {
+				obj[k] = x
+			}
+		}
+	} else if v != "value" && v != nil {
+		return v // a scalar variant: the parent's members do not apply
+	}
+	if vs != nil {
+		for _, r := range vs.Required {
+			if _, has := obj[r]; has {
+				continue
+			}
+			if p := s.Properties[r]; p != nil {
+				obj[r] = g.value(p)
+			} else {
+				obj[r] = "value"
+			}
+		}
+	}
+	return obj
 }
 
 // discriminatorValue is the mapping key that names a variant, else the

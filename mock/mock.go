@@ -19,6 +19,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,8 +35,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
@@ -110,6 +114,7 @@ type route struct {
 	etag     bool
 	safe     bool
 	hasMedia map[string]bool
+	query    url.Values // a fixed query written into the path key
 }
 
 // New loads the document at path and builds a Server.
@@ -125,7 +130,13 @@ func New(path string, opts Options) (*Server, error) {
 // used in messages. External references are not followed.
 func NewData(name string, data []byte, opts Options) (*Server, error) {
 	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(data)
+	var doc *openapi3.T
+	var err error
+	if swagger2.Match(head(data)) {
+		doc, err = fromSwagger2(loader, data, name)
+	} else {
+		doc, err = loader.LoadFromData(data)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -154,11 +165,70 @@ func loadFile(path string) (*openapi3.T, error) {
 		}
 		return os.ReadFile(p)
 	}
-	doc, err := loader.LoadFromFile(abs)
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	var doc *openapi3.T
+	if swagger2.Match(head(data)) {
+		doc, err = fromSwagger2(loader, data, abs)
+	} else {
+		doc, err = loader.LoadFromDataWithPath(data, &url.URL{Path: filepath.ToSlash(abs)})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return doc, nil
+}
+
+// swagger2 spots a Swagger 2.0 document by its version key.
+var swagger2 = regexp.MustCompile(`(?m)^\s*"?swagger"?\s*:\s*["']?2\.`)
+
+func head(b []byte) []byte { return b[:min(len(b), 4096)] }
+
+// stringKeys makes YAML mappings JSON objects (a `200:` key is an integer
+// in YAML).
+func stringKeys(v any, depth int) any {
+	if depth > 512 {
+		return nil
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = stringKeys(e, depth+1)
+		}
+		return x
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = stringKeys(e, depth+1)
+		}
+		return out
+	case []any:
+		for i, e := range x {
+			x[i] = stringKeys(e, depth+1)
+		}
+		return x
+	}
+	return v
+}
+
+// fromSwagger2 converts a Swagger 2.0 document (YAML or JSON) with
+// kin-openapi's openapi2conv.
+func fromSwagger2(loader *openapi3.Loader, data []byte, abs string) (*openapi3.T, error) {
+	var tree any
+	if err := yaml.Unmarshal(data, &tree); err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(stringKeys(tree, 0))
+	if err != nil {
+		return nil, err
+	}
+	var doc2 openapi2.T
+	if err := json.Unmarshal(js, &doc2); err != nil {
+		return nil, err
+	}
+	return openapi2conv.ToV3WithLoader(&doc2, loader, &url.URL{Path: filepath.ToSlash(abs)})
 }
 
 func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
@@ -201,6 +271,9 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 		if a.literal != b.literal {
 			return a.literal > b.literal
 		}
+		if len(a.query) != len(b.query) {
+			return len(a.query) > len(b.query) // "/responses?beta=true" before "/responses"
+		}
 		if a.path != b.path {
 			return a.path < b.path
 		}
@@ -228,7 +301,10 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	last := 0
 	// Some documents put a fixed query in the path key ("/responses?beta=true");
 	// the path alone routes.
-	tmpl, _, _ := strings.Cut(path, "?")
+	tmpl, fixed, _ := strings.Cut(path, "?")
+	if fixed != "" {
+		r.query, _ = url.ParseQuery(fixed)
+	}
 	for _, loc := range paramRE.FindAllStringIndex(tmpl, -1) {
 		lit := tmpl[last:loc[0]]
 		pat.WriteString(regexp.QuoteMeta(lit))
@@ -427,14 +503,15 @@ func (s *Server) Document() *openapi3.T { return s.doc }
 // match finds the route of a request, also below one of the document's
 // server base paths ("/v1/orders" for a server "https://api.example.com/v1");
 // allowed lists the methods of a path that matched with another method.
-func (s *Server) match(method, path string) (*route, map[string]string, []string) {
-	r, vals, allowed := s.matchPath(method, path)
+func (s *Server) match(method string, u *url.URL) (*route, map[string]string, []string) {
+	path, query := u.Path, u.Query()
+	r, vals, allowed := s.matchPath(method, path, query)
 	if r != nil {
 		return r, vals, nil
 	}
 	for _, base := range s.bases {
 		if rest, ok := strings.CutPrefix(path, base); ok && strings.HasPrefix(rest, "/") {
-			if r, vals, more := s.matchPath(method, rest); r != nil {
+			if r, vals, more := s.matchPath(method, rest, query); r != nil {
 				return r, vals, nil
 			} else if len(allowed) == 0 {
 				allowed = more
@@ -444,11 +521,11 @@ func (s *Server) match(method, path string) (*route, map[string]string, []string
 	return nil, nil, allowed
 }
 
-func (s *Server) matchPath(method, path string) (*route, map[string]string, []string) {
+func (s *Server) matchPath(method, path string, query url.Values) (*route, map[string]string, []string) {
 	var allowed []string
 	for _, r := range s.routes {
 		m := r.re.FindStringSubmatch(path)
-		if m == nil {
+		if m == nil || !hasQuery(query, r.query) {
 			continue
 		}
 		if r.method != method {
@@ -467,6 +544,18 @@ func (s *Server) matchPath(method, path string) (*route, map[string]string, []st
 	}
 	sort.Strings(allowed)
 	return nil, nil, allowed
+}
+
+// hasQuery reports whether q carries every fixed parameter.
+func hasQuery(q, fixed url.Values) bool {
+	for k, vs := range fixed {
+		for _, v := range vs {
+			if !slices.Contains(q[k], v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

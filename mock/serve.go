@@ -16,6 +16,10 @@ import (
 	"time"
 )
 
+// redirectPath is the target of every Location header the mock builds, so
+// that a client following a redirect stays on the mock.
+const redirectPath = "/__idemgen/redirected"
+
 // OpStats counts what happened to one operation's requests.
 type OpStats struct {
 	// Requests counts every request routed to the operation.
@@ -149,7 +153,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		x.validation = "admin"
 		return
 	}
-	rt, pathParams, allowed := s.match(r.Method, r.URL.Path)
+	if r.URL.Path == redirectPath {
+		// Where the mock's Location headers point: a 3xx answer leads here.
+		sw.Header().Set("Content-Type", "application/octet-stream")
+		sw.Write([]byte("mock"))
+		x.validation = "admin"
+		return
+	}
+	rt, pathParams, allowed := s.match(r.Method, r.URL)
 	if rt == nil {
 		x.validation = "no route"
 		if len(allowed) > 0 {

@@ -453,3 +453,107 @@ func TestRoutesBelowTheServerBasePath(t *testing.T) {
 		t.Errorf("/v2/health: %d, want 404", resp.StatusCode)
 	}
 }
+
+const formSpec = `openapi: 3.0.3
+info: {title: forms, version: "1"}
+paths:
+  /v1/charges:
+    post:
+      operationId: createCharge
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [amount, items]
+              properties:
+                amount: {type: integer, minimum: 1}
+                capture: {type: boolean}
+                metadata: {type: object, additionalProperties: {type: string}}
+                items:
+                  type: array
+                  items:
+                    type: object
+                    required: [price]
+                    properties:
+                      price: {type: string}
+                      quantity: {type: integer, maximum: 10}
+                expand: {type: array, items: {type: string}}
+      responses:
+        "302":
+          description: elsewhere
+          headers:
+            Location: {schema: {type: string, format: uri}}
+  /responses:
+    post:
+      operationId: createResponse
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: object, required: [beta], properties: {beta: {type: boolean, enum: [false]}}}}}}}
+  /responses?beta=true:
+    post:
+      operationId: createBetaResponse
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: object, required: [beta], properties: {beta: {type: boolean, enum: [true]}}}}}}}
+`
+
+func TestNestedFormsFixedQueriesAndRedirects(t *testing.T) {
+	u := startData(t, formSpec, idemgenmock.Options{})
+	post := func(path, form string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", u+path, strings.NewReader(form))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		// Do not follow the redirect: the Location is the point.
+		resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	resp, b := post("/v1/charges", "amount=5&capture=true&metadata[order]=o1&items[0][price]=p1&items[0][quantity]=2&items[1][price]=p2&expand[]=customer")
+	if resp.StatusCode != 302 {
+		t.Fatalf("a valid nested form: %d %s", resp.StatusCode, b)
+	}
+	loc := resp.Header.Get("Location")
+	if r2, err := http.Get(loc); err != nil || r2.StatusCode != 200 {
+		t.Errorf("Location %q does not lead to an answer on the mock: %v", loc, err)
+	} else {
+		r2.Body.Close()
+	}
+	resp, b = post("/v1/charges", "amount=5&items[0][quantity]=20")
+	p := problemOf(t, b)
+	if resp.StatusCode != 400 || len(p.Errors) != 2 {
+		t.Fatalf("an invalid nested form: %d %s", resp.StatusCode, b)
+	}
+	pointers := p.Errors[0].Pointer + " " + p.Errors[1].Pointer
+	if !strings.Contains(pointers, "/items/0/price") || !strings.Contains(pointers, "/items/0/quantity") {
+		t.Errorf("pointers %q, want /items/0/price and /items/0/quantity", pointers)
+	}
+	if resp, b := post("/v1/charges", "amount=x&items[0][price]=p"); resp.StatusCode != 400 || !strings.Contains(string(b), `"/amount"`) {
+		t.Errorf("a non-integer amount: %d %s", resp.StatusCode, b)
+	}
+	// A path key with a fixed query is its own operation.
+	if _, b := post("/responses?beta=true", ""); string(b) != `{"beta":true}` {
+		t.Errorf("/responses?beta=true answered %s", b)
+	}
+	if _, b := post("/responses", ""); string(b) != `{"beta":false}` {
+		t.Errorf("/responses answered %s", b)
+	}
+}
+
+func TestSwagger2DocumentsAreServed(t *testing.T) {
+	srv := idemgenmock.Start(t, "../testdata/specs/swagger2.yaml")
+	if srv.Operations() == 0 {
+		t.Fatal("no operations")
+	}
+	// basePath /v1 and the converted apiKey security and array parameter.
+	if resp, b := do(t, "GET", srv.URL+"/v1/items?sku=a,b&limit=2", "", "X-API-Key", "k"); resp.StatusCode != 200 || b[0] != '[' {
+		t.Errorf("listItems: %d %s", resp.StatusCode, b)
+	}
+	if resp, b := do(t, "GET", srv.URL+"/v1/items?limit=x", "", "X-API-Key", "k"); resp.StatusCode != 400 || !strings.Contains(string(b), `"name":"limit"`) {
+		t.Errorf("a bad limit: %d %s", resp.StatusCode, b)
+	}
+	if resp, _ := do(t, "GET", srv.URL+"/v1/items", ""); resp.StatusCode != 401 {
+		t.Errorf("no API key: %d, want 401", resp.StatusCode)
+	}
+}
