@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +39,7 @@ type confCall struct {
 	Op     string                     `json:"op"`
 	Method string                     `json:"method"`
 	Body   json.RawMessage            `json:"body,omitempty"`
+	Raw    []byte                     `json:"raw,omitempty"` // the body encoded, for io.Reader and []byte bodies
 	Params map[string]json.RawMessage `json:"params,omitempty"`
 }
 
@@ -174,14 +176,17 @@ func conformance(t *testing.T, root, path string) confCounts {
 	}
 	routeOf := map[string]*route{}
 	for _, r := range m.routes {
-		tmpl, _, _ := strings.Cut(r.path, "?")
-		routeOf[r.method+" "+tmpl] = r
+		routeOf[r.method+" "+r.path] = r
 	}
 	for _, op := range api.Operations {
 		if skipped[op.ID] {
 			continue
 		}
-		rt := routeOf[op.Method+" "+op.Path]
+		key := op.Method + " " + op.Path
+		if op.Query != "" {
+			key += "?" + op.Query
+		}
+		rt := routeOf[key]
 		if rt == nil {
 			t.Errorf("%s %s: the mock has no route", op.Method, op.Path)
 			continue
@@ -263,9 +268,20 @@ func buildCall(op *ir.Operation, rt *route) confCall {
 	g := &gen{}
 	c := confCall{Op: rt.id, Method: op.GoName, Params: map[string]json.RawMessage{}}
 	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil {
-		mt, media := pickMedia(rb.Value.Content, "")
-		if media != nil && mt != "" {
-			c.Body, _ = json.Marshal(g.value(media.Schema))
+		mt, media := clientMedia(rb.Value.Content)
+		if media != nil {
+			v := g.value(media.Schema)
+			c.Body, _ = json.Marshal(v)
+			switch base := mediaBase(mt); {
+			case isJSON(base):
+				c.Raw = c.Body
+			case base == "application/x-www-form-urlencoded":
+				q := url.Values{}
+				encodeForm(v, "", q)
+				c.Raw = []byte(q.Encode())
+			default:
+				c.Raw = encode(base, v, media)
+			}
 		}
 	}
 	kparams := map[string]*openapi3.Parameter{}
@@ -292,6 +308,49 @@ func buildCall(op *ir.Operation, rt *route) confCall {
 		c.Params[p.GoName], _ = json.Marshal(v)
 	}
 	return c
+}
+
+// clientMedia is the media type a generated client sends (docs/generator.md):
+// JSON, then a form, then multipart, then text, then the first.
+func clientMedia(content openapi3.Content) (string, *openapi3.MediaType) {
+	keys := sortedKeys(content)
+	for _, want := range []func(string) bool{
+		isJSON,
+		func(mt string) bool { return mt == "application/x-www-form-urlencoded" },
+		func(mt string) bool { return mt == "multipart/form-data" },
+		func(mt string) bool { return strings.HasPrefix(mt, "text/") },
+		func(string) bool { return true },
+	} {
+		for _, k := range keys {
+			if want(mediaBase(k)) {
+				return k, content[k]
+			}
+		}
+	}
+	return "", nil
+}
+
+// encodeForm writes v the way form-decoding servers read it: a[b]=v,
+// a[0][c]=v.
+func encodeForm(v any, prefix string, q url.Values) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			key := k
+			if prefix != "" {
+				key = prefix + "[" + k + "]"
+			}
+			encodeForm(x[k], key, q)
+		}
+	case []any:
+		for i, e := range x {
+			encodeForm(e, fmt.Sprintf("%s[%d]", prefix, i), q)
+		}
+	case nil:
+		q.Add(prefix, "")
+	default:
+		q.Add(prefix, scalarString(x))
+	}
 }
 
 func reasonClass(validation string) string {
@@ -337,11 +396,13 @@ func writeFile(t *testing.T, path string, data []byte) {
 const harnessSource = `package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"reflect"
@@ -355,6 +416,7 @@ type call struct {
 	Op     string                     ` + "`json:\"op\"`" + `
 	Method string                     ` + "`json:\"method\"`" + `
 	Body   json.RawMessage            ` + "`json:\"body\"`" + `
+	Raw    []byte                     ` + "`json:\"raw\"`" + `
 	Params map[string]json.RawMessage ` + "`json:\"params\"`" + `
 }
 
@@ -417,6 +479,11 @@ func main() {
 	json.NewEncoder(os.Stdout).Encode(results)
 }
 
+var (
+	readerType = reflect.TypeOf((*io.Reader)(nil)).Elem()
+	bytesType  = reflect.TypeOf([]byte(nil))
+)
+
 func run(cv reflect.Value, cl call) (res result) {
 	res.Op = cl.Op
 	defer func() {
@@ -447,6 +514,10 @@ func run(cv reflect.Value, cl call) (res result) {
 					return result{Op: cl.Op, Outcome: "build", Detail: at.Name() + "." + name + ": " + err.Error()}
 				}
 			}
+		} else if at == readerType {
+			v.Elem().Set(reflect.ValueOf(bytes.NewReader(cl.Raw)))
+		} else if at == bytesType {
+			v.Elem().SetBytes(cl.Raw)
 		} else if len(cl.Body) > 0 {
 			if err := json.Unmarshal(cl.Body, v.Interface()); err != nil {
 				return result{Op: cl.Op, Outcome: "build", Detail: "body " + at.String() + ": " + err.Error()}
