@@ -271,6 +271,13 @@ func collect(err error, out *[]FieldError) (security bool) {
 	}
 	var re *openapi3filter.RequestError
 	if errors.As(err, &re) {
+		var pe *openapi3filter.ParseError
+		if errors.As(re.Err, &pe) && pe.Kind == openapi3filter.KindUnsupportedFormat {
+			// A declared media type kin-openapi cannot decode (a multipart
+			// part in text/markdown, application/sdp): not checkable, so
+			// not a fault of the request.
+			return false
+		}
 		f := FieldError{In: "body"}
 		if re.Parameter != nil {
 			f.In, f.Name = re.Parameter.In, re.Parameter.Name
