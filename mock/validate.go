@@ -271,8 +271,7 @@ func collect(err error, out *[]FieldError) (security bool) {
 	}
 	var re *openapi3filter.RequestError
 	if errors.As(err, &re) {
-		var pe *openapi3filter.ParseError
-		if errors.As(re.Err, &pe) && pe.Kind == openapi3filter.KindUnsupportedFormat {
+		if undecodable(re.Err) {
 			// A declared media type kin-openapi cannot decode (a multipart
 			// part in text/markdown, application/sdp): not checkable, so
 			// not a fault of the request.
@@ -296,6 +295,22 @@ func collect(err error, out *[]FieldError) (security bool) {
 		return false
 	}
 	*out = append(*out, FieldError{In: "request", Reason: err.Error()})
+	return false
+}
+
+// undecodable reports a parse error whose root is a media type kin-openapi
+// has no decoder for.
+func undecodable(err error) bool {
+	var pe *openapi3filter.ParseError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	for depth := 0; pe != nil && depth < 32; depth++ {
+		if pe.Kind == openapi3filter.KindUnsupportedFormat {
+			return true
+		}
+		pe, _ = pe.Cause.(*openapi3filter.ParseError)
+	}
 	return false
 }
 
