@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -88,6 +90,10 @@ func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[stri
 			}
 		}
 		switch {
+		case mt == "multipart/form-data":
+			// kin-openapi stops at the first part it cannot decode; the
+			// required parts are checked here whatever it reads.
+			formProblem = missingParts(declared(rb.Value.Content, mt), ct, body)
 		case mt == "application/x-www-form-urlencoded":
 			// Nested forms (a[b][0]=v) are beyond kin-openapi's decoder:
 			// the mock decodes and validates them itself.
@@ -121,7 +127,7 @@ func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[stri
 		fields = kept
 		fields = append(fields, validateDeepObjects(r, deep)...)
 	}
-	fields = append(fields, formProblem...)
+	fields = dedupe(append(fields, formProblem...))
 	if len(fields) == 0 {
 		return nil
 	}
@@ -143,6 +149,47 @@ func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[stri
 	p.Detail = rt.id + ": " + strings.Join(parts, "; ")
 	p.Errors = fields
 	return p
+}
+
+// missingParts reports the required members of a multipart body that no
+// part carries.
+func missingParts(media *openapi3.MediaType, ct string, body []byte) []FieldError {
+	if media == nil || media.Schema == nil || media.Schema.Value == nil || len(media.Schema.Value.Required) == 0 {
+		return nil
+	}
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil || params["boundary"] == "" {
+		return []FieldError{{In: "header", Name: "Content-Type", Reason: "multipart/form-data without a boundary"}}
+	}
+	seen := map[string]bool{}
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for n := 0; n < 10000; n++ {
+		part, err := mr.NextPart()
+		if err != nil {
+			break
+		}
+		seen[part.FormName()] = true
+	}
+	var out []FieldError
+	for _, name := range media.Schema.Value.Required {
+		if !seen[name] {
+			out = append(out, FieldError{In: "body", Pointer: pointer([]string{name}), Reason: fmt.Sprintf("property %q is missing", name)})
+		}
+	}
+	return out
+}
+
+// dedupe drops a second report of the same place and reason.
+func dedupe(fs []FieldError) []FieldError {
+	seen := map[FieldError]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func deepObjectParams(rt *route) map[string]*openapi3.Parameter {
