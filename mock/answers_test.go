@@ -146,3 +146,31 @@ func trunc(s string) string {
 	}
 	return s
 }
+
+// A uniqueItems list of patterned strings needs distinct members that all
+// keep the pattern ("0" and "01" would not do for ^(0|[1-9][0-9]*)$).
+func TestUniqueItemsKeepThePattern(t *testing.T) {
+	doc := []byte(`openapi: 3.0.3
+info: {title: u, version: "1"}
+paths: {}
+components:
+  schemas:
+    Ids:
+      type: array
+      minItems: 3
+      uniqueItems: true
+      items: {type: string, pattern: "^(0|[1-9][0-9]*)$"}
+`)
+	s, err := NewData("u.yaml", doc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	schema := s.doc.Components.Schemas["Ids"]
+	for _, response := range []bool{false, true} {
+		v := (&gen{response: response}).value(schema)
+		if err := schema.Value.VisitJSON(v); err != nil {
+			t.Errorf("%v: %v", v, err)
+		}
+	}
+}

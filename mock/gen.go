@@ -383,6 +383,12 @@ func (g *gen) array(s *openapi3.Schema, minimal bool) any {
 			if contains(out, v) {
 				v = g.distinct(v, i, item)
 			}
+			// Static values repeat by design: draw this one from a source
+			// seeded by its index (repeatable, and fit for patterns).
+			for try := 0; g.rnd == nil && try < 4 && contains(out, v); try++ {
+				alt := &gen{rnd: rand.New(rand.NewPCG(uint64(i), uint64(try))), response: g.response, stack: g.stack}
+				v = alt.value(item)
+			}
 			if contains(out, v) && uint64(len(out)) >= s.MinItems {
 				continue
 			}
