@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkLoopback measures requests per second of the mock over loopback
-// HTTP/1.1 with keep-alive, 4 concurrent clients: a cheap operation
+// HTTP/1.1 with keep-alive, GOMAXPROCS concurrent clients: a cheap operation
 // (getHealth, no credentials), a validated one with query parameters
 // (listOrders) and a keyed create through the SQLite ledger (createPayment,
 // a fresh key per request).
