@@ -78,7 +78,12 @@ func speculate(rootKey string, data []byte, opts Options) <-chan kinResult {
 }
 
 func (l *loader) kinLoadSwagger(kl *openapi3.Loader, location *url.URL) (*openapi3.T, error) {
-	data, err := json.Marshal(toJSONValue(l.root.root, 0))
+	budget := &expansion{left: (&aliasCounter{}).size(l.root.root, false) + aliasBudget}
+	value := toJSONValue(l.root.root, 0, budget)
+	if budget.left < 0 {
+		return nil, errExpansionBudget
+	}
+	data, err := json.Marshal(value)
 	if err != nil {
 		return nil, err
 	}
@@ -91,22 +96,24 @@ func (l *loader) kinLoadSwagger(kl *openapi3.Loader, location *url.URL) (*openap
 
 // toJSONValue converts a YAML tree into values encoding/json can marshal:
 // every mapping key becomes a string (YAML allows `200:` as an integer key).
-func toJSONValue(n *yaml.Node, depth int) any {
+// Each node produced is charged to budget; once it is spent the walk stops
+// (the caller checks budget.left).
+func toJSONValue(n *yaml.Node, depth int, budget *expansion) any {
 	n = unalias(n)
-	if n == nil || depth > maxDepth {
+	if n == nil || depth > maxDepth || !budget.take() {
 		return nil
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			m[n.Content[i].Value] = toJSONValue(n.Content[i+1], depth+1)
+			m[n.Content[i].Value] = toJSONValue(n.Content[i+1], depth+1, budget)
 		}
 		return m
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			s[i] = toJSONValue(c, depth+1)
+			s[i] = toJSONValue(c, depth+1, budget)
 		}
 		return s
 	case yaml.ScalarNode:

@@ -92,6 +92,9 @@ func load(key, display string, data []byte, opts Options) (*ir.API, ir.Diagnosti
 		l.speculative = speculate(key, data, opts)
 	}
 	root, err := parseTree(data)
+	if errors.Is(err, errNodeBudget) {
+		return nil, nil, fmt.Errorf("%s: %w", display, err)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: not a YAML or JSON document: %w", display, err)
 	}

@@ -27,14 +27,23 @@ type docFile struct {
 	data     []byte
 }
 
-// parseTree parses YAML or JSON bytes into the top-level value node.
+// parseTree parses YAML or JSON bytes into the top-level value node. A
+// document that starts with '{' or '[' is JSON and is read by a JSON decoder
+// (YAML's reading of JSON differs: it refuses surrogate-pair escapes). Either
+// way the tree is refused when its YAML aliases exceed the node budget.
 func parseTree(data []byte) (*yaml.Node, error) {
+	if looksLikeJSON(data) {
+		return parseJSONTree(data)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, errEmptyDocument
+	}
+	if err := checkAliasBudget(doc.Content[0]); err != nil {
+		return nil, err
 	}
 	return doc.Content[0], nil
 }
