@@ -15,6 +15,7 @@ import (
 const (
 	ruleLoad               = "load"
 	ruleRemoteRef          = "remote-ref"
+	ruleRefOutside         = "ref-outside"
 	ruleDanglingRef        = "dangling-ref"
 	ruleRefCycle           = "ref-cycle"
 	ruleRefKind            = "ref-kind"

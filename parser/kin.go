@@ -62,12 +62,12 @@ type kinResult struct {
 // is used only when the pre-pass repaired nothing (then kin-openapi read the
 // very bytes it would have been given). It reads referenced files itself,
 // with the same refusal of remote ones, and touches no loader state.
-func speculate(rootKey string, data []byte, opts Options) <-chan kinResult {
+func speculate(rootKey string, data []byte, opts Options, roots refRoots) <-chan kinResult {
 	ch := make(chan kinResult, 1)
 	go func() {
 		kl := openapi3.NewLoader()
 		kl.IsExternalRefsAllowed = true
-		reader := &loader{opts: opts}
+		reader := &loader{opts: opts, roots: roots}
 		kl.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 			return reader.read(uriKey(u))
 		}

@@ -24,6 +24,11 @@ type Options struct {
 	// AllowRemoteRefs lets $refs name http(s) URLs; they are refused
 	// (an error diagnostic, the reference replaced) unless set.
 	AllowRemoteRefs bool
+	// RefRoot is a folder whose files local $refs may also read. Without it
+	// they may only read files in the folder tree of the root document (for
+	// LoadData, the current directory); a reference that leaves it, as
+	// written or through a symbolic link, is an error (rule ref-outside).
+	RefRoot string
 }
 
 // Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, or
@@ -39,7 +44,7 @@ func Load(path string, opts Options) (api *ir.API, diags ir.Diagnostics, err err
 		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
 	key := filepath.ToSlash(filepath.Clean(path))
-	return load(key, path, data, opts)
+	return load(key, path, filepath.Dir(path), data, opts)
 }
 
 // LoadData is Load for bytes already in memory (fuzzing, tests); name is used
@@ -49,7 +54,7 @@ func LoadData(name string, data []byte, opts Options) (*ir.API, ir.Diagnostics, 
 	if key == "." || key == "/" {
 		key = "document"
 	}
-	return load(key, name, data, opts)
+	return load(key, name, ".", data, opts)
 }
 
 // unwrapPathError drops the *fs.PathError wrapper, whose text repeats the
@@ -66,6 +71,7 @@ func unwrapPathError(err error) error {
 // order, and the diagnostics found so far.
 type loader struct {
 	opts  Options
+	roots refRoots
 	files map[string]*docFile
 	order []string
 	root  *docFile
@@ -85,11 +91,11 @@ func (l *loader) anyRepaired() bool {
 	return false
 }
 
-func load(key, display string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
-	l := &loader{opts: opts, files: map[string]*docFile{}}
+func load(key, display, dir string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
+	l := &loader{opts: opts, roots: newRefRoots(dir, opts.RefRoot), files: map[string]*docFile{}}
 	l.sink = &diagSink{files: l.files}
 	if looksLikeOpenAPI3(data) {
-		l.speculative = speculate(key, data, opts)
+		l.speculative = speculate(key, data, l.opts, l.roots)
 	}
 	root, err := parseTree(data)
 	if errors.Is(err, errNodeBudget) {
@@ -175,7 +181,9 @@ func (l *loader) file(key string) *docFile {
 		return nil
 	}
 	root, err := parseTree(data)
-	if err != nil {
+	if err != nil || root.Kind == yaml.ScalarNode {
+		// Not a document (a scalar is any text file): it is reported as a
+		// reference that cannot be loaded, never quoted.
 		return nil
 	}
 	f.root, f.data = root, data
@@ -188,12 +196,20 @@ const remoteLimit = 64 << 20
 
 var remoteClient = &http.Client{Timeout: 30 * time.Second}
 
+// read returns the bytes of a file of the document set: a local file inside
+// the allowed folder trees, or, when allowed, an http(s) URL.
 func (l *loader) read(key string) ([]byte, error) {
 	if !isRemote(key) {
+		if err := l.roots.check(key); err != nil {
+			return nil, err
+		}
 		return os.ReadFile(filepath.FromSlash(key))
 	}
 	if !l.opts.AllowRemoteRefs {
 		return nil, errors.New("remote references are not allowed")
+	}
+	if err := checkRemote(key); err != nil {
+		return nil, err
 	}
 	resp, err := remoteClient.Get(key)
 	if err != nil {

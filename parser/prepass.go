@@ -145,7 +145,12 @@ func (p *prepass) checkRef(n *yaml.Node, ref string, kind nodeKind, s slot) {
 	file, frag := splitRef(ref)
 	key := resolveFile(p.f.key, file)
 	if isRemote(key) && !p.l.opts.AllowRemoteRefs {
-		p.l.sink.errorf(here, "", ruleRemoteRef, "remote reference %q refused (allow it with --allow-remote-refs); replaced by %s", ref, p.replacement(kind, s))
+		p.l.sink.errorf(here, p.opAt(s.ptr), ruleRemoteRef, "remote reference %q refused (allow it with --allow-remote-refs); replaced by %s", ref, p.replacement(kind, s))
+		p.repair(n, kind, s)
+		return
+	}
+	if refused := p.refuseRead(key); refused != "" {
+		p.l.sink.errorf(here, p.opAt(s.ptr), ruleRefOutside, "reference %q refused: %s; replaced by %s", ref, refused, p.replacement(kind, s))
 		p.repair(n, kind, s)
 		return
 	}
@@ -167,6 +172,41 @@ func (p *prepass) checkRef(n *yaml.Node, ref string, kind nodeKind, s slot) {
 	}
 	p.checkRefKind(n, ref, frag, target, kind, s)
 }
+
+// refuseRead says why the file key may not be read at all (a local file
+// outside the allowed folder trees, a URL that is not http or https), or "".
+// The reason names the rule, never anything read from the file.
+func (p *prepass) refuseRead(key string) string {
+	if isRemote(key) {
+		if checkRemote(key) != nil {
+			return "only http and https references can be fetched"
+		}
+		return ""
+	}
+	if p.l.roots.check(key) != nil {
+		return "the file is outside the folder tree of the document (widen it with --ref-root)"
+	}
+	return ""
+}
+
+// opAt names the operation a pointer of the root file lies in (its
+// operationId, or the name made from method and path), or "" outside
+// operations and in other files.
+func (p *prepass) opAt(pointer string) string {
+	toks := strings.SplitN(strings.TrimPrefix(pointer, "/"), "/", 4)
+	if p.f != p.l.root || len(toks) < 3 || toks[0] != "paths" || !contains(httpMethods, toks[2]) {
+		return ""
+	}
+	path := unescapeToken(toks[1])
+	op := mapGet(mapGet(mapGet(p.f.root, "paths"), path), toks[2])
+	if id := strings.TrimSpace(scalarString(mapGet(op, "operationId"))); id != "" {
+		return id
+	}
+	return lowerGoName(toks[2] + " " + path)
+}
+
+// httpMethods are the operation keys of an OpenAPI path item.
+var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 // maxRefChain bounds how many references refLoops follows.
 const maxRefChain = 64

@@ -156,9 +156,11 @@ func resolveFile(from, file string) string {
 	if file == "" {
 		return from
 	}
-	if isRemote(file) || path.IsAbs(file) {
+	if isRemote(file) {
 		return file
 	}
+	// A remote document's references resolve against its URL, an absolute
+	// path included: it can never name a local file.
 	if isRemote(from) {
 		base, err := url.Parse(from)
 		rel, err2 := url.Parse(file)
@@ -166,6 +168,9 @@ func resolveFile(from, file string) string {
 			return file
 		}
 		return base.ResolveReference(rel).String()
+	}
+	if path.IsAbs(file) {
+		return path.Clean(file)
 	}
 	return path.Join(path.Dir(from), file)
 }
