@@ -11,13 +11,14 @@ import (
 )
 
 // FuzzGenerate feeds documents through the parser and the generator: for
-// whatever the parser accepts, Generate must not panic and must never
-// produce source that does not parse (its "render" error means a generator
-// bug). The seeds are the specs of testdata/specs; they run as ordinary
+// whatever the parser accepts, Generate must not panic, must never produce
+// source that does not parse (its "render" error means a generator bug), and
+// what it returns must type-check with go/types against the real runtime
+// source. The seeds are the specs of testdata/specs; they run as ordinary
 // tests.
 func FuzzGenerate(f *testing.F) {
 	root := testutil.ModuleRoot(f)
-	for _, pattern := range []string{"*.yaml", "bad-gen/*.yaml"} {
+	for _, pattern := range []string{"*.yaml", "*.json", "bad-gen/*.yaml"} {
 		paths, _ := filepath.Glob(filepath.Join(root, "testdata", "specs", pattern))
 		for _, p := range paths {
 			data, err := os.ReadFile(p)
@@ -33,7 +34,12 @@ func FuzzGenerate(f *testing.F) {
 			return
 		}
 		for _, skip := range []bool{false, true} {
-			_, err := Generate(api, Config{Package: "fuzz", SkipUnsupported: skip})
+			out, err := Generate(api, Config{Package: "fuzz", SkipUnsupported: skip})
+			if err == nil {
+				if err := typeCheckFiles(t, out.Files); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if ds, ok := err.(ir.Diagnostics); ok {
 				for _, d := range ds {
 					if d.Rule == "render" {
