@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,8 +15,8 @@ import (
 // whatever the parser accepts, Generate must not panic, must never produce
 // source that does not parse (its "render" error means a generator bug), and
 // what it returns must type-check with go/types against the real runtime
-// source. The seeds are the specs of testdata/specs; they run as ordinary
-// tests.
+// source. The seeds are the specs of testdata/specs (and the hostile ones of
+// testdata/fuzz); they run as ordinary tests.
 func FuzzGenerate(f *testing.F) {
 	root := testutil.ModuleRoot(f)
 	for _, pattern := range []string{"*.yaml", "*.json", "bad-gen/*.yaml"} {
@@ -28,6 +29,11 @@ func FuzzGenerate(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	hostile, err := os.ReadFile(filepath.Join("testdata", "hostile-text.yaml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(bytes.ReplaceAll(hostile, []byte("@@"), []byte(yamlQuoted(hostileTexts["kitchen"]))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		api, diags, err := parser.LoadData("fuzz.yaml", data, parser.Options{})
 		if err != nil || api == nil || diags.HasErrors() {
