@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -49,8 +50,22 @@ type Config struct {
 	// Content-Type, Content-Encoding, Content-Language, Location, ETag and
 	// Last-Modified.
 	StoredHeaders []string
+	// FingerprintHeaders names request headers that belong to the request's
+	// identity, such as a header parameter that selects an account
+	// (X-Account): the same key sent with another value of one of them is
+	// another request (422), never the first one's result. Their values are
+	// part of the fingerprint; changing the list changes the fingerprint of
+	// every request, so keys in flight at the change answer 422.
+	FingerprintHeaders []string
 	// MaxBody bounds the request body read for the fingerprint; default 1 MiB.
 	MaxBody int64
+	// MaxStoredResponse bounds the response kept for replay (body plus the
+	// stored headers); default 1 MiB. A larger answer still commits and is
+	// sent once, in full, to the request that executed; the key is then
+	// completed with a 500 problem (ProblemResponseNotStored) instead of the
+	// answer, which every repeat receives, marked Idempotent-Replayed, and
+	// the handler never runs again for that key.
+	MaxStoredResponse int64
 	// Now and Sleep are the clock; tests inject them. Owner names an
 	// execution (default: a random UUID).
 	Now   func() time.Time
@@ -65,6 +80,8 @@ type Config struct {
 type Ledger struct {
 	cfg    Config
 	stored []string
+	// fpHeaders is Config.FingerprintHeaders canonical, sorted, unique.
+	fpHeaders []string
 }
 
 var defaultStoredHeaders = []string{
@@ -84,7 +101,12 @@ func New(cfg Config) (*Ledger, error) {
 	for _, h := range cfg.StoredHeaders {
 		stored = append(stored, http.CanonicalHeaderKey(h))
 	}
-	return &Ledger{cfg: cfg, stored: stored}, nil
+	var fp []string
+	for _, h := range cfg.FingerprintHeaders {
+		fp = append(fp, http.CanonicalHeaderKey(h))
+	}
+	slices.Sort(fp)
+	return &Ledger{cfg: cfg, stored: stored, fpHeaders: slices.Compact(fp)}, nil
 }
 
 func setDefaults(c *Config) {
@@ -102,6 +124,9 @@ func setDefaults(c *Config) {
 	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = 1 << 20
+	}
+	if c.MaxStoredResponse <= 0 {
+		c.MaxStoredResponse = 1 << 20
 	}
 	if c.Now == nil {
 		c.Now = time.Now

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net/http"
 	"net/url"
+	"strings"
 )
 
 // Fingerprint returns the canonical fingerprint of a request: a hex SHA-256
@@ -22,12 +24,22 @@ import (
 // canonicalised first, so that key order and insignificant whitespace do not
 // make two equal payloads look different; any other body, or JSON that does
 // not parse, is hashed as raw bytes.
-func Fingerprint(method, operation, target, contentType string, body []byte) string {
+//
+// headers are the request headers the application put in the fingerprint
+// (Config.FingerprintHeaders), as HeaderFields returns them; without any the
+// fingerprint is what it was before the option existed.
+func Fingerprint(method, operation, target, contentType string, body []byte, headers ...string) string {
 	h := sha256.New()
 	// Length-prefixed fields: "POST"+"/a" and "POS"+"T/a" must not collide.
 	writeField(h, []byte(method))
 	writeField(h, []byte(operation))
 	writeField(h, []byte(target))
+	if len(headers) > 0 {
+		writeField(h, []byte("headers"))
+		for _, f := range headers {
+			writeField(h, []byte(f))
+		}
+	}
 	if isJSON(contentType) {
 		if canon, err := CanonicalJSON(body); err == nil {
 			writeField(h, []byte("json"))
@@ -38,6 +50,18 @@ func Fingerprint(method, operation, target, contentType string, body []byte) str
 	writeField(h, []byte("raw"))
 	writeField(h, body)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// HeaderFields returns one field per name for Fingerprint: the canonical
+// name, then each value after a NUL (HTTP forbids NUL in values), so that an
+// absent header, an empty one and "a, b" versus two values all differ.
+func HeaderFields(h http.Header, names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		n = http.CanonicalHeaderKey(n)
+		out = append(out, strings.Join(append([]string{n}, h.Values(n)...), "\x00"))
+	}
+	return out
 }
 
 // RequestTarget is the part of a request URL a fingerprint covers: the

@@ -1,6 +1,9 @@
 package ledger
 
 import (
+	"encoding/json"
+	"errors"
+	"net/http"
 	"net/url"
 	"testing"
 
@@ -89,10 +92,17 @@ func TestRequestTarget(t *testing.T) {
 }
 
 func FuzzCanonicalJSON(f *testing.F) {
-	for _, s := range []string{`{"b":1,"a":[true,null,"x"]}`, `[1,2.5e-3]`, `"\ud83d\ude00"`, `{}`} {
+	for _, s := range []string{`{"b":1,"a":[true,null,"x"]}`, `[1,2.5e-3]`, `"\ud83d\ude00"`, `{}`,
+		`{"a":1,"A":2}`, `"\ud800\\u"`, "\"\xff\"", `"\u12"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
+		// CheckJSON takes any bytes; an accepted body canonicalises.
+		if CheckJSON(in) == nil && json.Valid(in) {
+			if _, err := CanonicalJSON(in); err != nil {
+				t.Fatalf("CheckJSON accepted %q, which does not canonicalise: %v", in, err)
+			}
+		}
 		c1, err := CanonicalJSON(in)
 		if err != nil {
 			return
@@ -119,5 +129,46 @@ func TestParseKey(t *testing.T) {
 	}
 	if k, valid := parseKey(nil); !valid || k != "" {
 		t.Errorf("absent header = %q, %v; want \"\", true", k, valid)
+	}
+}
+
+// TestCheckJSONRefusesAmbiguity: bodies that canonicalise alike but decode
+// differently (a and b share a fingerprint) are refused.
+func TestCheckJSONRefusesAmbiguity(t *testing.T) {
+	a, b := `{"AMOUNT":1000,"amount":1}`, `{"amount":1,"AMOUNT":1000}`
+	for _, bad := range []string{
+		a, b, `{"a":1,"a":1}`, `{"x":{"y":[{"k":1,"\u212a":2}]}}`, `{"s":1,"ſ":2}`,
+		"\"\xff\"", "{\"\xfe\":1}", `"\ud800"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `{"a":"\uDBFF"}`,
+	} {
+		if err := CheckJSON([]byte(bad)); !errors.Is(err, ErrAmbiguousBody) {
+			t.Errorf("CheckJSON(%q) = %v, want ErrAmbiguousBody", bad, err)
+		}
+	}
+	for _, ok := range []string{
+		`{"a":{"a":1},"b":[{"a":1},{"a":2}]}`, `"\ud83d\ude00"`, `"\\ud800"`, `{"é":1,"e":2}`,
+		"not json \xff", `{"a":1,"A":`, ``, `[]`, `{"Ω":1,"ω2":2}`,
+	} {
+		if err := CheckJSON([]byte(ok)); err != nil {
+			t.Errorf("CheckJSON(%q) = %v, want nil", ok, err)
+		}
+	}
+}
+
+func TestHeaderFields(t *testing.T) {
+	fp := func(h http.Header) string {
+		return Fingerprint("POST", "o", "/o", "", nil, HeaderFields(h, []string{"X-Account"})...)
+	}
+	seen := map[string]string{}
+	for name, h := range map[string]http.Header{
+		"absent": {}, "empty": {"X-Account": {""}}, "A": {"X-Account": {"A"}}, "B": {"X-Account": {"B"}},
+		"A,B": {"X-Account": {"A,B"}}, "A then B": {"X-Account": {"A", "B"}},
+	} {
+		if other, dup := seen[fp(h)]; dup {
+			t.Errorf("%s and %s share a fingerprint", name, other)
+		}
+		seen[fp(h)] = name
+	}
+	if Fingerprint("POST", "o", "/o", "", nil, HeaderFields(nil, nil)...) != Fingerprint("POST", "o", "/o", "", nil) {
+		t.Error("no fingerprint headers changed the fingerprint")
 	}
 }

@@ -110,3 +110,20 @@ func TestEmptyCallerIsRefused(t *testing.T) {
 		t.Fatalf("status = %d, want 401", w.Code)
 	}
 }
+
+func TestHandleRefusesUnstorableOperation(t *testing.T) {
+	l, err := New(Config{Store: &stuckStore{}, Caller: func(*http.Request) (string, error) { return "c", nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"", "create\x00Order", "\xff", strings.Repeat("o", 256)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Handle(%q) accepted a name no store can keep", op)
+				}
+			}()
+			l.Handle(op, http.NotFoundHandler())
+		}()
+	}
+}

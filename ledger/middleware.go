@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // maxKeyLen bounds a key; UUIDs are 36 characters.
@@ -17,8 +18,13 @@ const maxKeyLen = 255
 
 // Handle wraps h as the keyed operation named operation. The operation name
 // is part of both the row's identity and the fingerprint, so one key used on
-// two operations names two intents.
+// two operations names two intents. Like http.ServeMux with a bad pattern,
+// Handle panics on a name that no store can keep as a key (empty, longer
+// than 255 bytes, not UTF-8, or holding a NUL): every request would fail.
 func (l *Ledger) Handle(operation string, h http.Handler) http.Handler {
+	if operation == "" || len(operation) > maxKeyLen || !utf8.ValidString(operation) || strings.IndexByte(operation, 0) >= 0 {
+		panic(fmt.Sprintf("ledger: invalid operation name %q", operation))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l.serve(w, r, operation, h)
 	})
@@ -26,10 +32,8 @@ func (l *Ledger) Handle(operation string, h http.Handler) http.Handler {
 
 func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string, h http.Handler) {
 	caller, err := l.cfg.Caller(r)
-	if err == nil && caller == "" {
-		// An empty identity would put every anonymous caller in one key
-		// scope, where they could read each other's stored results.
-		err = errors.New("the caller identity is empty")
+	if err == nil {
+		err = checkCaller(caller)
 	}
 	if err != nil {
 		writeProblem(w, http.StatusUnauthorized, ProblemCaller, err.Error())
@@ -52,8 +56,37 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string,
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	fp := Fingerprint(r.Method, operation, RequestTarget(r.URL), r.Header.Get("Content-Type"), body)
+	ct := r.Header.Get("Content-Type")
+	if isJSON(ct) {
+		if err := CheckJSON(body); err != nil {
+			writeProblem(w, http.StatusBadRequest, ProblemAmbiguousBody, err.Error())
+			return
+		}
+	}
+	fp := Fingerprint(r.Method, operation, RequestTarget(r.URL), ct, body, HeaderFields(r.Header, l.fpHeaders)...)
 	l.serveKeyed(w, r, id, fp, h)
+}
+
+// maxCallerLen keeps (caller, operation, key) well inside PostgreSQL's
+// B-tree entry limit (about 2700 bytes).
+const maxCallerLen = 1024
+
+// checkCaller refuses identities the ledger cannot store as text on every
+// database. PostgreSQL rejects NUL and invalid UTF-8 and refuses index
+// entries above its limit: without this check such a caller got 503
+// "retry" on every attempt, forever.
+func checkCaller(caller string) error {
+	switch {
+	case caller == "":
+		// An empty identity would put every anonymous caller in one key
+		// scope, where they could read each other's stored results.
+		return errors.New("the caller identity is empty")
+	case len(caller) > maxCallerLen:
+		return fmt.Errorf("the caller identity is longer than %d bytes", maxCallerLen)
+	case !utf8.ValidString(caller) || strings.IndexByte(caller, 0) >= 0:
+		return errors.New("the caller identity is not valid UTF-8 text without NUL")
+	}
+	return nil
 }
 
 // parseKey accepts one header value, bare or as a structured-field string
@@ -159,8 +192,12 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner st
 		l.fail(w, r, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
-	rec := newRecorder()
-	if err := runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id}))); err != nil {
+	rec := newRecorder(w)
+	err = runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id})))
+	if err == nil {
+		err = rec.failed
+	}
+	if err != nil {
 		tx.Rollback()
 		l.fail(w, r, id, owner, err, http.StatusInternalServerError)
 		return
@@ -184,25 +221,39 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner st
 			writeBusy(w, l.cfg.BusyRetryAfter)
 			return
 		}
-		// The store failed (or the lease ran out) before the commit: nothing
-		// was executed, and a retry with the same key is safe.
+		// The store failed (or the lease ran out) before or during the
+		// commit: a retry with the same key is safe either way.
 		l.fail(w, r, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
 	rec.flush(w)
 }
 
+// errCommit marks a failed Commit: unlike a failure before it, the outcome
+// is unknown (a networked database may have committed and lost the reply).
+type errCommit struct{ err error }
+
+func (e errCommit) Error() string { return "ledger: commit: " + e.err.Error() }
+func (e errCommit) Unwrap() error { return e.err }
+
 // commit completes the key inside tx and commits both. A failed Commit may
 // still have committed on a networked database; the Release that follows is
 // guarded by state and owner, so it never deletes a completed row.
 func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, rec *recorder) error {
 	if owner != "" {
-		if err := l.cfg.Store.Complete(ctx, tx, id, owner, rec.stored(l.stored)); err != nil {
+		resp := rec.stored(l.stored)
+		if size(resp) > l.cfg.MaxStoredResponse {
+			resp = notStored(resp, l.cfg.MaxStoredResponse)
+		}
+		if err := l.cfg.Store.Complete(ctx, tx, id, owner, resp); err != nil {
 			tx.Rollback()
 			return err
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return errCommit{err}
+	}
+	return nil
 }
 
 // runHandler calls h and turns a panic into an error, so that the
@@ -235,7 +286,8 @@ func (l *Ledger) release(r *http.Request, id ID, owner string) {
 const releaseTimeout = 10 * time.Second
 
 // fail releases the key and answers status: 500 for a handler that
-// panicked (a bug: clients do not retry it by default), 503 for a store
+// panicked or failed after it had chosen its status (a bug: clients do not
+// retry it by default), 503 for a store
 // failure (transient: the request was not executed, a retry is safe).
 func (l *Ledger) fail(w http.ResponseWriter, r *http.Request, id ID, owner string, err error, status int) {
 	l.release(r, id, owner)
@@ -246,7 +298,14 @@ func (l *Ledger) report(w http.ResponseWriter, r *http.Request, err error, statu
 	if l.cfg.OnError != nil {
 		l.cfg.OnError(r, err)
 	}
-	if status == http.StatusServiceUnavailable {
+	var lost errCommit
+	switch {
+	case status == http.StatusServiceUnavailable && errors.As(err, &lost):
+		w.Header().Set("Retry-After", "1")
+		writeProblem(w, status, ProblemOutcomeUnknown,
+			"the commit failed and may or may not have taken effect; retry with the same key: if it did, the retry replays its result")
+		return
+	case status == http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", "1")
 		writeProblem(w, status, ProblemUnavailable, "the request was not executed; retry with the same key")
 		return

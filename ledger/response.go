@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -10,20 +11,64 @@ import (
 
 // recorder buffers the handler's response: nothing reaches the client before
 // the business transaction has committed, so a stored response and the one
-// sent first are the same bytes.
+// sent first are the same bytes. Informational (1xx) responses are the
+// exception: they promise nothing, so they go to the client at once and are
+// never the stored status.
 type recorder struct {
+	client http.ResponseWriter
 	header http.Header
 	status int
 	body   bytes.Buffer
+	// failed is set when the handler signalled a failure after it had chosen
+	// its final status (a superfluous 5xx, as http.Error after a partial
+	// body writes), or wrote an invalid status: the ledger rolls back.
+	failed error
 }
 
-func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+func newRecorder(client http.ResponseWriter) *recorder {
+	return &recorder{client: client, header: http.Header{}}
+}
 
 func (r *recorder) Header() http.Header { return r.header }
 
 func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 {
+	switch {
+	case status < 100 || status > 999 || status == http.StatusSwitchingProtocols:
+		// net/http panics on the first; the ledger cannot hand over the
+		// connection for the second.
+		r.fail(fmt.Errorf("ledger: the handler wrote status %d, which the ledger cannot store", status))
+	case status < 200:
+		if r.status == 0 {
+			r.informational(status)
+		}
+	case r.status == 0:
 		r.status = status
+	case status >= 500:
+		r.fail(fmt.Errorf("ledger: the handler answered %d after it had started a %d response", status, r.status))
+	}
+}
+
+func (r *recorder) fail(err error) {
+	if r.failed == nil {
+		r.failed = err
+	}
+}
+
+// informational sends a 1xx with the headers set so far, as net/http does,
+// without leaving them in the client's header map for the final response.
+func (r *recorder) informational(status int) {
+	if r.client == nil {
+		return
+	}
+	h := r.client.Header()
+	saved := h.Clone()
+	for k, v := range r.header {
+		h[k] = v
+	}
+	r.client.WriteHeader(status)
+	clear(h)
+	for k, v := range saved {
+		h[k] = v
 	}
 }
 
@@ -52,6 +97,34 @@ func (r *recorder) stored(names []string) Response {
 	return Response{Status: r.statusCode(), Header: h, Body: bytes.Clone(r.body.Bytes())}
 }
 
+// size is what a stored response weighs against Config.MaxStoredResponse.
+func size(resp Response) int64 {
+	n := int64(len(resp.Body))
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			n += int64(len(k) + len(v))
+		}
+	}
+	return n
+}
+
+// notStored is what the ledger keeps instead of a response above the limit:
+// a clear, final answer for every repeat, never a retryable one.
+func notStored(resp Response, limit int64) Response {
+	b, _ := json.Marshal(problem{
+		Type: ProblemResponseNotStored, Title: http.StatusText(http.StatusInternalServerError),
+		Status: http.StatusInternalServerError,
+		Detail: fmt.Sprintf("the request with this idempotency key was executed and answered %d, but its response "+
+			"(%d bytes) exceeded the ledger's limit of %d bytes and was not kept; read the resource instead of retrying",
+			resp.Status, size(resp), limit),
+	})
+	return Response{
+		Status: http.StatusInternalServerError,
+		Header: http.Header{"Content-Type": {"application/problem+json"}},
+		Body:   b,
+	}
+}
+
 // flush sends the buffered response with every header the handler set.
 func (r *recorder) flush(w http.ResponseWriter) {
 	for k, v := range r.header {
@@ -75,14 +148,23 @@ func writeStored(w http.ResponseWriter, resp Response) {
 
 // Problem types, answered as application/problem+json (RFC 9457).
 const (
-	ProblemMissingKey  = "https://idemgen.dev/problems/idempotency-key-missing"
-	ProblemBadKey      = "https://idemgen.dev/problems/idempotency-key-invalid"
-	ProblemKeyReuse    = "https://idemgen.dev/problems/idempotency-key-reused"
-	ProblemInProgress  = "https://idemgen.dev/problems/request-in-progress"
-	ProblemCaller      = "https://idemgen.dev/problems/caller-unknown"
-	ProblemBodyTooBig  = "https://idemgen.dev/problems/body-too-large"
-	ProblemInternal    = "https://idemgen.dev/problems/internal"
-	ProblemUnavailable = "https://idemgen.dev/problems/store-unavailable"
+	ProblemMissingKey = "https://idemgen.dev/problems/idempotency-key-missing"
+	ProblemBadKey     = "https://idemgen.dev/problems/idempotency-key-invalid"
+	ProblemKeyReuse   = "https://idemgen.dev/problems/idempotency-key-reused"
+	ProblemInProgress = "https://idemgen.dev/problems/request-in-progress"
+	ProblemCaller     = "https://idemgen.dev/problems/caller-unknown"
+	ProblemBodyTooBig = "https://idemgen.dev/problems/body-too-large"
+	// ProblemAmbiguousBody: a JSON body with invalid UTF-8, a lone
+	// surrogate escape, or member names equal up to case (CheckJSON).
+	ProblemAmbiguousBody = "https://idemgen.dev/problems/request-body-ambiguous"
+	ProblemInternal      = "https://idemgen.dev/problems/internal"
+	ProblemUnavailable   = "https://idemgen.dev/problems/store-unavailable"
+	// ProblemOutcomeUnknown: the commit failed in a way that does not say
+	// whether it happened; a retry with the same key replays if it did.
+	ProblemOutcomeUnknown = "https://idemgen.dev/problems/outcome-unknown"
+	// ProblemResponseNotStored: the key executed, but its response was above
+	// Config.MaxStoredResponse; repeats get this instead of the response.
+	ProblemResponseNotStored = "https://idemgen.dev/problems/response-not-stored"
 )
 
 type problem struct {

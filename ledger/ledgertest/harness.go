@@ -113,23 +113,8 @@ type orderIn struct {
 // createOrder is the business handler: it writes an order and an outbox
 // event through the ledger's transaction.
 func (f *fixture) createOrder(w http.ResponseWriter, r *http.Request) {
-	f.calls.Add(1)
-	ctx := r.Context()
-	tx := ledger.Tx(ctx)
-	var in orderIn
-	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	id := fmt.Sprintf("ord-%d", f.calls.Load())
-	caller, _ := callerOf(r)
-	d := f.store.Dialect()
-	if _, err := tx.ExecContext(ctx, d.Rebind(`INSERT INTO orders (id, caller, item, qty) VALUES (?, ?, ?, ?)`), id, caller, in.Item, in.Qty); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	if _, err := f.ob.Add(ctx, tx, outbox.Event{ID: "evt-" + id, Topic: "order.created", Payload: []byte(id)}); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+	id, in, ok := f.insertOrder(w, r)
+	if !ok {
 		return
 	}
 	switch st := f.fail.Load(); {
@@ -146,6 +131,34 @@ func (f *fixture) createOrder(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"id":%q,"item":%q,"qty":%d}`, id, in.Item, in.Qty)
 }
 
+// insertOrder decodes the order and writes it with its outbox event; on
+// failure it has answered and returns false.
+func (f *fixture) insertOrder(w http.ResponseWriter, r *http.Request) (string, orderIn, bool) {
+	f.calls.Add(1)
+	ctx := r.Context()
+	tx := ledger.Tx(ctx)
+	var in orderIn
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return "", in, false
+	}
+	id := fmt.Sprintf("ord-%d", f.calls.Load())
+	caller, _ := callerOf(r)
+	d := f.store.Dialect()
+	if _, err := tx.ExecContext(ctx, d.Rebind(`INSERT INTO orders (id, caller, item, qty) VALUES (?, ?, ?, ?)`), id, caller, in.Item, in.Qty); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return "", in, false
+	}
+	if _, err := f.ob.Add(ctx, tx, outbox.Event{ID: "evt-" + id, Topic: "order.created", Payload: []byte(id)}); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return "", in, false
+	}
+	return id, in, true
+}
+
+// handle replaces the fixture's handler with fn behind the ledger.
+func (f *fixture) handle(fn http.HandlerFunc) { f.h = f.l.Handle("createOrder", fn) }
+
 // do sends one request to /orders through the middleware.
 func (f *fixture) do(caller, key, body string) *httptest.ResponseRecorder {
 	return f.doAt("/orders", caller, key, body)
@@ -153,8 +166,16 @@ func (f *fixture) do(caller, key, body string) *httptest.ResponseRecorder {
 
 // doAt sends one request to target through the middleware.
 func (f *fixture) doAt(target, caller, key, body string) *httptest.ResponseRecorder {
+	return f.doWith(target, caller, key, body, nil)
+}
+
+// doWith sends one request to target with the extra headers hdr.
+func (f *fixture) doWith(target, caller, key, body string, hdr http.Header) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
+	for k, v := range hdr {
+		r.Header[k] = v
+	}
 	if caller != "" {
 		r.Header.Set("X-Caller", caller)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -48,18 +49,23 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, b *backend)) {
 		t.Cleanup(func() { db.Close() })
 		fn(t, &backend{name: "sqlite", args: []string{"-db", path, "-sqlite-sync", "NORMAL"}, db: db, d: sqlstore.SQLite})
 	})
-	t.Run("postgres", func(t *testing.T) {
-		if cluster == nil {
-			pgtestUnavailable(t)
-		}
-		dsn := cluster.NewDatabase(t)
-		db, err := sql.Open("pgx", dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		fn(t, &backend{name: "postgres", args: []string{"-pg", dsn}, db: db, d: sqlstore.Postgres})
-	})
+	t.Run("postgres", func(t *testing.T) { fn(t, postgresBackend(t)) })
+}
+
+// postgresBackend is a fresh database on the shared cluster (skipped
+// without the binaries, failed under CI=true).
+func postgresBackend(t *testing.T) *backend {
+	t.Helper()
+	if cluster == nil {
+		pgtestUnavailable(t)
+	}
+	dsn := cluster.NewDatabase(t)
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return &backend{name: "postgres", args: []string{"-pg", dsn}, db: db, d: sqlstore.Postgres}
 }
 
 // count runs a COUNT query written with '?' placeholders.
@@ -101,6 +107,25 @@ func (b *backend) waitNotified(t *testing.T, caller string, n int) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// oneOrderOutcomes checks the callers of one key against caller's one stored
+// order: each got its id or an in-progress error. It returns the id and how
+// many callers got each.
+func oneOrderOutcomes(t *testing.T, b *backend, caller string, ids []string, errs []error) (stored string, ok, busy int) {
+	t.Helper()
+	b.db.QueryRow(b.d.Rebind(`SELECT id FROM orders WHERE caller = ?`), caller).Scan(&stored)
+	for i := range ids {
+		switch {
+		case errs[i] == nil && ids[i] == stored:
+			ok++
+		case errors.Is(errs[i], idemrt.ErrInProgress):
+			busy++
+		default:
+			t.Errorf("caller %d: id %q, err %v; want %s or an in-progress error", i, ids[i], errs[i], stored)
+		}
+	}
+	return stored, ok, busy
 }
 
 // proc is a running payments server.
@@ -172,6 +197,16 @@ func startServer(t *testing.T, b *backend, env []string, args ...string) *proc {
 	return p
 }
 
+// alive reports whether the process is still running.
+func (p *proc) alive() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // kill sends sig and waits for the process to exit.
 func (p *proc) kill(sig syscall.Signal) {
 	select {
@@ -224,10 +259,16 @@ func (p *proc) arrivals(t *testing.T) []time.Time {
 // connection pool so that scenarios never share connections.
 func newClient(t *testing.T, p *proc, caller string, opts ...idemrt.Option) *client.Client {
 	t.Helper()
+	return newClientAt(t, p.url, caller, opts...)
+}
+
+// newClientAt is newClient for a server at url (a proxy, say).
+func newClientAt(t *testing.T, url, caller string, opts ...idemrt.Option) *client.Client {
+	t.Helper()
 	tr := &http.Transport{MaxIdleConnsPerHost: 1000, MaxConnsPerHost: 0}
 	t.Cleanup(tr.CloseIdleConnections)
 	base := []idemrt.Option{client.WithBearerAuth(caller), idemrt.WithHTTPClient(&http.Client{Transport: tr})}
-	c, err := client.NewClient(p.url, append(base, opts...)...)
+	c, err := client.NewClient(url, append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
