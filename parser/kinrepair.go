@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
 
 // maxKinRepairs bounds the repair loop on a document kin-openapi keeps
@@ -31,7 +33,7 @@ func (l *loader) repairFromKinError(err error) bool {
 	for _, m := range constructError.FindAllStringSubmatch(err.Error(), -1) {
 		msg, pointer := m[1], m[2]
 		if f := stringField.FindStringSubmatch(msg); f != nil {
-			pointer = ptr(pointer, f[1])
+			pointer = jsonpointer.Join(pointer, f[1])
 		}
 		if l.repairAt(pointer, msg) {
 			changed = true
@@ -57,14 +59,14 @@ func (l *loader) repairAt(pointer, msg string) bool {
 	at := loc{l.root.key, pointer, n}
 	switch {
 	case n.Kind == yaml.ScalarNode && strings.Contains(msg, "into bool") && boolString(n):
-		l.sink.warnf(at, "", ruleShape, "%s should be a boolean; repaired", lastToken(pointer))
+		l.sink.warnf(at, "", ruleShape, "%s should be a boolean; repaired", jsonpointer.Last(pointer))
 		return true
 	case n.Kind == yaml.ScalarNode && strings.Contains(msg, "into string field") && n.ShortTag() != "!!str":
 		n.Tag, n.Style = "!!str", yaml.DoubleQuotedStyle
-		l.sink.warnf(at, "", ruleShape, "%s should be a string; read as %q", lastToken(pointer), n.Value)
+		l.sink.warnf(at, "", ruleShape, "%s should be a string; read as %q", jsonpointer.Last(pointer), n.Value)
 		return true
 	}
-	key := unescapeToken(pointer[i+1:])
+	key := jsonpointer.Unescape(pointer[i+1:])
 	for j := 0; j < len(parent.Content); j++ {
 		if c := parent.Content[j]; c == n {
 			l.sink.warnf(at, "", ruleShape, "kin-openapi cannot read %s (%s); dropped", key, msg)
@@ -77,8 +79,4 @@ func (l *loader) repairAt(pointer, msg string) bool {
 		}
 	}
 	return false
-}
-
-func lastToken(pointer string) string {
-	return unescapeToken(pointer[strings.LastIndexByte(pointer, '/')+1:])
 }

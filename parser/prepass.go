@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
 
 // nodeKind is what the pre-pass knows a node to be.
@@ -64,7 +66,7 @@ func (p *prepass) walk(n *yaml.Node, kind nodeKind, s slot, depth int) {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for i, item := range n.Content {
-			p.walk(item, kind, slot{parent: n, index: i, role: s.role, ptr: ptr(s.ptr, strconv.Itoa(i))}, depth+1)
+			p.walk(item, kind, slot{parent: n, index: i, role: s.role, ptr: jsonpointer.Join(s.ptr, strconv.Itoa(i))}, depth+1)
 		}
 	case yaml.MappingNode:
 		if ref := mapGet(n, "$ref"); ref != nil && ref.Kind == yaml.ScalarNode && kind != kSchemaMap {
@@ -80,7 +82,7 @@ func (p *prepass) walk(n *yaml.Node, kind nodeKind, s slot, depth int) {
 			if roleKeys[k] || kind == kSchema {
 				role = k
 			}
-			p.walk(v, childKind(kind, k), slot{parent: n, index: i, role: role, ptr: ptr(s.ptr, k)}, depth+1)
+			p.walk(v, childKind(kind, k), slot{parent: n, index: i, role: role, ptr: jsonpointer.Join(s.ptr, k)}, depth+1)
 		}
 	}
 }
@@ -197,7 +199,7 @@ func (p *prepass) opAt(pointer string) string {
 	if p.f != p.l.root || len(toks) < 3 || toks[0] != "paths" || !contains(httpMethods, toks[2]) {
 		return ""
 	}
-	path := unescapeToken(toks[1])
+	path := jsonpointer.Unescape(toks[1])
 	op := mapGet(mapGet(mapGet(p.f.root, "paths"), path), toks[2])
 	if id := strings.TrimSpace(scalarString(mapGet(op, "operationId"))); id != "" {
 		return id
@@ -370,9 +372,9 @@ func (p *prepass) dedupe(n *yaml.Node, pointer string, depth int) {
 	}
 	for i, c := range n.Content {
 		if n.Kind == yaml.MappingNode && i%2 == 1 {
-			p.dedupe(c, ptr(pointer, n.Content[i-1].Value), depth+1)
+			p.dedupe(c, jsonpointer.Join(pointer, n.Content[i-1].Value), depth+1)
 		} else if n.Kind == yaml.SequenceNode {
-			p.dedupe(c, ptr(pointer, strconv.Itoa(i)), depth+1)
+			p.dedupe(c, jsonpointer.Join(pointer, strconv.Itoa(i)), depth+1)
 		}
 	}
 }
@@ -390,7 +392,7 @@ func (p *prepass) dedupeMapping(n *yaml.Node, pointer string) {
 		k := n.Content[i]
 		if last[k.Value] != i {
 			later := n.Content[last[k.Value]]
-			p.l.sink.warnf(loc{p.f.key, ptr(pointer, k.Value), later}, "", ruleDuplicateKey,
+			p.l.sink.warnf(loc{p.f.key, jsonpointer.Join(pointer, k.Value), later}, "", ruleDuplicateKey,
 				"member %q is defined twice; the last definition is used", k.Value)
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
 
 // shapeCheck tells whether a schema keyword's value has a shape kin-openapi
@@ -79,7 +81,7 @@ func (p *prepass) fixSchema(n *yaml.Node, s slot) {
 		if !known || v == nil || check.ok(v) {
 			continue
 		}
-		here := loc{p.f.key, ptr(s.ptr, k), v}
+		here := loc{p.f.key, jsonpointer.Join(s.ptr, k), v}
 		if check.fix != nil && check.fix(v) {
 			p.l.sink.warnf(here, "", ruleSchemaShape, "%s should be %s; repaired", k, check.want)
 			p.f.repaired = true

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
 
 // docFile is one file of a document set, parsed into a yaml.Node tree. The
@@ -84,8 +86,8 @@ func lookup(n *yaml.Node, pointer string) (found, nearest *yaml.Node) {
 	if pointer == "" || pointer == "/" {
 		return n, n
 	}
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		n = child(unalias(n), unescapeToken(tok))
+	for _, tok := range jsonpointer.Split(pointer) {
+		n = child(unalias(n), tok)
 		if n == nil {
 			return nil, nearest
 		}
@@ -110,32 +112,6 @@ func child(n *yaml.Node, tok string) *yaml.Node {
 		return n.Content[i]
 	}
 	return nil
-}
-
-// escapeToken escapes one JSON pointer token (RFC 6901).
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func unescapeToken(s string) string {
-	if !strings.Contains(s, "~") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-}
-
-// ptr joins pointer tokens, escaping each.
-func ptr(base string, toks ...string) string {
-	var b strings.Builder
-	b.WriteString(base)
-	for _, t := range toks {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
 }
 
 // splitRef cuts a $ref into its file part and its fragment pointer.
