@@ -91,40 +91,57 @@ func (l *loader) anyRepaired() bool {
 	return false
 }
 
+// load runs the parser's four stages, each in its own files:
+//
+//  1. load (load.go, tree.go, jsontree.go, budget.go, refroot.go): read the
+//     root file into the parser's own YAML node tree; referenced files are
+//     read the same way when stage 2 meets their $refs;
+//  2. repair (repair*.go): walk every tree and fix, in place, what would make
+//     kin-openapi refuse the whole document, each fix a located warning;
+//  3. kin load (kinload.go): hand the repaired bytes to kin-openapi, fixing
+//     and retrying what its decoder still refuses (repair_kinerror.go);
+//  4. build (build.go, params.go, operation_io.go, schema*.go, contract.go,
+//     extensions.go): kin-openapi's model plus the trees -> *ir.API.
 func load(key, display, dir string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
 	l := &loader{opts: opts, roots: newRefRoots(dir, opts.RefRoot), files: map[string]*docFile{}}
 	l.sink = &diagSink{files: l.files}
 	if looksLikeOpenAPI3(data) {
 		l.speculative = speculate(key, data, l.opts, l.roots)
 	}
-	root, err := parseTree(data)
-	if errors.Is(err, errNodeBudget) {
-		return nil, nil, fmt.Errorf("%s: %w", display, err)
-	}
+	version, swagger, err := l.loadRoot(key, display, data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: not a YAML or JSON document: %w", display, err)
+		return nil, nil, err
 	}
-	version, swagger, err := detectVersion(root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", display, err)
-	}
-	l.root = &docFile{key: key, display: display, root: root, data: data}
-	l.files[key] = l.root
-	l.order = append(l.order, key)
-	for i := 0; i < len(l.order); i++ {
-		(&prepass{l: l, f: l.files[l.order[i]]}).run()
-	}
-	if swagger {
-		l.fixSwagger()
-	}
+	l.repair(swagger)
 	doc, err := l.kinLoad(swagger)
 	if err != nil {
-		l.sink.errorf(loc{key, "", root}, "", ruleLoad, "kin-openapi cannot load the document: %v", err)
-		api := &ir.API{OpenAPI: version, Source: l.sink.source(loc{key, "", root})}
+		at := loc{key, "", l.root.root}
+		l.sink.errorf(at, "", ruleLoad, "kin-openapi cannot load the document: %v", err)
+		api := &ir.API{OpenAPI: version, Source: l.sink.source(at)}
 		return api, l.sink.sorted(), nil
 	}
 	api := build(l, doc, version)
 	return api, l.sink.sorted(), nil
+}
+
+// loadRoot is stage 1 for the root file: parse it into a tree and read its
+// version. The error names the file.
+func (l *loader) loadRoot(key, display string, data []byte) (version string, swagger bool, err error) {
+	root, err := parseTree(data)
+	if errors.Is(err, errNodeBudget) {
+		return "", false, fmt.Errorf("%s: %w", display, err)
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("%s: not a YAML or JSON document: %w", display, err)
+	}
+	version, swagger, err = detectVersion(root)
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", display, err)
+	}
+	l.root = &docFile{key: key, display: display, root: root, data: data}
+	l.files[key] = l.root
+	l.order = append(l.order, key)
+	return version, swagger, nil
 }
 
 // uriKey turns a location kin-openapi asks for into a file key.

@@ -12,11 +12,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// kinLoad hands the pre-passed document set to kin-openapi: an OpenAPI 3
-// document directly, a Swagger 2.0 one through openapi2conv. kin-openapi's
-// strict Validate is never run: real documents fail it for reasons the
-// generator does not care about, and the parser checks what it does care
-// about itself.
+// kinLoad is stage 3 of a load: it hands the repaired document set to
+// kin-openapi (an OpenAPI 3 document directly, a Swagger 2.0 one through
+// openapi2conv), and while kin-openapi's decoder refuses a value it fixes the
+// tree there and tries again (repairFromKinError). kin-openapi's strict
+// Validate is never run: real documents fail it for reasons the generator
+// does not care about, and the parser checks what it does care about itself.
 func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
 	doc, err := l.kinLoadOnce(swagger)
 	for i := 0; err != nil && i < maxKinRepairs && l.repairFromKinError(err); i++ {

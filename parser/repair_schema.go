@@ -74,7 +74,7 @@ var schemaShapes = map[string]shapeCheck{
 
 // fixSchema checks the keywords of one schema object and repairs or drops
 // the ones kin-openapi could not decode.
-func (p *prepass) fixSchema(n *yaml.Node, s slot) {
+func (p *repairer) fixSchema(n *yaml.Node, s slot) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, unalias(n.Content[i+1])
 		check, known := schemaShapes[k]
