@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -76,19 +75,6 @@ type loader struct {
 	order []string
 	root  *docFile
 	sink  *diagSink
-	// speculative is kin-openapi's load of the original bytes, started
-	// before the pre-pass (see speculate).
-	speculative <-chan kinResult
-}
-
-// anyRepaired reports whether the pre-pass changed any file.
-func (l *loader) anyRepaired() bool {
-	for _, f := range l.files {
-		if f.repaired {
-			return true
-		}
-	}
-	return false
 }
 
 // load runs the parser's four stages, each in its own files:
@@ -105,9 +91,6 @@ func (l *loader) anyRepaired() bool {
 func load(key, display, dir string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
 	l := &loader{opts: opts, roots: newRefRoots(dir, opts.RefRoot), files: map[string]*docFile{}}
 	l.sink = &diagSink{files: l.files}
-	if looksLikeOpenAPI3(data) {
-		l.speculative = speculate(key, data, l.opts, l.roots)
-	}
 	version, swagger, err := l.loadRoot(key, display, data)
 	if err != nil {
 		return nil, nil, err
@@ -150,15 +133,6 @@ func uriKey(u *url.URL) string {
 		return path.Clean(u.Path)
 	}
 	return u.String()
-}
-
-// looksLikeOpenAPI3 is a cheap test, before parsing, of whether speculating
-// is worth it: a large document that does not start like Swagger 2.0 (the
-// version field may come last: Stripe sorts its keys). A wrong guess only
-// costs the discarded work.
-func looksLikeOpenAPI3(data []byte) bool {
-	head := data[:min(len(data), 4096)]
-	return len(data) > 64<<10 && !bytes.Contains(head, []byte("swagger"))
 }
 
 // detectVersion reads `openapi` or `swagger` from the root.
