@@ -9,8 +9,9 @@ import (
 
 // agreeSpec holds one operation per rule annotate and the parser share
 // (ir.InferredSafety, ir.IsKeyHeader): the QUERY method, a key header in
-// lower case, one reached through a $ref, one declared on the path item, a
-// POST and a PATCH without a key, CONNECT.
+// lower case, one reached through a $ref, one declared on the path item, one
+// on a PUT (the header keys it whatever the method), a POST and a PATCH
+// without a key, CONNECT.
 const agreeSpec = `openapi: 3.1.0
 info: {title: agree, version: "1"}
 paths:
@@ -42,6 +43,13 @@ paths:
     post:
       operationId: createRefund
       responses: {"201": {description: ok}}
+  /orders/{id}:
+    put:
+      operationId: replaceOrder
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: Idempotency-Key, in: header, schema: {type: string}}
+      responses: {"200": {description: ok}}
   /tunnel:
     connect:
       operationId: openTunnel
@@ -72,7 +80,7 @@ func TestAgreesWithParser(t *testing.T) {
 	}
 	want := map[string]ir.Safety{
 		"searchThings": ir.Idempotent, "listThings": ir.Idempotent, "closeTunnel": ir.Idempotent,
-		"createOrder": ir.Keyed, "createPayment": ir.Keyed, "createRefund": ir.Keyed,
+		"createOrder": ir.Keyed, "createPayment": ir.Keyed, "createRefund": ir.Keyed, "replaceOrder": ir.Keyed,
 		"patchOrders": ir.Unsafe, "openTunnel": ir.Unsafe,
 	}
 	for id, b := range before {

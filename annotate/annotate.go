@@ -6,12 +6,12 @@
 // item has none either, are the parser's (ir.InferredSafety, ir.IsKeyHeader),
 // so an annotated document resolves to the contracts the parser inferred:
 //
-//   - GET, HEAD, OPTIONS, TRACE, PUT, DELETE and QUERY get `x-idempotent: true`
-//     (RFC 9110 calls them idempotent);
-//   - POST, PATCH and CONNECT with a header parameter named Idempotency-Key
-//     (any case, inline or through a $ref inside the same file, on the
-//     operation or its path item) get
-//     `x-idempotent: {key: {in: header, name: <its name>}}`;
+//   - an operation with a header parameter named Idempotency-Key (any case,
+//     inline or through a $ref inside the same file, on the operation or its
+//     path item) gets `x-idempotent: {key: {in: header, name: <its name>}}`,
+//     whatever its method;
+//   - other GET, HEAD, OPTIONS, TRACE, PUT, DELETE and QUERY get
+//     `x-idempotent: true` (RFC 9110 calls them idempotent);
 //   - other POST, PATCH and CONNECT get `x-idempotent: false`.
 //
 // Edits are spliced into the original bytes at positions taken from the parsed
@@ -209,19 +209,21 @@ func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string) {
 }
 
 func (w *walker) operation(e Edit, key, op, item *node, ptr string) {
-	// The parser's rules (ir.InferredSafety, ir.IsKeyHeader) decide, so what
-	// annotate writes is what the parser would have inferred without it.
-	if ir.InferredSafety(e.Method) == ir.Unsafe {
-		name, foreign := w.keyHeader(op, item)
-		switch {
-		case name != "":
-			e.Value, e.KeyName = Keyed, name
-		case foreign != "":
-			w.note(op, ptr, "parameter $ref %q cannot be followed inside this file; annotate the operation by hand", foreign)
-			return
-		default:
-			e.Value = False
-		}
+	// The parser's rules decide (ir.IsKeyHeader, then ir.InferredSafety), in
+	// the parser's order: a declared key header keys the operation whatever
+	// its method, so what annotate writes is what the parser inferred.
+	name, foreign := w.keyHeader(op, item)
+	unsafe := ir.InferredSafety(e.Method) == ir.Unsafe
+	switch {
+	case name != "":
+		e.Value, e.KeyName = Keyed, name
+	case foreign != "" && unsafe:
+		// `false` would be wrong if the key hides behind the reference. A
+		// safe method still gets `true`: without the key it stays retryable.
+		w.note(op, ptr, "parameter $ref %q cannot be followed inside this file; annotate the operation by hand", foreign)
+		return
+	case unsafe:
+		e.Value = False
 	}
 	if err := w.sp.insert(key, op, e); err != nil {
 		w.note(op, ptr, "%v; annotate the operation by hand", err)
