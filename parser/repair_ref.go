@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/idemgen/idemgen/internal/jsonpointer"
+	"github.com/idemgen/idemgen/ir"
 )
 
 // checkRef follows one $ref: it loads the file it names, refuses remote files
@@ -65,7 +66,7 @@ func (p *repairer) refuseRead(key string) string {
 // operations and in other files.
 func (p *repairer) opAt(pointer string) string {
 	toks := strings.SplitN(strings.TrimPrefix(pointer, "/"), "/", 4)
-	if p.f != p.l.root || len(toks) < 3 || toks[0] != "paths" || !contains(httpMethods, toks[2]) {
+	if p.f != p.l.root || len(toks) < 3 || toks[0] != "paths" || !isOperationKey(toks[2]) {
 		return ""
 	}
 	path := jsonpointer.Unescape(toks[1])
@@ -76,8 +77,12 @@ func (p *repairer) opAt(pointer string) string {
 	return lowerGoName(toks[2] + " " + path)
 }
 
-// httpMethods are the operation keys of an OpenAPI path item.
-var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+// isOperationKey reports whether a path item member holds an operation
+// (query and connect included, as kin-openapi reads them).
+func isOperationKey(key string) bool {
+	_, ok := ir.OperationMethod(key)
+	return ok
+}
 
 // maxRefChain bounds how many references refLoops follows.
 const maxRefChain = 64
