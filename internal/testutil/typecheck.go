@@ -83,6 +83,27 @@ func TypeCheck(t testing.TB, files map[string][]byte) error {
 	return typeCheck(typeChecker.fset, typeChecker.imp, files)
 }
 
+// warmImports are what generated code imports.
+var warmImports = []string{"context", "encoding/json", "io", "net/http", "net/url", "time", "github.com/idemgen/idemgen/runtime"}
+
+// WarmTypeCheck loads the runtime (and everything below it) into the shared
+// importer now. A fuzz target calls it before f.Fuzz: a fuzzing worker
+// panics ("deadlocked!") when one input takes over 10 s, and on a loaded
+// machine the first import alone can, in every freshly started worker.
+func WarmTypeCheck(t testing.TB) {
+	t.Helper()
+	var src strings.Builder
+	src.WriteString("package warm\n\nimport (\n")
+	for _, p := range warmImports {
+		src.WriteString("\t_ \"" + p + "\"\n")
+	}
+	src.WriteString(")\n")
+	err := TypeCheck(t, map[string][]byte{"warm.go": []byte(src.String())})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // typeCheck is TypeCheck with an explicit file set and importer.
 func typeCheck(fset *token.FileSet, imp types.Importer, files map[string][]byte) error {
 	names := make([]string, 0, len(files))
