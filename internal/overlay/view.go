@@ -1,0 +1,160 @@
+package overlay
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/theory/jsonpath/spec"
+	"go.yaml.in/yaml/v3"
+)
+
+// converter turns a yaml.Node tree into the plain values JSONPath queries
+// run on: map[string]any, []any, string, int64, float64, bool and nil.
+type converter struct {
+	nodes   int
+	aliased bool
+}
+
+func (c *converter) toAny(n *yaml.Node) (any, error) {
+	if n.Kind == yaml.AliasNode {
+		c.aliased = true
+		n = unalias(n)
+	}
+	c.nodes++
+	if c.nodes > MaxNodes || n == nil {
+		return nil, ErrTooLarge
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v, err := c.toAny(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			m[n.Content[i].Value] = v // the last of duplicate keys wins, as in JSON
+		}
+		return m, nil
+	case yaml.SequenceNode:
+		s := make([]any, len(n.Content))
+		for i, ch := range n.Content {
+			v, err := c.toAny(ch)
+			if err != nil {
+				return nil, err
+			}
+			s[i] = v
+		}
+		return s, nil
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.toAny(n.Content[0])
+	}
+	return scalar(n), nil
+}
+
+// scalar reads a scalar by its resolved YAML tag.
+func scalar(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, _ := strconv.ParseBool(n.Value)
+		return b || n.Value == "True" || n.Value == "TRUE"
+	case "!!int":
+		if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
+			return i
+		}
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return f
+		}
+	case "!!float":
+		switch n.Value {
+		case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+			return math.Inf(1)
+		case "-.inf", "-.Inf", "-.INF":
+			return math.Inf(-1)
+		}
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return f
+		}
+	}
+	return n.Value
+}
+
+// nodeAt walks a normalized path from root. It returns the node there, its
+// parent and the index in parent.Content of the node's key (a mapping) or
+// of the node (a sequence); parent is nil for the root, n nil when the path
+// leads nowhere.
+func nodeAt(root *yaml.Node, p spec.NormalizedPath) (parent *yaml.Node, idx int, n *yaml.Node) {
+	n = root
+	for _, sel := range p {
+		parent, n = unalias(n), nil
+		switch s := sel.(type) {
+		case spec.Name:
+			if idx = lastKey(parent, string(s)); idx >= 0 {
+				n = parent.Content[idx+1]
+			}
+		case spec.Index:
+			idx = int(s)
+			if parent.Kind == yaml.SequenceNode && idx >= 0 && idx < len(parent.Content) {
+				n = parent.Content[idx]
+			}
+		}
+		if n == nil {
+			return nil, 0, nil
+		}
+	}
+	return parent, idx, unalias(n)
+}
+
+// setIn replaces (or, with remove, deletes) the value at p in the view v and
+// returns v, changed.
+func setIn(v any, p spec.NormalizedPath, val any, remove bool) any {
+	if len(p) == 0 {
+		return val
+	}
+	switch s := p[0].(type) {
+	case spec.Name:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		child, ok := m[string(s)]
+		switch {
+		case !ok:
+		case len(p) > 1:
+			m[string(s)] = setIn(child, p[1:], val, remove)
+		case remove:
+			delete(m, string(s))
+		default:
+			m[string(s)] = val
+		}
+		return m
+	case spec.Index:
+		a, ok := v.([]any)
+		i := int(s)
+		if !ok || i < 0 || i >= len(a) {
+			return v
+		}
+		switch {
+		case len(p) > 1:
+			a[i] = setIn(a[i], p[1:], val, remove)
+		case remove:
+			return append(a[:i:i], a[i+1:]...)
+		default:
+			a[i] = val
+		}
+		return a
+	}
+	return v
+}
+
+// unalias follows YAML aliases to the anchored node.
+func unalias(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
