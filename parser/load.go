@@ -28,6 +28,10 @@ type Options struct {
 	// LoadData, the current directory); a reference that leaves it, as
 	// written or through a symbolic link, is an error (rule ref-outside).
 	RefRoot string
+	// Overlays are OpenAPI Overlay 1.0 files applied, in order, to the root
+	// document before it is repaired and checked (see applyOverlays).
+	// Findings about a value an overlay added are located in the overlay.
+	Overlays []string
 }
 
 // Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, or
@@ -93,6 +97,9 @@ func load(key, display, dir string, data []byte, opts Options) (*ir.API, ir.Diag
 	l.sink = &diagSink{files: l.files}
 	version, swagger, err := l.loadRoot(key, display, data)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := l.applyOverlays(); err != nil {
 		return nil, nil, err
 	}
 	l.repair(swagger)
