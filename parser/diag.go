@@ -45,6 +45,7 @@ const (
 	ruleKeyParamMismatch   = "key-parameter-mismatch"
 	ruleKeyParamIgnored    = "key-parameter-ignored"
 	// The overlay rules are internal/overlay's RuleTarget and RuleAction.
+	ruleOverlay       = "overlay"
 	ruleOverlayTarget = "overlay-target"
 	ruleOverlayAction = "overlay-action"
 )

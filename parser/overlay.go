@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"errors"
+
 	"github.com/idemgen/idemgen/internal/overlay"
 	"github.com/idemgen/idemgen/ir"
 )
@@ -12,7 +14,8 @@ import (
 // overlay added keep the overlay's positions and are recorded in the sink,
 // which then locates findings about them in the overlay file. A target that
 // selects nothing is a warning located at that action. An overlay that
-// cannot be read or is not Overlay 1.0 is the returned error, located in it.
+// cannot be read or is not Overlay 1.0 is the returned error: ir.Diagnostics
+// holding one error (rule overlay) located in the overlay file.
 func (l *loader) applyOverlays() error {
 	if len(l.opts.Overlays) == 0 {
 		return nil
@@ -21,13 +24,13 @@ func (l *loader) applyOverlays() error {
 	for i, path := range l.opts.Overlays {
 		d, err := overlay.ReadFile(path)
 		if err != nil {
-			return err
+			return overlayError(err)
 		}
 		docs[i] = d
 	}
 	res, err := overlay.Apply(l.root.root, docs)
 	if err != nil {
-		return err
+		return overlayError(err)
 	}
 	if res.Changed {
 		// kin-openapi must read the overlaid tree, not the file's bytes.
@@ -40,4 +43,14 @@ func (l *loader) applyOverlays() error {
 		})
 	}
 	return nil
+}
+
+// overlayError turns a located overlay error into a diagnostic, so commands
+// print it like any other finding (`error: ov.yaml:1:10: ... [overlay]`).
+func overlayError(err error) error {
+	var e *overlay.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	return ir.Diagnostics{{Severity: ir.SeverityError, Rule: ruleOverlay, File: e.File, Line: e.Line, Column: e.Column, Message: e.Message}}
 }

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,7 +141,9 @@ func TestOverlayBadFile(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"api.yaml": overlaySpec, "v2.yaml": "overlay: 2.0.0\nactions: []\n"})
 	ov := filepath.Join(dir, "v2.yaml")
 	_, _, err := Load(filepath.Join(dir, "api.yaml"), Options{Overlays: []string{ov}})
-	if err == nil || err.Error() != ov+`:1:10: overlay version "2.0.0" is not supported (1.0.x is)` {
+	var ds ir.Diagnostics
+	if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Rule != ruleOverlay ||
+		ds[0].String() != ov+`:1:10: overlay version "2.0.0" is not supported (1.0.x is)` {
 		t.Errorf("got %v", err)
 	}
 }
