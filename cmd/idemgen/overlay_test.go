@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,4 +114,60 @@ actions:
 		!strings.Contains(errOut.String(), ov+`:1:10: overlay version "3.0.0" is not supported`) {
 		t.Errorf("bad overlay: exit %d, %s", code, errOut.String())
 	}
+}
+
+// TestAnnotateOverlayOut writes the annotations as an overlay, leaves the
+// spec byte for byte, and lint through the overlay finds nothing left to
+// annotate.
+func TestAnnotateOverlayOut(t *testing.T) {
+	dir := t.TempDir()
+	spec, ov := filepath.Join(dir, "api.yaml"), filepath.Join(dir, "overlays", "keys.yaml")
+	writeFile(t, spec, overlayAPI)
+	writeFile(t, filepath.Join(dir, "overlays", ".keep"), "")
+	var out, errOut bytes.Buffer
+	tc := defaultToolchain()
+	if code := runWith(tc, []string{"annotate", "--key-header", "Idempotency-Key", "--overlay-out", ov, spec}, &out, &errOut); code != exitOK || out.Len() != 0 {
+		t.Fatalf("annotate: exit %d, stdout %q, stderr %s", code, out.String(), errOut.String())
+	}
+	if got := readFile(t, spec); got != overlayAPI {
+		t.Errorf("the spec changed:\n%s", got)
+	}
+	want := `overlay: 1.0.0
+info:
+  title: "idemgen x-idempotent annotations for api.yaml"
+  version: 1.0.0
+extends: "../api.yaml"
+actions:
+  - target: "$.paths['/orders'].post"
+    update:
+      x-idempotent:
+        key:
+          in: header
+          name: "Idempotency-Key"
+`
+	if got := readFile(t, ov); got != want {
+		t.Errorf("overlay:\n%s\nwant:\n%s", got, want)
+	}
+	out.Reset()
+	if code := runWith(tc, []string{"lint", "--strict", "--overlay", ov, spec}, &out, &errOut); code != exitOK {
+		t.Errorf("lint through the overlay: exit %d\n%s", code, out.String())
+	}
+	for _, args := range [][]string{
+		{"annotate", "--overlay-out", ov, "-w", spec},
+		{"annotate", "--overlay-out", ov, spec, spec},
+		{"annotate", "--key-header", "Idempotency Key", spec},
+	} {
+		if code := runWith(tc, args, io.Discard, io.Discard); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
