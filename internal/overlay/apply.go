@@ -53,9 +53,6 @@ var ErrTooLarge = fmt.Errorf("YAML aliases expand beyond %d nodes (an alias bomb
 // mapping, changed in place).
 func Apply(root *yaml.Node, docs []*Document) (*Applied, error) {
 	st := &state{root: root, origins: map[*yaml.Node]string{}}
-	if err := st.refresh(); err != nil {
-		return nil, err
-	}
 	res := &Applied{Origins: st.origins}
 	for _, d := range docs {
 		for _, a := range d.Actions {
@@ -72,9 +69,13 @@ func Apply(root *yaml.Node, docs []*Document) (*Applied, error) {
 }
 
 // state is the tree being changed and its plain-value view, which JSONPath
-// queries run on. The view is kept in step with the tree: the changed
-// subtree is converted again after every action, or the whole tree when it
-// holds YAML aliases (a change under an anchor shows at every alias).
+// queries run on. The view is built when the first query that is not a
+// plain chain of names and indexes needs it (an annotate overlay, one
+// `$.paths['/x'].post` per operation, never does: converting a 4 MB
+// document doubled the time and memory of a load). Once built, it is kept
+// in step with the tree: the changed subtree is converted again after every
+// action, or the whole tree when it holds YAML aliases (a change under an
+// anchor shows at every alias).
 type state struct {
 	root    *yaml.Node
 	view    any
@@ -91,18 +92,17 @@ func (st *state) refresh() error {
 }
 
 func (st *state) apply(file string, a Action, res *Applied) error {
-	found := a.Path.SelectLocated(st.view)
 	warn := func(rule, format string, args ...any) {
 		res.Findings = append(res.Findings, Finding{Rule: rule, File: file, Line: a.Node.Line, Column: a.Node.Column,
 			Target: a.Target, Message: fmt.Sprintf(format, args...)})
 	}
-	if len(found) == 0 {
+	paths, err := st.selectPaths(a)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
 		warn(RuleTarget, "target %s matches nothing; the action does nothing", a.Target)
 		return nil
-	}
-	paths := make([]spec.NormalizedPath, len(found))
-	for i, f := range found {
-		paths[i] = f.Path
 	}
 	// Later siblings first, so removing one never shifts the index of
 	// another still to be removed.
@@ -120,6 +120,27 @@ func (st *state) apply(file string, a Action, res *Applied) error {
 		}
 	}
 	return nil
+}
+
+// selectPaths returns the normalized paths of the nodes a's target selects.
+func (st *state) selectPaths(a Action) ([]spec.NormalizedPath, error) {
+	if sels, ok := chain(a.Path.Query()); ok {
+		if p, found := resolve(st.root, sels); found {
+			return []spec.NormalizedPath{p}, nil
+		}
+		return nil, nil
+	}
+	if st.view == nil {
+		if err := st.refresh(); err != nil {
+			return nil, err
+		}
+	}
+	found := a.Path.SelectLocated(st.view)
+	paths := make([]spec.NormalizedPath, len(found))
+	for i, f := range found {
+		paths[i] = f.Path
+	}
+	return paths, nil
 }
 
 // applyAt runs the action on the node at p and reports whether it changed
@@ -242,6 +263,9 @@ func (st *state) copy(file string, n *yaml.Node) *yaml.Node {
 
 // sync brings the view in step with the tree after a change at p.
 func (st *state) sync(p spec.NormalizedPath, removed bool) error {
+	if st.view == nil {
+		return nil // not built yet: it will be built from the changed tree
+	}
 	if st.aliased || len(p) == 0 {
 		return st.refresh()
 	}

@@ -173,3 +173,27 @@ func TestApplyBoundsAliasExpansion(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Plain chains of names and indexes are resolved on the tree, the others on
+// the view; mixing them keeps both in step.
+func TestApplyChainsAndQueriesInStep(t *testing.T) {
+	root := tree(t, "openapi: 3.0.3\nl: [1, 2, 3]\npaths: {}\n")
+	d := mustParse(t, "o.yaml", `overlay: 1.0.0
+actions:
+  - {target: '$.l[?@ == 1]', remove: true}
+  - {target: '$.l[-1]', remove: true}
+  - {target: '$.l', update: 5}
+  - {target: '$.l[?@ == 5]', remove: true}
+  - {target: '$["l"][-2]', update: 9}
+`)
+	res, err := Apply(root, []*Document{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, root); !strings.Contains(got, "l: [2]") {
+		t.Errorf("got\n%s", got)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Line != 7 || res.Findings[0].Rule != RuleTarget {
+		t.Errorf("findings %+v, want one overlay-target at line 7", res.Findings)
+	}
+}

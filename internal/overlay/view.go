@@ -109,6 +109,60 @@ func nodeAt(root *yaml.Node, p spec.NormalizedPath) (parent *yaml.Node, idx int,
 	return parent, idx, unalias(n)
 }
 
+// chain returns the selectors of a query that is a chain of child segments
+// of one name or index selector each (`$.paths['/orders'].post`), which
+// selects at most one node and can be resolved on the tree directly.
+func chain(q *spec.PathQuery) ([]spec.Selector, bool) {
+	var sels []spec.Selector
+	for _, seg := range q.Segments() {
+		ss := seg.Selectors()
+		if seg.IsDescendant() || len(ss) != 1 {
+			return nil, false
+		}
+		switch ss[0].(type) {
+		case spec.Name, spec.Index:
+			sels = append(sels, ss[0])
+		default:
+			return nil, false
+		}
+	}
+	return sels, true
+}
+
+// resolve follows a chain of name and index selectors from root (a
+// negative index counts from the end, as in RFC 9535) and returns the
+// normalized path of the node reached.
+func resolve(root *yaml.Node, sels []spec.Selector) (spec.NormalizedPath, bool) {
+	n := root
+	p := make(spec.NormalizedPath, 0, len(sels))
+	for _, sel := range sels {
+		n = unalias(n)
+		switch s := sel.(type) {
+		case spec.Name:
+			i := lastKey(n, string(s))
+			if i < 0 {
+				return nil, false
+			}
+			n = n.Content[i+1]
+			p = append(p, s)
+		case spec.Index:
+			i := int(s)
+			if n.Kind != yaml.SequenceNode {
+				return nil, false
+			}
+			if i < 0 {
+				i += len(n.Content)
+			}
+			if i < 0 || i >= len(n.Content) {
+				return nil, false
+			}
+			n = n.Content[i]
+			p = append(p, spec.Index(i))
+		}
+	}
+	return p, true
+}
+
 // setIn replaces (or, with remove, deletes) the value at p in the view v and
 // returns v, changed.
 func setIn(v any, p spec.NormalizedPath, val any, remove bool) any {
