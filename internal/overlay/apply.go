@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -82,13 +83,32 @@ type state struct {
 	aliased bool
 	origins map[*yaml.Node]string
 	added   int // nodes cloned from overlays, against MaxNodes
+	// converted counts the nodes converted for the view, against
+	// maxConverted.
+	converted int
 }
 
+// maxConverted bounds the work of keeping the view in step with the tree.
+const maxConverted = 16 * MaxNodes
+
 func (st *state) refresh() error {
-	c := converter{}
-	v, err := c.toAny(st.root)
-	st.view, st.aliased = v, c.aliased
+	v, err := st.convert(st.root)
+	st.view = v
 	return err
+}
+
+// convert converts a subtree for the view, charging its nodes to the
+// conversion budget: nested targets of one action are converted once (see
+// sync), but many actions on a large tree could still convert it many times.
+func (st *state) convert(n *yaml.Node) (any, error) {
+	c := converter{limit: min(MaxNodes, maxConverted-st.converted)}
+	v, err := c.toAny(n)
+	st.converted += c.nodes
+	st.aliased = st.aliased || c.aliased
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 func (st *state) apply(file string, a Action, res *Applied) error {
@@ -107,19 +127,18 @@ func (st *state) apply(file string, a Action, res *Applied) error {
 	// Later siblings first, so removing one never shifts the index of
 	// another still to be removed.
 	slices.SortFunc(paths, func(x, y spec.NormalizedPath) int { return y.Compare(x) })
+	var changed []spec.NormalizedPath
 	for _, p := range paths {
-		changed, err := st.applyAt(file, a, p, warn)
+		ok, err := st.applyAt(file, a, p, warn)
 		if err != nil {
 			return err
 		}
-		if changed {
-			res.Changed = true
-			if err := st.sync(p, a.Remove); err != nil {
-				return err
-			}
+		if ok {
+			changed = append(changed, p)
 		}
 	}
-	return nil
+	res.Changed = res.Changed || len(changed) > 0
+	return st.sync(changed, a.Remove)
 }
 
 // selectPaths returns the normalized paths of the nodes a's target selects.
@@ -262,25 +281,67 @@ func (st *state) copy(file string, n *yaml.Node) *yaml.Node {
 }
 
 // sync brings the view in step with the tree after a change at p.
-func (st *state) sync(p spec.NormalizedPath, removed bool) error {
-	if st.view == nil {
+// sync brings the view in step with the tree after an action changed it at
+// the paths changed (in the order they were changed: later siblings first).
+// Removals are mirrored; updated subtrees are converted again, each only
+// once: a target inside another one is covered by the outer conversion.
+func (st *state) sync(changed []spec.NormalizedPath, removed bool) error {
+	switch {
+	case st.view == nil || len(changed) == 0:
 		return nil // not built yet: it will be built from the changed tree
-	}
-	if st.aliased || len(p) == 0 {
-		return st.refresh()
-	}
-	if removed {
-		st.view = setIn(st.view, p, nil, true)
+	case st.aliased:
+		return st.refresh() // a change under an anchor shows at every alias
+	case removed:
+		for _, p := range changed {
+			st.view = setIn(st.view, p, nil, true)
+		}
 		return nil
 	}
-	_, _, n := nodeAt(st.root, p)
-	c := converter{}
-	v, err := c.toAny(n)
-	if err != nil {
-		return err
+	for _, p := range outermost(changed) {
+		_, _, n := nodeAt(st.root, p)
+		v, err := st.convert(n)
+		if err != nil {
+			return err
+		}
+		st.view = setIn(st.view, p, v, false)
 	}
-	st.view = setIn(st.view, p, v, false)
 	return nil
+}
+
+// outermost returns the paths that have no other path of the list as a
+// prefix. Sorted element by element, the paths under a prefix follow it.
+func outermost(paths []spec.NormalizedPath) []spec.NormalizedPath {
+	sorted := slices.Clone(paths)
+	slices.SortFunc(sorted, func(x, y spec.NormalizedPath) int { return slices.CompareFunc(x, y, compareSelector) })
+	var out []spec.NormalizedPath
+	for _, p := range sorted {
+		if n := len(out); n > 0 {
+			last := out[n-1]
+			if len(last) <= len(p) && slices.Equal(last, p[:len(last)]) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// compareSelector orders indexes before names, each by value.
+func compareSelector(a, b spec.NormalSelector) int {
+	ai, aIdx := a.(spec.Index)
+	bi, bIdx := b.(spec.Index)
+	switch {
+	case aIdx && bIdx:
+		return cmp.Compare(ai, bi)
+	case aIdx != bIdx:
+		if aIdx {
+			return -1
+		}
+		return 1
+	}
+	an, _ := a.(spec.Name)
+	bn, _ := b.(spec.Name)
+	return cmp.Compare(an, bn)
 }
 
 // removeChild removes the member at key index idx of a mapping, or the item

@@ -1,9 +1,11 @@
 package overlay
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/theory/jsonpath/spec"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -195,5 +197,49 @@ actions:
 	}
 	if len(res.Findings) != 1 || res.Findings[0].Line != 7 || res.Findings[0].Rule != RuleTarget {
 		t.Errorf("findings %+v, want one overlay-target at line 7", res.Findings)
+	}
+}
+
+func TestOutermost(t *testing.T) {
+	p := func(sels ...any) spec.NormalizedPath {
+		var np spec.NormalizedPath
+		for _, s := range sels {
+			switch s := s.(type) {
+			case string:
+				np = append(np, spec.Name(s))
+			case int:
+				np = append(np, spec.Index(s))
+			}
+		}
+		return np
+	}
+	got := outermost([]spec.NormalizedPath{p("a", 1, "b"), p("b"), p("a", 1), p("a", 0, "x"), p("a", 1, "c"), p("ab")})
+	want := []spec.NormalizedPath{p("a", 0, "x"), p("a", 1), p("ab"), p("b")}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("outermost = %v, want %v", got, want)
+	}
+}
+
+// An update of every node with a large value converts each changed subtree
+// for the view once, not once per target inside it.
+func TestApplyNestedTargetsConvertOnce(t *testing.T) {
+	root := tree(t, "openapi: 3.0.3\npaths: {a: {b: {c: {d: {e: {}}}}}}\n")
+	d := mustParse(t, "o.yaml", `overlay: 1.0.0
+x-1: &a1 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+x-2: &a2 [*a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1]
+x-3: &a3 [*a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2]
+x-4: &a4 [*a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3]
+actions:
+  - {target: '$..*', update: {big: *a4}}
+`)
+	st := &state{root: root, origins: map[*yaml.Node]string{}}
+	res := &Applied{}
+	if err := st.apply(d.Name, d.Actions[0], res); err != nil {
+		t.Fatal(err)
+	}
+	// 6 nested mappings get 11,112 nodes each: about 67,000 nodes to convert
+	// as one subtree (233,000 if each target were converted on its own).
+	if st.converted > 70000 {
+		t.Errorf("%d nodes converted, want about 67,000", st.converted)
 	}
 }

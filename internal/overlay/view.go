@@ -12,6 +12,7 @@ import (
 // run on: map[string]any, []any, string, int64, float64, bool and nil.
 type converter struct {
 	nodes   int
+	limit   int // at most this many nodes
 	aliased bool
 }
 
@@ -21,7 +22,7 @@ func (c *converter) toAny(n *yaml.Node) (any, error) {
 		n = unalias(n)
 	}
 	c.nodes++
-	if c.nodes > MaxNodes || n == nil {
+	if c.nodes > c.limit || n == nil {
 		return nil, ErrTooLarge
 	}
 	switch n.Kind {
