@@ -151,6 +151,11 @@ actions:
 	if code := runWith(tc, []string{"lint", "--strict", "--overlay", ov, spec}, &out, &errOut); code != exitOK {
 		t.Errorf("lint through the overlay: exit %d\n%s", code, out.String())
 	}
+	out.Reset()
+	if code := runWith(tc, []string{"annotate", "--key-header", "X-Key", spec}, &out, &errOut); code != exitOK ||
+		!strings.Contains(out.String(), "\n+      x-idempotent:\n+        key:\n+          in: header\n+          name: X-Key\n") {
+		t.Errorf("diff with --key-header: exit %d\n%s", code, out.String())
+	}
 	for _, args := range [][]string{
 		{"annotate", "--overlay-out", ov, "-w", spec},
 		{"annotate", "--overlay-out", ov, spec, spec},
