@@ -42,8 +42,8 @@ type Applied struct {
 }
 
 // MaxNodes bounds the nodes the overlays may add (YAML aliases in an update
-// are expanded when it is copied) and the nodes of the view the JSONPath
-// targets are evaluated on, as the parser bounds a document's aliases.
+// are expanded when it is copied), as the parser bounds a document's
+// aliases.
 const MaxNodes = 2 << 20
 
 // ErrTooLarge reports an overlay, or a document, whose YAML aliases expand
@@ -88,8 +88,13 @@ type state struct {
 	converted int
 }
 
-// maxConverted bounds the work of keeping the view in step with the tree.
+// maxConverted bounds the work of building the view and keeping it in step
+// with the tree (a large document is about a million nodes).
 const maxConverted = 16 * MaxNodes
+
+// errTooMuchWork reports overlays whose queries would convert more than
+// maxConverted nodes for the view.
+var errTooMuchWork = fmt.Errorf("applying the overlays would convert more than %d nodes for JSONPath queries; refused", maxConverted)
 
 func (st *state) refresh() error {
 	v, err := st.convert(st.root)
@@ -101,12 +106,12 @@ func (st *state) refresh() error {
 // conversion budget: nested targets of one action are converted once (see
 // sync), but many actions on a large tree could still convert it many times.
 func (st *state) convert(n *yaml.Node) (any, error) {
-	c := converter{limit: min(MaxNodes, maxConverted-st.converted)}
-	v, err := c.toAny(n)
+	c := converter{limit: maxConverted - st.converted}
+	v, ok := c.toAny(n)
 	st.converted += c.nodes
 	st.aliased = st.aliased || c.aliased
-	if err != nil {
-		return nil, err
+	if !ok {
+		return nil, errTooMuchWork
 	}
 	return v, nil
 }

@@ -16,43 +16,44 @@ type converter struct {
 	aliased bool
 }
 
-func (c *converter) toAny(n *yaml.Node) (any, error) {
+// toAny converts n; false when that would take more than c.limit nodes.
+func (c *converter) toAny(n *yaml.Node) (any, bool) {
 	if n.Kind == yaml.AliasNode {
 		c.aliased = true
 		n = unalias(n)
 	}
 	c.nodes++
 	if c.nodes > c.limit || n == nil {
-		return nil, ErrTooLarge
+		return nil, false
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			v, err := c.toAny(n.Content[i+1])
-			if err != nil {
-				return nil, err
+			v, ok := c.toAny(n.Content[i+1])
+			if !ok {
+				return nil, false
 			}
 			m[n.Content[i].Value] = v // the last of duplicate keys wins, as in JSON
 		}
-		return m, nil
+		return m, true
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, ch := range n.Content {
-			v, err := c.toAny(ch)
-			if err != nil {
-				return nil, err
+			v, ok := c.toAny(ch)
+			if !ok {
+				return nil, false
 			}
 			s[i] = v
 		}
-		return s, nil
+		return s, true
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
-			return nil, nil
+			return nil, true
 		}
 		return c.toAny(n.Content[0])
 	}
-	return scalar(n), nil
+	return scalar(n), true
 }
 
 // scalar reads a scalar by its resolved YAML tag.
