@@ -39,8 +39,9 @@ type Options struct {
 // repairs what can be repaired (each repair a located warning), and builds
 // the IR. diags holds every finding (errors and warnings, lint rules
 // included), sorted by file, line, column, pointer. err is non-nil only when
-// nothing usable could be loaded (unreadable file, not an OpenAPI document);
-// then it names the file. When diags.HasErrors() the API may be partial.
+// nothing usable could be loaded (unreadable file, not an OpenAPI document, an
+// overlay that cannot be used); then it names the file (for an overlay,
+// ir.Diagnostics with one error located in it). When diags.HasErrors() the API may be partial.
 func Load(path string, opts Options) (api *ir.API, diags ir.Diagnostics, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
