@@ -13,13 +13,14 @@ import (
 
 // genSettings are the inputs of `idemgen generate`.
 type genSettings struct {
-	Spec            string `yaml:"spec"`
-	Package         string `yaml:"package"`
-	Out             string `yaml:"out"`
-	SkipUnsupported bool   `yaml:"skip-unsupported"`
-	AllowRemoteRefs bool   `yaml:"allow-remote-refs"`
-	RefRoot         string `yaml:"ref-root"`
-	Check           bool   `yaml:"-"`
+	Spec            string   `yaml:"spec"`
+	Package         string   `yaml:"package"`
+	Out             string   `yaml:"out"`
+	SkipUnsupported bool     `yaml:"skip-unsupported"`
+	AllowRemoteRefs bool     `yaml:"allow-remote-refs"`
+	RefRoot         string   `yaml:"ref-root"`
+	Overlays        []string `yaml:"overlays"`
+	Check           bool     `yaml:"-"`
 }
 
 // readConfig loads a generate config file. Unknown keys are errors, so a typo
@@ -38,7 +39,11 @@ func readConfig(path string) (genSettings, error) {
 		return s, err
 	}
 	dir := filepath.Dir(path)
-	for _, p := range []*string{&s.Spec, &s.Out, &s.RefRoot} {
+	paths := []*string{&s.Spec, &s.Out, &s.RefRoot}
+	for i := range s.Overlays {
+		paths = append(paths, &s.Overlays[i])
+	}
+	for _, p := range paths {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -76,8 +81,16 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 	if set("ref-root") {
 		s.RefRoot = flags.RefRoot
 	}
+	if set("overlay") {
+		s.Overlays = flags.Overlays
+	}
 	s.Check = flags.Check
 	return s, validateSettings(s)
+}
+
+// loadSettings are the settings the parser needs.
+func (s genSettings) loadSettings() loadSettings {
+	return loadSettings{AllowRemoteRefs: s.AllowRemoteRefs, RefRoot: s.RefRoot, Overlays: s.Overlays}
 }
 
 func validateSettings(s genSettings) error {
