@@ -61,7 +61,7 @@ func emitNewClient() jen.Code {
 		"retry policies and budgets, observers, and authentication (the With functions of this package).").
 		Func().Id("NewClient").Params(jen.Id("serverURL").String(), jen.Id("opts").Op("...").Qual(rtPath, "Option")).
 		Params(jen.Op("*").Id("Client"), jen.Error()).Block(
-		jen.List(jen.Id("server"), jen.Err()).Op(":=").Qual(rtPath, "ParseServerURL").Call(jen.Id("serverURL")),
+		jen.List(jen.Id("server"), jen.Err()).Op(":=").Qual(wirePath, "ParseServerURL").Call(jen.Id("serverURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id("Client").Values(
 			jen.Id("server").Op(":").Id("server"),

@@ -142,13 +142,13 @@ func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 	return jen.Comment("MarshalJSON writes the declared members, then the additional ones.").Line().
 		Func().Params(jen.Id("o").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Type().Id("plain").Id(name),
-		jen.Return(jen.Qual(rtPath, "MarshalExtra").Call(jen.Id("plain").Call(jen.Id("o")), jen.Id("o").Dot(extra))),
+		jen.Return(jen.Qual(wirePath, "MarshalExtra").Call(jen.Id("plain").Call(jen.Id("o")), jen.Id("o").Dot(extra))),
 	).Line().Line().
 		Comment("UnmarshalJSON reads the declared members, and keeps the others in "+extra+".").Line().
 		Func().Params(jen.Id("o").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Type().Id("plain").Id(name),
 		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("o"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Return(jen.Qual(rtPath, "UnmarshalExtra").Call(declared...)),
+		jen.Return(jen.Qual(wirePath, "UnmarshalExtra").Call(declared...)),
 	)
 }
 

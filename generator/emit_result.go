@@ -156,7 +156,7 @@ func (g *gen) emitDecodeResult(op *ir.Operation) []jen.Code {
 		used[names[b.key]] = true
 	}
 	for _, h := range successHeaders(op) {
-		out = append(out, jen.Qual(rtPath, "HeaderInto").Call(jen.Id("resp").Dot("Header"), jen.Lit(h.Name),
+		out = append(out, jen.Qual(wirePath, "HeaderInto").Call(jen.Id("resp").Dot("Header"), jen.Lit(h.Name),
 			jen.Op("&").Id("out").Dot(used.claim(h.GoName, "Header"))))
 	}
 	out = append(out, decodeBodies(op, names))
