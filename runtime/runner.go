@@ -92,6 +92,7 @@ func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left(
 // returns a *CallError. Both carry the key and the attempt records.
 func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...CallOption) (*http.Response, error) {
 	c := &call{r: r, op: op}
+	c.ctx.call = c
 	if req != nil {
 		c.req = *req
 	}
