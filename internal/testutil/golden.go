@@ -42,6 +42,9 @@ func Golden(t testing.TB, path string, got []byte) {
 // (<module root>/../shared/specs), or "" when it does not exist.
 func SharedSpecsDir(t testing.TB) string {
 	t.Helper()
+	if env := os.Getenv("IDEMGEN_SHARED_SPECS"); env != "" {
+		return env
+	}
 	p := filepath.Join(ModuleRoot(t), "..", "shared", "specs")
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 		return p
