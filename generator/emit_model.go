@@ -22,7 +22,11 @@ func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
 	return f
 }
 
-// emitModel emits one declaration according to its kind.
+// emitModel emits one declaration according to its kind: an enum
+// (emitEnum), a union (emitUnion), an object with properties (emitObject),
+// or a named type for anything else (emitNamedType), for example
+//
+//	type Tags []string
 func (g *gen) emitModel(s *ir.Schema) jen.Code {
 	switch {
 	case s.Kind == ir.KindEnum:
@@ -131,7 +135,20 @@ func fieldName(p *ir.Property) string {
 
 // emitExtraMethods emits MarshalJSON and UnmarshalJSON for an object with
 // additional members. A local type without methods marshals the declared
-// fields; the runtime merges or splits the extra members.
+// fields; the runtime merges or splits the extra members:
+//
+//	func (o Labels) MarshalJSON() ([]byte, error) {
+//		type plain Labels
+//		return wire.MarshalExtra(plain(o), o.AdditionalProperties)
+//	}
+//
+//	func (o *Labels) UnmarshalJSON(data []byte) error {
+//		type plain Labels
+//		if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+//			return err
+//		}
+//		return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
+//	}
 func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 	name := g.typeName(s)
 	declared := make([]jen.Code, 0, len(s.Properties)+2)

@@ -24,7 +24,13 @@ func (g *gen) bodyType(p *bodyPlan) jen.Code {
 }
 
 // emitBodyCall emits the Builder call that encodes the body, once; an
-// optional body that is nil is not sent.
+// optional body that is nil is not sent:
+//
+//	b.JSONBody("application/json", body)
+//
+//	if body != nil {
+//		b.TextBody("text/plain", *body)
+//	}
 func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 	arg := jen.Id("body")
 	var call *jen.Statement

@@ -104,7 +104,11 @@ func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
 }
 
 // emitUnionMarshal emits MarshalJSON: the set variant (for anyOf, the set
-// object variants merged), else the raw JSON.
+// object variants merged), else the raw JSON:
+//
+//	func (u Event) MarshalJSON() ([]byte, error) {
+//		return wire.MarshalUnion(u.raw, u.OrderPlaced, u.OrderShipped)
+//	}
 func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	args := []jen.Code{jen.Id("u").Dot("raw")}
 	for _, v := range vs {
@@ -119,7 +123,18 @@ func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen
 		Block(jen.Return(jen.Qual(wirePath, fn).Call(args...)))
 }
 
-// emitUnionUnmarshal emits UnmarshalJSON.
+// emitUnionUnmarshal emits UnmarshalJSON: it keeps the raw JSON, then
+// decodes by the discriminator when there is one, else by trying the
+// variants (decodeVariants):
+//
+//	func (u *Event) UnmarshalJSON(data []byte) error {
+//		*u = Event{raw: append(json.RawMessage(nil), data...)}
+//		switch wire.Discriminator(data, "type") {
+//		case "OrderPlaced":
+//			return wire.DecodeVariant(data, &u.OrderPlaced)
+//		}
+//		return wire.DecodeUnion(data, &u.OrderPlaced, &u.OrderShipped)
+//	}
 func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	body := []jen.Code{
 		jen.Op("*").Id("u").Op("=").Id(name).Values(jen.Id("raw").Op(":").Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("data").Op("..."))),
