@@ -28,7 +28,10 @@ func renderDoc(api *ir.API, pkg string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("doc template: %w", err)
 	}
-	data := docData{Header: Header, Package: pkg, Title: strings.TrimSpace(api.Title), Version: strings.TrimSpace(api.Version)}
+	// The title and version sit inside the first comment line: inlineText
+	// keeps them on it (a line break there would start a line of code or a
+	// //go:generate directive).
+	data := docData{Header: Header, Package: pkg, Title: inlineText(api.Title), Version: inlineText(api.Version)}
 	if data.Title == "" {
 		data.Title = "an HTTP"
 	}

@@ -18,6 +18,7 @@ type genSettings struct {
 	Out             string `yaml:"out"`
 	SkipUnsupported bool   `yaml:"skip-unsupported"`
 	AllowRemoteRefs bool   `yaml:"allow-remote-refs"`
+	RefRoot         string `yaml:"ref-root"`
 	Check           bool   `yaml:"-"`
 }
 
@@ -37,7 +38,7 @@ func readConfig(path string) (genSettings, error) {
 		return s, err
 	}
 	dir := filepath.Dir(path)
-	for _, p := range []*string{&s.Spec, &s.Out} {
+	for _, p := range []*string{&s.Spec, &s.Out, &s.RefRoot} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -71,6 +72,9 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 	}
 	if set("allow-remote-refs") {
 		s.AllowRemoteRefs = flags.AllowRemoteRefs
+	}
+	if set("ref-root") {
+		s.RefRoot = flags.RefRoot
 	}
 	s.Check = flags.Check
 	return s, validateSettings(s)
