@@ -43,9 +43,6 @@ func Golden(t testing.TB, path string, got []byte) {
 // checkout elsewhere such as a git worktree), or "" when it does not exist.
 func SharedSpecsDir(t testing.TB) string {
 	t.Helper()
-	if env := os.Getenv("IDEMGEN_SHARED_SPECS"); env != "" {
-		return env
-	}
 	p := filepath.Join(ModuleRoot(t), "..", "shared", "specs")
 	if env := os.Getenv("IDEMGEN_SHARED_SPECS"); env != "" {
 		p = env
