@@ -11,18 +11,23 @@ import (
 )
 
 // returns gives the method's result list and a function wrapping an error
-// expression into a return value list.
+// expression into a return value list. A body whose Go type already has a
+// nil value (a slice, a map, raw JSON) is returned by value: []Order, not
+// *[]Order.
 func (g *gen) returns(op *ir.Operation) (jen.Code, func(jen.Code) jen.Code) {
 	var typ *jen.Statement
 	if ids := g.opNames[op]; ids.result != "" {
-		typ = jen.Id(ids.result)
+		typ = jen.Op("*").Id(ids.result)
 	} else if bodies := successBodies(op); len(bodies) > 0 {
 		typ = g.bodyGoType(bodies[0])
+		if !byValue(bodies[0]) {
+			typ = jen.Op("*").Add(typ)
+		}
 	}
 	if typ == nil {
 		return jen.Error(), func(err jen.Code) jen.Code { return err }
 	}
-	return jen.Params(jen.Op("*").Add(typ), jen.Error()),
+	return jen.Params(typ, jen.Error()),
 		func(err jen.Code) jen.Code { return jen.List(jen.Nil(), err) }
 }
 
@@ -132,6 +137,9 @@ func (g *gen) headerType(h *ir.Header) jen.Code {
 //	}
 //	return out, nil
 //
+//	var out []Order // nilable types by value
+//	err = idemrt.DecodeJSON(resp, &out)
+//
 //	idemrt.Discard(resp)
 //	return nil
 func (g *gen) emitDecode(op *ir.Operation) []jen.Code {
@@ -143,12 +151,27 @@ func (g *gen) emitDecode(op *ir.Operation) []jen.Code {
 	if len(bodies) == 0 {
 		return []jen.Code{jen.Qual(rtPath, "Discard").Call(jen.Id("resp")), jen.Return(jen.Nil())}
 	}
+	if byValue(bodies[0]) {
+		return []jen.Code{
+			jen.Var().Id("out").Add(g.bodyGoType(bodies[0])),
+			decodeInto(bodies[0].kind, jen.Id("out"), jen.Op("&").Id("out")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		}
+	}
 	return []jen.Code{
 		jen.Id("out").Op(":=").New(g.bodyGoType(bodies[0])),
 		decodeInto(bodies[0].kind, jen.Op("*").Id("out"), jen.Id("out")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	}
+}
+
+// byValue reports whether a success body is returned by value: a JSON body
+// whose Go type is nilable (slices, maps, raw JSON), so that no body is nil
+// and a pointer would add nothing but a dereference.
+func byValue(b respBody) bool {
+	return b.kind == bodyJSON && (b.schema == nil || nilable(b.schema))
 }
 
 // decodeInto decodes resp into the value lv (whose address is ptr),

@@ -20,7 +20,7 @@ var listShapesOp = idemrt.Operation{
 // ListShapes is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
 //
 // GET /shapes (operation "listShapes").
-func (c *Client) ListShapes(ctx context.Context, opts ...idemrt.CallOption) (*[]Shape, error) {
+func (c *Client) ListShapes(ctx context.Context, opts ...idemrt.CallOption) ([]Shape, error) {
 	b := wire.NewBuilder(c.server, "GET", "/shapes")
 	req, err := b.Build()
 	if err != nil {
@@ -30,8 +30,8 @@ func (c *Client) ListShapes(ctx context.Context, opts ...idemrt.CallOption) (*[]
 	if err != nil {
 		return nil, err
 	}
-	out := new([]Shape)
-	err = idemrt.DecodeJSON(resp, out)
+	var out []Shape
+	err = idemrt.DecodeJSON(resp, &out)
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,7 @@ type ListNotesParams struct {
 // ListNotes is idempotent: retried on 429, 503 and on unknown outcomes.
 //
 // GET /notes (operation "listNotes").
-func (c *Client) ListNotes(ctx context.Context, params ListNotesParams, opts ...idemrt.CallOption) (*[]Note, error) {
+func (c *Client) ListNotes(ctx context.Context, params ListNotesParams, opts ...idemrt.CallOption) ([]Note, error) {
 	b := wire.NewBuilder(c.server, "GET", "/notes")
 	b.Query(wire.Param{Name: "tag", Style: wire.StyleForm, Explode: true}, params.Tag)
 	req, err := b.Build()
@@ -77,8 +77,8 @@ func (c *Client) ListNotes(ctx context.Context, params ListNotesParams, opts ...
 	if err != nil {
 		return nil, err
 	}
-	out := new([]Note)
-	err = idemrt.DecodeJSON(resp, out)
+	var out []Note
+	err = idemrt.DecodeJSON(resp, &out)
 	if err != nil {
 		return nil, err
 	}

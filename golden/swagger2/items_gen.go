@@ -160,7 +160,7 @@ type ListItemsParams struct {
 // ListItems is idempotent: retried on 429, 502, 503 and on unknown outcomes.
 //
 // GET /items (operation "listItems").
-func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...idemrt.CallOption) (*[]Item, error) {
+func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...idemrt.CallOption) ([]Item, error) {
 	b := wire.NewBuilder(c.server, "GET", "/items")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "sku", Style: wire.StyleForm}, params.SKU)
@@ -172,8 +172,8 @@ func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...
 	if err != nil {
 		return nil, err
 	}
-	out := new([]Item)
-	err = idemrt.DecodeJSON(resp, out)
+	var out []Item
+	err = idemrt.DecodeJSON(resp, &out)
 	if err != nil {
 		return nil, err
 	}
