@@ -8,8 +8,9 @@ type fieldEdge struct {
 	prop  *ir.Property
 }
 
-// valueEdge is a required, non-nullable property whose type is a struct
-// declaration, embedded by value.
+// valueEdge is a property whose type is a struct declaration embedded by
+// value: required and not nullable, or optional and nullable (an
+// idemrt.Nullable holds its value).
 type valueEdge struct {
 	fieldEdge
 	to *ir.Schema
@@ -28,7 +29,8 @@ func valueCycles(schemas []*ir.Schema) map[fieldEdge]bool {
 			continue
 		}
 		for _, p := range s.Properties {
-			if !p.Required || isNullable(p.Type) || p.Type == nil || p.Type.Kind != ir.KindRef {
+			byValue := p.Required && !isNullable(p.Type) || threeState(p) // Nullable[T] holds T
+			if !byValue || p.Type == nil || p.Type.Kind != ir.KindRef {
 				continue
 			}
 			if to := p.Type.Deref(); to != nil && to.Kind == ir.KindObject && len(to.Properties) > 0 {

@@ -169,27 +169,45 @@ func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 	)
 }
 
-// field emits one struct field. Optional and nullable members are pointers
-// unless their type is already nilable; a required member that would make a
-// type contain itself is a pointer too.
+// field emits one struct field. An optional nullable member is an
+// idemrt.Nullable (absent, null and a value are three states; omitzero
+// leaves out only the absent one). Other optional members and required
+// nullable ones are pointers unless their type is already nilable; a
+// required member that would make a type contain itself is a pointer too.
+//
+//	Note  idemrt.Nullable[string] `json:"note,omitzero"`
+//	Title *string                 `json:"title,omitempty"`
 func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, name string) jen.Code {
 	if seen == nil {
 		seen = map[*ir.Schema]bool{}
 	}
 	typ := g.goTypeSeen(p.Type, seen)
-	ptr := !nilable(p.Type) && (!p.Required || isNullable(p.Type) || g.byPointer[fieldEdge{owner, p}])
-	if ptr {
-		typ = jen.Op("*").Add(typ)
-	}
 	tag := p.Name
 	if tag == "-" {
 		tag = "-," // a member literally named "-", not "skip this field"
 	}
-	if !p.Required {
+	switch {
+	case threeState(p):
+		if g.byPointer[fieldEdge{owner, p}] {
+			typ = jen.Op("*").Add(typ)
+		}
+		typ = jen.Qual(rtPath, "Nullable").Types(typ)
+		tag += ",omitzero"
+	case !nilable(p.Type) && (!p.Required || isNullable(p.Type) || g.byPointer[fieldEdge{owner, p}]):
+		typ = jen.Op("*").Add(typ)
+	}
+	if !p.Required && !threeState(p) {
 		tag += ",omitempty"
 	}
 	return comment(p.Description, deprecated(p.Deprecated)).
 		Id(name).Add(typ).Tag(map[string]string{"json": tag})
+}
+
+// threeState reports whether a property is an idemrt.Nullable: optional
+// and nullable, so absent and null mean different things (a PATCH that
+// leaves a member alone, or clears it).
+func threeState(p *ir.Property) bool {
+	return !p.Required && isNullable(p.Type)
 }
 
 // emitEnum emits a named type, its constants and IsKnown:

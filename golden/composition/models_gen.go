@@ -11,26 +11,26 @@ import (
 
 // AllFormats is an object.
 type AllFormats struct {
-	Anything   json.RawMessage `json:"anything,omitempty"`
-	Big        *int64          `json:"big,omitempty"`
-	Blob       []byte          `json:"blob,omitempty"`
-	CreatedAt  *time.Time      `json:"created_at,omitempty"`
-	Day        *idemrt.Date    `json:"day,omitempty"`
-	Email      *string         `json:"email,omitempty"`
-	Flag       *bool           `json:"flag,omitempty"`
-	ID         *string         `json:"id,omitempty"`
-	MaybeCount *int64          `json:"maybe_count,omitempty"`
-	Precise    *float64        `json:"precise,omitempty"`
-	Ratio      *float32        `json:"ratio,omitempty"`
-	Raw        []byte          `json:"raw,omitempty"`
-	Small      *int32          `json:"small,omitempty"`
+	Anything   json.RawMessage        `json:"anything,omitempty"`
+	Big        *int64                 `json:"big,omitempty"`
+	Blob       []byte                 `json:"blob,omitempty"`
+	CreatedAt  *time.Time             `json:"created_at,omitempty"`
+	Day        *idemrt.Date           `json:"day,omitempty"`
+	Email      *string                `json:"email,omitempty"`
+	Flag       *bool                  `json:"flag,omitempty"`
+	ID         *string                `json:"id,omitempty"`
+	MaybeCount idemrt.Nullable[int64] `json:"maybe_count,omitzero"`
+	Precise    *float64               `json:"precise,omitempty"`
+	Ratio      *float32               `json:"ratio,omitempty"`
+	Raw        []byte                 `json:"raw,omitempty"`
+	Small      *int32                 `json:"small,omitempty"`
 }
 
 // Circle is an object.
 type Circle struct {
-	Kind   string  `json:"kind"`
-	Label  *string `json:"label,omitempty"`
-	Radius float64 `json:"radius"`
+	Kind   string                  `json:"kind"`
+	Label  idemrt.Nullable[string] `json:"label,omitzero"`
+	Radius float64                 `json:"radius"`
 }
 
 // Color is an enumeration.
@@ -118,14 +118,14 @@ func (u Event) RawJSON() json.RawMessage {
 
 // EventReceipt is an object.
 type EventReceipt struct {
-	Color    *Color               `json:"color,omitempty"`
-	Contact  *Contact             `json:"contact,omitempty"`
-	Counters map[string]int64     `json:"counters,omitempty"`
-	ID       string               `json:"id"`
-	Labels   *Labels              `json:"labels,omitempty"`
-	Parent   *EventReceipt        `json:"parent,omitempty"`
-	Payload  *EventReceiptPayload `json:"payload,omitempty"`
-	Priority *Priority            `json:"priority,omitempty"`
+	Color    *Color                         `json:"color,omitempty"`
+	Contact  *Contact                       `json:"contact,omitempty"`
+	Counters map[string]int64               `json:"counters,omitempty"`
+	ID       string                         `json:"id"`
+	Labels   *Labels                        `json:"labels,omitempty"`
+	Parent   idemrt.Nullable[*EventReceipt] `json:"parent,omitzero"`
+	Payload  *EventReceiptPayload           `json:"payload,omitempty"`
+	Priority *Priority                      `json:"priority,omitempty"`
 }
 
 // EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): every variant that accepts the
@@ -189,10 +189,10 @@ type OrderPlaced struct {
 
 // OrderShipped is an object.
 type OrderShipped struct {
-	Carrier  string  `json:"carrier"`
-	OrderID  string  `json:"order_id"`
-	Tracking *string `json:"tracking,omitempty"`
-	Type     string  `json:"type"`
+	Carrier  string                  `json:"carrier"`
+	OrderID  string                  `json:"order_id"`
+	Tracking idemrt.Nullable[string] `json:"tracking,omitzero"`
+	Type     string                  `json:"type"`
 }
 
 // PhoneContact is an object.
@@ -252,15 +252,15 @@ func (u Shape) RawJSON() json.RawMessage {
 
 // ShapeBase is an object.
 type ShapeBase struct {
-	Kind  string  `json:"kind"`
-	Label *string `json:"label,omitempty"`
+	Kind  string                  `json:"kind"`
+	Label idemrt.Nullable[string] `json:"label,omitzero"`
 }
 
 // Square is an object.
 type Square struct {
-	Kind  string  `json:"kind"`
-	Label *string `json:"label,omitempty"`
-	Side  float32 `json:"side"`
+	Kind  string                  `json:"kind"`
+	Label idemrt.Nullable[string] `json:"label,omitzero"`
+	Side  float32                 `json:"side"`
 }
 
 // TreeNode is an object.

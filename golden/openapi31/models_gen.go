@@ -4,24 +4,25 @@ package openapi31
 
 import (
 	"encoding/json"
+	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
 	"time"
 )
 
 // Author is an object.
 type Author struct {
-	Email *string `json:"email,omitempty"`
-	Name  string  `json:"name"`
+	Email idemrt.Nullable[string] `json:"email,omitzero"`
+	Name  string                  `json:"name"`
 }
 
 // NewNote is an object.
 type NewNote struct {
 	// A level from 1 to 5, or a named level ("urgent").
-	Priority *NewNotePriority `json:"priority,omitempty"`
-	Rating   *int32           `json:"rating,omitempty"`
-	Tags     []string         `json:"tags,omitempty"`
-	Text     string           `json:"text"`
-	Title    *string          `json:"title,omitempty"`
+	Priority idemrt.Nullable[NewNotePriority] `json:"priority,omitzero"`
+	Rating   idemrt.Nullable[int32]           `json:"rating,omitzero"`
+	Tags     []string                         `json:"tags,omitempty"`
+	Text     string                           `json:"text"`
+	Title    idemrt.Nullable[string]          `json:"title,omitzero"`
 }
 
 // NewNotePriority is one of Integer, String (oneOf): the first variant, in this order, that decodes
@@ -52,12 +53,12 @@ func (u NewNotePriority) RawJSON() json.RawMessage {
 
 // Note is an object.
 type Note struct {
-	Author    *Author   `json:"author,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-	ID        int64     `json:"id"`
-	Kind      *NoteKind `json:"kind,omitempty"`
-	Text      string    `json:"text"`
-	Title     *string   `json:"title,omitempty"`
+	Author    idemrt.Nullable[Author] `json:"author,omitzero"`
+	CreatedAt time.Time               `json:"created_at"`
+	ID        int64                   `json:"id"`
+	Kind      *NoteKind               `json:"kind,omitempty"`
+	Text      string                  `json:"text"`
+	Title     idemrt.Nullable[string] `json:"title,omitzero"`
 }
 
 // NoteKind is an enumeration.

@@ -23,9 +23,9 @@ func TestTypeListUnion(t *testing.T) {
 		if err := json.Unmarshal([]byte(tc.in), &n); err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
-		p := n.Priority
-		gotInt := p != nil && p.Integer != nil && *p.Integer == 3
-		gotText := p != nil && p.String != nil && *p.String == "urgent"
+		p, _ := n.Priority.Get()
+		gotInt := p.Integer != nil && *p.Integer == 3
+		gotText := p.String != nil && *p.String == "urgent"
 		if gotInt != tc.integer || gotText != tc.text {
 			t.Fatalf("%s decoded to %+v", tc.in, p)
 		}

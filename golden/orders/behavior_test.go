@@ -281,8 +281,7 @@ func TestPreconditionFailedIsFinal(t *testing.T) {
 		w.Header().Set("ETag", `"v3"`)
 		writeJSON(w, http.StatusOK, orders.Order{ID: "o1"})
 	})
-	note := "gift"
-	_, err := c.UpdateOrder(context.Background(), orders.OrderUpdate{Note: &note},
+	_, err := c.UpdateOrder(context.Background(), orders.OrderUpdate{Note: idemrt.NewNullable("gift")},
 		orders.UpdateOrderParams{OrderID: "o1", IfMatch: `"v1"`})
 	if !errors.Is(err, idemrt.ErrPreconditionFailed) {
 		t.Fatalf("err = %v, want ErrPreconditionFailed", err)
@@ -296,7 +295,7 @@ func TestPreconditionFailedIsFinal(t *testing.T) {
 	if requests, _ := s.counts(); requests != 1 {
 		t.Errorf("requests = %d, want 1 (412 is never retried)", requests)
 	}
-	res, err := c.UpdateOrder(context.Background(), orders.OrderUpdate{Note: &note},
+	res, err := c.UpdateOrder(context.Background(), orders.OrderUpdate{Note: idemrt.NewNullable("gift")},
 		orders.UpdateOrderParams{OrderID: "o1", IfMatch: `"v2"`})
 	if err != nil || res.ETag != `"v3"` || res.Body.ID != "o1" {
 		t.Errorf("fresh If-Match: %+v, %v", res, err)

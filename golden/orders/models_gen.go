@@ -2,7 +2,10 @@
 
 package orders
 
-import "time"
+import (
+	idemrt "github.com/idemgen/idemgen/runtime"
+	"time"
+)
 
 // CapturePaymentRequest is an object.
 type CapturePaymentRequest struct {
@@ -39,14 +42,14 @@ type LineItem struct {
 
 // Order is an object.
 type Order struct {
-	CreatedAt  time.Time         `json:"created_at"`
-	CustomerID string            `json:"customer_id"`
-	ID         string            `json:"id"`
-	Items      []LineItem        `json:"items"`
-	Metadata   map[string]string `json:"metadata,omitempty"`
-	Note       *string           `json:"note,omitempty"`
-	Shipping   *OrderShipping    `json:"shipping,omitempty"`
-	Status     OrderStatus       `json:"status"`
+	CreatedAt  time.Time               `json:"created_at"`
+	CustomerID string                  `json:"customer_id"`
+	ID         string                  `json:"id"`
+	Items      []LineItem              `json:"items"`
+	Metadata   map[string]string       `json:"metadata,omitempty"`
+	Note       idemrt.Nullable[string] `json:"note,omitzero"`
+	Shipping   *OrderShipping          `json:"shipping,omitempty"`
+	Status     OrderStatus             `json:"status"`
 }
 
 // OrderFilter is an object.
@@ -107,8 +110,8 @@ func (e OrderStatus) IsKnown() bool {
 
 // OrderUpdate is an object.
 type OrderUpdate struct {
-	Note   *string      `json:"note,omitempty"`
-	Status *OrderStatus `json:"status,omitempty"`
+	Note   idemrt.Nullable[string] `json:"note,omitzero"`
+	Status *OrderStatus            `json:"status,omitempty"`
 }
 
 // Payment is an object.

@@ -74,6 +74,12 @@ func (w *formWriter) value(name string, index bool) error {
 	if err != nil {
 		return err
 	}
+	return w.token(tok, name, index)
+}
+
+// token appends the pairs of the value that starts with tok. A null is
+// absent.
+func (w *formWriter) token(tok json.Token, name string, index bool) error {
 	switch t := tok.(type) {
 	case json.Delim:
 		if t == '{' {
@@ -97,7 +103,8 @@ func (w *formWriter) add(name, escapedValue string) {
 	w.pairs = append(w.pairs, url.QueryEscape(name)+"="+escapedValue)
 }
 
-// object appends the members of an object whose '{' was read.
+// object appends the members of an object whose '{' was read. A null
+// member is sent as an empty value.
 func (w *formWriter) object(name string, index bool) error {
 	for w.dec.More() {
 		tok, err := w.dec.Token()
@@ -118,7 +125,17 @@ func (w *formWriter) object(name string, index bool) error {
 		} else {
 			key = name + "[" + key + "]"
 		}
-		if err := w.value(key, deep); err != nil {
+		tok, err = w.dec.Token()
+		if err != nil {
+			return err
+		}
+		if tok == nil {
+			// An explicit null member (idemrt.Null) clears a field: the
+			// form spells it as an empty value.
+			w.add(key, "")
+			continue
+		}
+		if err := w.token(tok, key, deep); err != nil {
 			return err
 		}
 	}

@@ -122,7 +122,7 @@ func jsonName(f reflect.StructField) (name string, omitEmpty, ok bool) {
 	if name == "" {
 		name = f.Name
 	}
-	return name, strings.Contains(opts, "omitempty"), true
+	return name, strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero"), true
 }
 
 // writePart writes one field as one or more parts; ct is the declared
@@ -130,6 +130,9 @@ func jsonName(f reflect.StructField) (name string, omitEmpty, ok bool) {
 func writePart(w *multipart.Writer, name string, fv reflect.Value, ct string) error {
 	if (fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface) && fv.IsNil() {
 		return nil
+	}
+	if n, ok := fv.Interface().(shared.Nullish); ok && n.IsNull() {
+		return textPart(w, name, "", ct) // an explicit null: an empty value
 	}
 	switch {
 	case fv.Type() == bytesType:

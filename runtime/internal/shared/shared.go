@@ -46,3 +46,13 @@ func IsJSON(contentType string) bool {
 	}
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
+
+// Nullish is what the codec asks of a member with three states
+// (idemrt.Nullable, which satisfies it without either package naming the
+// other): whether it is present and whether it is an explicit null. Form
+// and multipart bodies send an explicit null as an empty value ("note=",
+// an empty part), the form convention for clearing a field.
+type Nullish interface {
+	IsSet() bool
+	IsNull() bool
+}
