@@ -28,14 +28,25 @@ type bodyPlan struct {
 // requestBody picks the media type the client sends, preferring JSON, then a
 // form, multipart, text and finally raw bytes (an io.Reader) for anything
 // else, so every declared body can be sent. Forms and multipart need an
-// object schema; without one they are sent raw too.
+// object schema; without one they are sent raw too. A JSON or form body
+// whose schema is an object that must stay empty (no properties,
+// additionalProperties false: Stripe's DELETEs) has nothing to say: the
+// method takes no body argument and sends no body (nil).
 func requestBody(op *ir.Operation) *bodyPlan {
 	if op.Body == nil || len(op.Body.Content) == 0 {
 		return nil
 	}
 	opt := !op.Body.Required
 	if m := pickJSON(op.Body.Content); m != nil {
+		if isEmptyObject(m.Schema) {
+			return nil
+		}
 		return &bodyPlan{m, bodyJSON, opt}
+	}
+	for _, m := range op.Body.Content {
+		if m.Name == "application/x-www-form-urlencoded" && isEmptyObject(m.Schema) {
+			return nil
+		}
 	}
 	for _, want := range []struct {
 		name string
@@ -73,6 +84,13 @@ func pickJSON(content []*ir.MediaType) *ir.MediaType {
 func isObject(s *ir.Schema) bool {
 	d := s.Deref()
 	return d != nil && d.Kind == ir.KindObject && len(d.Properties) > 0
+}
+
+// isEmptyObject reports whether a schema is an object that can hold no
+// member: no properties and additionalProperties false.
+func isEmptyObject(s *ir.Schema) bool {
+	d := s.Deref()
+	return d != nil && d.Kind == ir.KindObject && len(d.Properties) == 0 && d.AdditionalProperties == nil
 }
 
 // contentType is the Content-Type a plan sends.
