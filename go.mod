@@ -11,6 +11,7 @@ require (
 	github.com/theory/jsonpath v0.12.3
 	go.yaml.in/yaml/v3 v3.0.6
 	go.yaml.in/yaml/v4 v4.0.0
+	golang.org/x/net v0.57.0
 	modernc.org/sqlite v1.62.0
 )
 

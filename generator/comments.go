@@ -20,7 +20,8 @@ func docLines(text string) []string {
 // its own would leave a ragged short piece before the author's next line.
 // Markup lines (lists, tables, headings, code, fenced blocks) stay as written.
 func docLinesWrap(text string, width int) []string {
-	text = specText(text)
+	// HTML entities may decode to characters specText removes: clean again.
+	text = specText(docMarkup(specText(text)))
 	var lines []string
 	var para []string
 	flush := func() {
@@ -151,6 +152,9 @@ func isProse(line string) bool {
 	}
 	if i := strings.IndexAny(line, ".)"); i > 0 && i < 4 && strings.Trim(line[:i], "0123456789") == "" {
 		return false // "1. item"
+	}
+	if _, ok := linkDefLine(line); ok {
+		return false // "[text]: url" stays on a line of its own
 	}
 	return true
 }

@@ -14,12 +14,10 @@ func TestDocLinesReflowsParagraphs(t *testing.T) {
 		strings.TrimSpace(strings.Repeat("word ", 20)),
 		"word word word word word next line of the same paragraph.",
 		"",
-		"- a list item",
-		"- another",
+		"  - a list item",
+		"  - another",
 		"",
-		"```",
-		"code  stays",
-		"```",
+		"\tcode  stays",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -5,19 +5,19 @@
 // A profiles API whose PATCH clears members with an explicit `null`, whose list is a named array
 // model, and whose DELETE declares an empty form body.
 //
-// ## Conventions
+// # Conventions
 //
-// Descriptions here are written in **Markdown**:
+// Descriptions here are written in Markdown:
 //
 //   - lists become Go doc lists;
-//   - links such as [the Go doc comment guide](https://go.dev/doc/comment)
+//   - links such as [the Go doc comment guide]
 //     become link definitions;
 //   - `code spans` stay as written.
 //
-// ```
-// PATCH /profiles/p1
-// {"bio": null}
-// ```
+// A PATCH that clears the biography:
+//
+//	PATCH /profiles/p1
+//	{"bio": null}
 //
 // # Retries
 //
@@ -38,4 +38,6 @@
 // Non-success statuses return *idemrt.StatusError with the status, the
 // headers, a bounded body and, when the API document declares one, the
 // decoded error model in Model.
+//
+// [the Go doc comment guide]: https://go.dev/doc/comment
 package profiles

@@ -13,8 +13,7 @@ type DeleteProfileRequest map[string]json.RawMessage
 
 // Profile is an object.
 //
-// <p>A <strong>profile</strong>. Members the API adds later are kept in
-// <code>AdditionalProperties</code>.</p>
+// A profile. Members the API adds later are kept in `AdditionalProperties`.
 type Profile struct {
 	Age idemrt.Nullable[int32] `json:"age,omitzero"`
 	// Required but nullable, so always present; a pointer whose nil is null.

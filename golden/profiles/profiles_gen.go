@@ -25,7 +25,7 @@ type DeleteProfileParams struct {
 
 // DeleteProfile is idempotent: retried on 503 and on unknown outcomes.
 //
-// <p>Deletes the profile. It takes no parameters.</p>
+// Deletes the profile. It takes no parameters.
 //
 // DELETE /profiles/{profile_id} (operation "deleteProfile").
 func (c *Client) DeleteProfile(ctx context.Context, params DeleteProfileParams, opts ...idemrt.CallOption) error {
@@ -91,10 +91,14 @@ var listProfilesOp = idemrt.Operation{
 
 // ListProfiles is idempotent: retried on 503 and on unknown outcomes.
 //
-// <p>Returns the profiles, newest first. See <a href="https://example.com/docs/list">the list
-// guide</a>.</p><ul><li>Sorted by <code>created</code>.</li><li>At most 100 &amp; no paging.</li></ul>
+// Returns the profiles, newest first. See [the list guide].
+//
+//   - Sorted by `created`.
+//   - At most 100 & no paging.
 //
 // GET /profiles (operation "listProfiles").
+//
+// [the list guide]: https://example.com/docs/list
 func (c *Client) ListProfiles(ctx context.Context, opts ...idemrt.CallOption) (ProfileList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/profiles")
 	req, err := b.Build()
