@@ -96,7 +96,7 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 // benchmark called generate(api, cfg, 400) and generate(api, cfg, MaxInt)
 // of commit 95de931, the last with the chunks, on github-api.json.)
 func (g *gen) render(ops []*ir.Operation) ([]File, error) {
-	doc, err := renderDoc(g.api, g.cfg.Package)
+	doc, err := renderDoc(g.api, g.cfg.Package, g.versionConst)
 	if err != nil {
 		return nil, err
 	}

@@ -24,3 +24,7 @@
 // headers, a bounded body and, when the API document declares one, the
 // decoded error model in Model.
 package composition
+
+// APIVersion is the version of the API document this package was generated
+// from (its info.version).
+const APIVersion = "0.3.0"

@@ -22,3 +22,7 @@
 // headers, a bounded body and, when the API document declares one, the
 // decoded error model in Model.
 package openapi31
+
+// APIVersion is the version of the API document this package was generated
+// from (its info.version).
+const APIVersion = "2.0.0"

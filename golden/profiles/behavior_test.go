@@ -132,3 +132,10 @@ func TestFormClearsMember(t *testing.T) {
 		t.Errorf("form = %q (%s), want %q", r.body, r.ctype, want)
 	}
 }
+
+// TestAPIVersion: the package names the document's info.version.
+func TestAPIVersion(t *testing.T) {
+	if profiles.APIVersion != "2024-01-15" {
+		t.Errorf("APIVersion = %q", profiles.APIVersion)
+	}
+}

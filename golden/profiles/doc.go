@@ -41,3 +41,7 @@
 //
 // [the Go doc comment guide]: https://go.dev/doc/comment
 package profiles
+
+// APIVersion is the version of the API document this package was generated
+// from (its info.version).
+const APIVersion = "2024-01-15"

@@ -25,3 +25,7 @@
 // headers, a bounded body and, when the API document declares one, the
 // decoded error model in Model.
 package unicode
+
+// APIVersion is the version of the API document this package was generated
+// from (its info.version).
+const APIVersion = "1.0.0"
