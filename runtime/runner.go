@@ -21,7 +21,9 @@ type Doer interface {
 // not import the codec. Its fields: Method; URL (absolute); Header (may be
 // nil, Content-Type set when there is a body; the engine adds the key header
 // and call headers to it, so do not share one Header between concurrent
-// calls); Body (nil for none; every attempt sends these same bytes); Key (the
+// calls); Body (nil for none; every attempt sends these same bytes); Stream
+// (a streamed body instead of Body: fixed pieces and readers, rebuilt per
+// attempt, see File); Server (the server URL the URL was built on); Key (the
 // idempotency key of the call, "" makes the engine generate one with NewKey;
 // keyed operations send it in their key header, and every call's errors and
 // attempt records carry it).

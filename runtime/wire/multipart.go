@@ -58,9 +58,10 @@ func (s *streamWriter) flush() {
 
 // EncodeMultipart encodes a struct as multipart/form-data and returns the
 // body with its Content-Type (which carries the boundary). Each exported
-// field with a JSON name becomes one part: []byte and io.Reader fields are
-// file parts (read once), scalars are text parts, lists of scalars repeat the
-// part, anything else is a JSON part. An encoding's ContentType sets the
+// field with a JSON name becomes one part: []byte, File and io.Reader
+// fields are file parts (readers read once here; Builder.MultipartBody
+// streams them instead), scalars are text parts, lists of scalars repeat
+// the part, anything else is a JSON part. An encoding's ContentType sets the
 // part's Content-Type: a JSON type sends the whole value as one JSON part, a
 // file part takes the type instead of application/octet-stream, a text part
 // carries it. Members the type adds in its own MarshalJSON (additional
