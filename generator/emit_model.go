@@ -182,12 +182,18 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, 
 		seen = map[*ir.Schema]bool{}
 	}
 	typ := g.goTypeSeen(p.Type, seen)
+	file := g.fileType(owner, p)
+	if file != nil {
+		typ = file // a file part: its zero value sends no part
+	}
 	tag := p.Name
 	if tag == "-" {
 		tag = "-," // a member literally named "-", not "skip this field"
 	}
+	three := file == nil && threeState(p)
 	switch {
-	case threeState(p):
+	case file != nil:
+	case three:
 		if g.byPointer[fieldEdge{owner, p}] {
 			typ = jen.Op("*").Add(typ)
 		}
@@ -196,7 +202,7 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, 
 	case !nilable(p.Type) && (!p.Required || isNullable(p.Type) || g.byPointer[fieldEdge{owner, p}]):
 		typ = jen.Op("*").Add(typ)
 	}
-	if !p.Required && !threeState(p) {
+	if !p.Required && !three {
 		tag += ",omitempty"
 	}
 	return comment(p.Description, deprecated(p.Deprecated)).
