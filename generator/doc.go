@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"strings"
 	"text/template"
+	"unicode"
 
 	"github.com/idemgen/idemgen/ir"
 	"github.com/idemgen/idemgen/templates"
@@ -17,18 +18,25 @@ type docData struct {
 	Package string
 	Title   string
 	Version string
+	// Generator is the idemgen version that generated the package.
+	Generator string
+	// VersionConst asks for the APIVersion constant: the document has a
+	// version and no generated identifier is already called APIVersion.
+	VersionConst bool
 	// Description holds the API description as comment lines.
 	Description []string
 }
 
 // renderDoc renders the package documentation file from the template and
 // gofmts it.
-func renderDoc(api *ir.API, pkg string) ([]byte, error) {
+func renderDoc(api *ir.API, pkg, generatorVersion string, versionConst bool) ([]byte, error) {
 	tmpl, err := template.ParseFS(templates.FS, "doc.go.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("doc template: %w", err)
 	}
-	data := docData{Header: Header, Package: pkg, Title: strings.TrimSpace(api.Title), Version: strings.TrimSpace(api.Version)}
+	data := docData{Header: Header, Package: pkg, Title: oneLine(api.Title), Version: oneLine(api.Version),
+		Generator: oneLine(generatorVersion)}
+	data.VersionConst = versionConst && data.Version != ""
 	if data.Title == "" {
 		data.Title = "an HTTP"
 	}
@@ -44,4 +52,11 @@ func renderDoc(api *ir.API, pkg string) ([]byte, error) {
 		return nil, fmt.Errorf("doc template output does not parse: %w", err)
 	}
 	return out, nil
+}
+
+// oneLine makes document text safe for a single comment line: control
+// characters (a newline would end the comment and start code) become
+// spaces, and runs of spaces fold into one.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }

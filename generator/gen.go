@@ -25,6 +25,9 @@ type gen struct {
 	enumConsts map[*ir.Schema][]string
 	// chunk is how many declarations one models rendering job takes.
 	chunk int
+	// versionConst is set when doc.go may declare APIVersion: no other
+	// identifier took the name.
+	versionConst bool
 }
 
 // opIdents are the identifiers emitted for one operation.
@@ -76,6 +79,11 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 		}
 	}
 	g.byPointer = valueCycles(g.api.Schemas)
+	// APIVersion is claimed last, so it never renames a type of the
+	// document; a document that has its own APIVersion keeps it.
+	if !g.ns["APIVersion"] {
+		g.versionConst = g.ns.claim("APIVersion", "") == "APIVersion"
+	}
 }
 
 // reserveOp names an operation's contract variable, error-model function,

@@ -35,6 +35,14 @@ type Config struct {
 	// SkipUnsupported turns an operation the generator cannot honour into an
 	// entry of Output.Skipped instead of an error.
 	SkipUnsupported bool
+	// Version is the idemgen version recorded in doc.go and, for a module,
+	// required in go.mod; "" reads as "(devel)". Output depends on nothing
+	// else beside the document.
+	Version string
+	// Module, when set, makes the output a standalone module with this path:
+	// go.mod, README.md and example_test.go join the package's files (see
+	// emit_module.go).
+	Module string
 }
 
 // File is one generated file.
@@ -91,7 +99,7 @@ func generate(api *ir.API, cfg Config, chunkSize int) (*Output, error) {
 // the output does not depend on scheduling. Building only reads the
 // generator's tables, which are complete once reserveNames has run.
 func (g *gen) render(ops []*ir.Operation) ([]File, error) {
-	doc, err := renderDoc(g.api, g.cfg.Package)
+	doc, err := renderDoc(g.api, g.cfg.Package, g.version(), g.versionConst)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +125,13 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 		}
 		files = append(files, File{Name: jobs[i].name, Content: mergeChunks(out[i:j])})
 		i = j
+	}
+	if g.cfg.Module != "" {
+		mod, err := g.moduleFiles(ops)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, mod...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
