@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
@@ -13,6 +14,9 @@ type readmeData struct {
 	Header, Module, Package, Title, Version, Description, Generator string
 	IdemgenModule, Require                                          string
 	Devel                                                           bool
+	// Import is the import spec: the package name, then the path, unless
+	// the path's last element is the name.
+	Import string
 	// Server is the NewClient argument, as Go.
 	Server  string
 	Schemes []readmeScheme
@@ -33,6 +37,10 @@ func (g *gen) renderReadme(ops []*ir.Operation) ([]byte, error) {
 		Version: mdText(g.api.Version), Description: mdText(g.api.Description), Generator: mdText(g.version()),
 		IdemgenModule: IdemgenModule, Require: RequireVersion(g.version()), Server: `"https://api.example.com"`}
 	d.Devel = d.Require == PlaceholderVersion
+	d.Import = fmt.Sprintf("%s %q", pkg, g.cfg.Module)
+	if path.Base(g.cfg.Module) == pkg {
+		d.Import = fmt.Sprintf("%q", g.cfg.Module)
+	}
 	if d.Title == "" {
 		d.Title = "an HTTP API"
 	}
