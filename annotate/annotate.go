@@ -3,14 +3,16 @@
 // sane baseline and then correct the few operations the method gets wrong.
 //
 // The rules, per operation that has no x-idempotent of its own and whose path
-// item has none either:
+// item has none either, are the parser's (ir.InferredSafety, ir.IsKeyHeader),
+// so an annotated document resolves to the contracts the parser inferred:
 //
-//   - GET, HEAD, OPTIONS, TRACE, PUT and DELETE get `x-idempotent: true`
-//     (RFC 9110 calls them idempotent);
-//   - POST and PATCH with a header parameter named Idempotency-Key (any case,
+//   - an operation with a header parameter named Idempotency-Key (any case,
 //     inline or through a $ref inside the same file, on the operation or its
-//     path item) get `x-idempotent: {key: {in: header, name: <its name>}}`;
-//   - other POST and PATCH get `x-idempotent: false`.
+//     path item) gets `x-idempotent: {key: {in: header, name: <its name>}}`,
+//     whatever its method;
+//   - other GET, HEAD, OPTIONS, TRACE, PUT, DELETE and QUERY get
+//     `x-idempotent: true` (RFC 9110 calls them idempotent);
+//   - other POST, PATCH and CONNECT get `x-idempotent: false`.
 //
 // Edits are spliced into the original bytes at positions taken from the parsed
 // tree, with the indentation and line endings of the surrounding lines, so
@@ -23,6 +25,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
+	"github.com/idemgen/idemgen/ir"
 )
 
 // Value is the x-idempotent form an edit adds.
@@ -156,13 +161,6 @@ func isCompact(src []byte, root *node) bool {
 	return len(root.vals) > 0 && root.vals[0].off > 0 && src[root.vals[0].off-1] == ':'
 }
 
-// idempotentMethods get `x-idempotent: true`; RFC 9110 section 9.2.2 lists
-// them (TRACE included, as a safe method).
-var idempotentMethods = map[string]bool{"get": true, "head": true, "options": true, "trace": true, "put": true, "delete": true}
-
-// unsafeMethods get the keyed form or `false`.
-var unsafeMethods = map[string]bool{"post": true, "patch": true}
-
 // walker visits the operations of a document and records edits and notes.
 type walker struct {
 	root  *node
@@ -177,7 +175,7 @@ func (w *walker) note(n *node, ptr, format string, args ...any) {
 
 func (w *walker) paths(paths *node) {
 	for i, k := range paths.keys {
-		item, ptr := paths.vals[i], "/paths/"+escapePointer(k.value)
+		item, ptr := paths.vals[i], jsonpointer.Join("/paths", k.value)
 		switch {
 		case item.kind != kindMap:
 			continue
@@ -193,11 +191,11 @@ func (w *walker) paths(paths *node) {
 
 func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string) {
 	for i, k := range item.keys {
-		method := k.value
-		if !idempotentMethods[method] && !unsafeMethods[method] {
+		method, ok := ir.OperationMethod(k.value)
+		if !ok {
 			continue
 		}
-		op, opPtr := item.vals[i], ptr+"/"+method
+		op, opPtr := item.vals[i], ptr+"/"+k.value
 		if op.kind != kindMap || op.has("x-idempotent") {
 			continue
 		}
@@ -205,23 +203,27 @@ func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string) {
 			w.note(op, opPtr, "operation is a shared YAML anchor or alias; annotate it by hand")
 			continue
 		}
-		e := Edit{Method: strings.ToUpper(method), Path: path, Line: op.line, pathIndex: pathIndex, opIndex: i}
+		e := Edit{Method: method, Path: path, Line: op.line, pathIndex: pathIndex, opIndex: i}
 		w.operation(e, k, op, item, opPtr)
 	}
 }
 
 func (w *walker) operation(e Edit, key, op, item *node, ptr string) {
-	if unsafeMethods[strings.ToLower(e.Method)] {
-		name, foreign := w.keyHeader(op, item)
-		switch {
-		case name != "":
-			e.Value, e.KeyName = Keyed, name
-		case foreign != "":
-			w.note(op, ptr, "parameter $ref %q cannot be followed inside this file; annotate the operation by hand", foreign)
-			return
-		default:
-			e.Value = False
-		}
+	// The parser's rules decide (ir.IsKeyHeader, then ir.InferredSafety), in
+	// the parser's order: a declared key header keys the operation whatever
+	// its method, so what annotate writes is what the parser inferred.
+	name, foreign := w.keyHeader(op, item)
+	unsafe := ir.InferredSafety(e.Method) == ir.Unsafe
+	switch {
+	case name != "":
+		e.Value, e.KeyName = Keyed, name
+	case foreign != "" && unsafe:
+		// `false` would be wrong if the key hides behind the reference. A
+		// safe method still gets `true`: without the key it stays retryable.
+		w.note(op, ptr, "parameter $ref %q cannot be followed inside this file; annotate the operation by hand", foreign)
+		return
+	case unsafe:
+		e.Value = False
 	}
 	if err := w.sp.insert(key, op, e); err != nil {
 		w.note(op, ptr, "%v; annotate the operation by hand", err)
@@ -247,7 +249,7 @@ func (w *walker) keyHeader(op, item *node) (name, foreign string) {
 				}
 				continue
 			}
-			if strings.EqualFold(p.str("in"), "header") && strings.EqualFold(p.str("name"), "Idempotency-Key") {
+			if strings.EqualFold(p.str("in"), "header") && ir.IsKeyHeader(p.str("name")) {
 				return p.str("name"), ""
 			}
 		}

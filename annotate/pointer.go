@@ -4,17 +4,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
-
-// escapePointer escapes one JSON pointer token (RFC 6901).
-func escapePointer(tok string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(tok)
-}
-
-// unescapePointer reverses escapePointer.
-func unescapePointer(tok string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-}
 
 // resolvePointer follows a $ref that points inside the document ("#/a/b");
 // it returns nil for a reference to another file or one that leads nowhere.
@@ -33,8 +25,8 @@ func resolvePointer(root *node, ref string) *node {
 		return nil // a named anchor, not a pointer
 	}
 	n := root
-	for _, tok := range strings.Split(frag[1:], "/") {
-		n = step(n, unescapePointer(tok))
+	for _, tok := range jsonpointer.Split(frag) {
+		n = step(n, tok)
 		if n == nil {
 			return nil
 		}

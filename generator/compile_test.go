@@ -43,6 +43,17 @@ func writeFile(t *testing.T, path string, data []byte) {
 	}
 }
 
+// typeCheckFiles type-checks generated files as one package with go/types
+// against the real runtime source (testutil.TypeCheck).
+func typeCheckFiles(t testing.TB, files []File) error {
+	t.Helper()
+	m := make(map[string][]byte, len(files))
+	for _, f := range files {
+		m[f.Name] = f.Content
+	}
+	return testutil.TypeCheck(t, m)
+}
+
 // goTool runs the go command in dir and returns its combined output.
 func goTool(dir string, args ...string) (string, error) {
 	cmd := exec.Command("go", args...)

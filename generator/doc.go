@@ -6,7 +6,6 @@ import (
 	"go/format"
 	"strings"
 	"text/template"
-	"unicode"
 
 	"github.com/idemgen/idemgen/ir"
 	"github.com/idemgen/idemgen/templates"
@@ -34,8 +33,11 @@ func renderDoc(api *ir.API, pkg, generatorVersion string, versionConst bool) ([]
 	if err != nil {
 		return nil, fmt.Errorf("doc template: %w", err)
 	}
-	data := docData{Header: Header, Package: pkg, Title: oneLine(api.Title), Version: oneLine(api.Version),
-		Generator: oneLine(generatorVersion)}
+	// The title and version sit inside the first comment line: inlineText
+	// keeps them on it (a line break there would start a line of code or a
+	// //go:generate directive).
+	data := docData{Header: Header, Package: pkg, Title: inlineText(api.Title), Version: inlineText(api.Version),
+		Generator: inlineText(generatorVersion)}
 	data.VersionConst = versionConst && data.Version != ""
 	if data.Title == "" {
 		data.Title = "an HTTP"
@@ -52,11 +54,4 @@ func renderDoc(api *ir.API, pkg, generatorVersion string, versionConst bool) ([]
 		return nil, fmt.Errorf("doc template output does not parse: %w", err)
 	}
 	return out, nil
-}
-
-// oneLine makes document text safe for a single comment line: control
-// characters (a newline would end the comment and start code) become
-// spaces, and runs of spaces fold into one.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }

@@ -339,9 +339,9 @@ func (g *gen) exampleCall(op *ir.Operation, ex opExample) jen.Code {
 	if ex.runnable {
 		body = append(body, jen.Comment("Output:"), jen.Commentf("%s %s", op.Method, ex.path), jen.Comment("ok"))
 	}
-	doc := fmt.Sprintf("Calling %s against a loopback server. %s", op.GoName, contractSentence(op))
+	doc := fmt.Sprintf("Calling %s against a loopback server. %s", op.GoName, op.Retry.Summary)
 	if !ex.runnable {
-		doc = fmt.Sprintf("Calling %s (compiled, not run: its arguments need real values). %s", op.GoName, contractSentence(op))
+		doc = fmt.Sprintf("Calling %s (compiled, not run: its arguments need real values). %s", op.GoName, op.Retry.Summary)
 	}
 	return comment(doc).Func().Id("ExampleClient_" + op.GoName).Params().Block(body...)
 }

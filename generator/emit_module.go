@@ -92,7 +92,7 @@ func renderTemplate(name string, data any) ([]byte, error) {
 // included: one line, with the characters that start markup or end a cell
 // escaped, and HTML left inert.
 func mdText(s string) string {
-	s = oneLine(s)
+	s = inlineText(s)
 	var b strings.Builder
 	for _, r := range s {
 		switch r {

@@ -3,7 +3,6 @@ package generator
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -106,43 +105,6 @@ func intLits(ns []int) []jen.Code {
 	return out
 }
 
-// contractSentence states an operation's retry behaviour in one sentence.
-func contractSentence(op *ir.Operation) string {
-	r := op.Retry
-	statuses := statusList(r.Retryable)
-	switch r.Safety {
-	case ir.Keyed:
-		return fmt.Sprintf("%s is keyed: every attempt sends one %s; retried on %s.", op.GoName, r.KeyName, retriedOn(statuses))
-	case ir.Idempotent:
-		return fmt.Sprintf("%s is idempotent: retried on %s.", op.GoName, retriedOn(statuses))
-	}
-	s := fmt.Sprintf("%s is not idempotent: never resent once the request may have reached the server; retried only when it was not sent", op.GoName)
-	if r.Retryable.Contains(429) {
-		s += " or on 429"
-	}
-	return s + "."
-}
-
-// retriedOn phrases the retry conditions of a safe operation.
-func retriedOn(statuses []string) string {
-	if len(statuses) == 0 {
-		return "unknown outcomes only"
-	}
-	return strings.Join(statuses, ", ") + " and on unknown outcomes"
-}
-
-// statusList renders a status set as "408", "429", "5xx".
-func statusList(s ir.StatusSet) []string {
-	var out []string
-	for _, c := range s.Codes {
-		out = append(out, strconv.Itoa(c))
-	}
-	for _, c := range s.Classes {
-		out = append(out, strconv.Itoa(c)+"xx")
-	}
-	return out
-}
-
 // emitMethod emits the client method of an operation:
 //
 //	func (c *Client) CreatePayment(ctx context.Context, body PaymentRequest,
@@ -182,7 +144,7 @@ func (g *gen) emitMethod(op *ir.Operation) jen.Code {
 // methodDoc is the contract sentence followed by the operation's own text.
 func (g *gen) methodDoc(op *ir.Operation) *jen.Statement {
 	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
-	return commentLead(true, contractSentence(op), sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
+	return commentLead(true, op.Retry.Summary, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 }
 
 // sentence ends a one-line summary with a period, so that gofmt does not

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
@@ -75,7 +76,7 @@ func (g *gen) renderReadme(ops []*ir.Operation) ([]byte, error) {
 func readmeRow(op *ir.Operation) readmeOp {
 	r := op.Retry
 	row := readmeOp{GoName: op.GoName, Method: op.Method, Path: codeText(op.Path),
-		Safety: r.Safety.String(), Retried: strings.Join(statusList(r.Retryable), ", ")}
+		Safety: r.Safety.String(), Retried: strings.Join(statusTexts(r.Retryable), ", ")}
 	if row.Retried == "" {
 		row.Retried = "-"
 	}
@@ -123,5 +124,17 @@ func (g *gen) callText(op *ir.Operation) string {
 // cell: one line, no backtick, and the cell separator escaped (GitHub's
 // tables read \| inside code spans as a literal bar).
 func codeText(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(oneLine(s), "`", "'"), "|", `\|`)
+	return strings.ReplaceAll(strings.ReplaceAll(inlineText(s), "`", "'"), "|", `\|`)
+}
+
+// statusTexts renders a status set for the README: "408", "429", "5xx".
+func statusTexts(s ir.StatusSet) []string {
+	var out []string
+	for _, c := range s.Codes {
+		out = append(out, strconv.Itoa(c))
+	}
+	for _, c := range s.Classes {
+		out = append(out, strconv.Itoa(c)+"xx")
+	}
+	return out
 }

@@ -91,7 +91,7 @@ func bodyWhat(b respBody) string {
 	if !b.multi {
 		return statusLabel(b.resp)
 	}
-	return statusLabel(b.resp) + " (" + strings.Join(b.types, ", ") + ")"
+	return statusLabel(b.resp) + " (" + inlineText(strings.Join(b.types, ", ")) + ")"
 }
 
 // headerType is the Go type of a response header field: its scalar type, or

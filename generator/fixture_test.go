@@ -65,7 +65,7 @@ func fixture() *ir.API {
 	schemas := []*ir.Schema{cat, client, dog, errModel, idOrName, labels, node, order, pet, priority, stamp, status, tags, upload}
 	return &ir.API{Title: "Fixture", Version: "1.0", Description: "A fixture.", OpenAPI: "3.0.3",
 		Servers: []ir.Server{{URL: "https://api.example.com/v1"}}, Schemas: schemas,
-		SecuritySchemes: fixtureSchemes(), Operations: fixtureOps(order, errModel, upload, status),
+		SecuritySchemes: fixtureSchemes(), Operations: withSummaries(fixtureOps(order, errModel, upload, status)),
 		Source: ir.Source{File: "fixture.yaml"}}
 }
 
@@ -86,6 +86,20 @@ func retry(safety ir.Safety) ir.RetryContract {
 		r.KeyIn, r.KeyName = "header", "Idempotency-Key"
 	}
 	return r
+}
+
+// withSummaries sets each operation's contract sentence the way the parser
+// words it for the default retryable set (the generator only prints it).
+func withSummaries(ops []*ir.Operation) []*ir.Operation {
+	tails := map[ir.Safety]string{
+		ir.Keyed:      " is keyed: every attempt sends one Idempotency-Key; retried on 408, 429, 502, 503, 504 and on unknown outcomes.",
+		ir.Idempotent: " is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.",
+		ir.Unsafe:     " is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.",
+	}
+	for _, op := range ops {
+		op.Retry.Summary = op.GoName + tails[op.Retry.Safety]
+	}
+	return ops
 }
 
 func errorResponses4xx(errModel *ir.Schema) []*ir.Response {

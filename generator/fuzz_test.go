@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,13 +12,14 @@ import (
 )
 
 // FuzzGenerate feeds documents through the parser and the generator: for
-// whatever the parser accepts, Generate must not panic and must never
-// produce source that does not parse (its "render" error means a generator
-// bug). The seeds are the specs of testdata/specs; they run as ordinary
-// tests.
+// whatever the parser accepts, Generate must not panic, must never produce
+// source that does not parse (its "render" error means a generator bug), and
+// what it returns must type-check with go/types against the real runtime
+// source. The seeds are the specs of testdata/specs (and the hostile ones of
+// testdata/fuzz); they run as ordinary tests.
 func FuzzGenerate(f *testing.F) {
 	root := testutil.ModuleRoot(f)
-	for _, pattern := range []string{"*.yaml", "bad-gen/*.yaml"} {
+	for _, pattern := range []string{"*.yaml", "*.json", "bad-gen/*.yaml"} {
 		paths, _ := filepath.Glob(filepath.Join(root, "testdata", "specs", pattern))
 		for _, p := range paths {
 			data, err := os.ReadFile(p)
@@ -27,13 +29,23 @@ func FuzzGenerate(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	hostile, err := os.ReadFile(filepath.Join("testdata", "hostile-text.yaml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(bytes.ReplaceAll(hostile, []byte("@@"), []byte(yamlQuoted(hostileTexts["kitchen"]))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		api, diags, err := parser.LoadData("fuzz.yaml", data, parser.Options{})
 		if err != nil || api == nil || diags.HasErrors() {
 			return
 		}
 		for _, skip := range []bool{false, true} {
-			_, err := Generate(api, Config{Package: "fuzz", SkipUnsupported: skip})
+			out, err := Generate(api, Config{Package: "fuzz", SkipUnsupported: skip})
+			if err == nil {
+				if err := typeCheckFiles(t, out.Files); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if ds, ok := err.(ir.Diagnostics); ok {
 				for _, d := range ds {
 					if d.Rule == "render" {

@@ -64,6 +64,9 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if err := typeCheckFiles(t, first.Files); err != nil {
+				t.Error(err)
+			}
 			dir := filepath.Join(root, "golden", name)
 			want := map[string]bool{}
 			for i, f := range first.Files {

@@ -113,8 +113,9 @@ func (ns namespace) claim(base, suffix string) string {
 	return name
 }
 
-// docLines turns free text from a document into comment lines: control
-// characters dropped, trailing spaces trimmed, runs of blank lines folded.
+// docLines turns free text from a document into comment lines: cleaned by
+// specText (the one path of spec text into comments), trailing spaces
+// trimmed, runs of blank lines folded.
 func docLines(text string) []string {
 	return docLinesWrap(text, wrapWidth)
 }
@@ -125,12 +126,7 @@ func docLines(text string) []string {
 // its own would leave a ragged short piece before the author's next line.
 // Markup lines (lists, tables, headings, code, fenced blocks) stay as written.
 func docLinesWrap(text string, width int) []string {
-	text = strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || !unicode.IsControl(r) {
-			return r
-		}
-		return -1
-	}, text)
+	text = specText(text)
 	var lines []string
 	var para []string
 	flush := func() {
@@ -221,7 +217,7 @@ func canonicalComment(lines []string) string {
 		case l[0] == '\t':
 			out[i] = "//" + l
 		default:
-			out[i] = "// " + l
+			out[i] = "// " + neutralLine(l)
 		}
 	}
 	return strings.Join(out, "\n")

@@ -44,8 +44,12 @@ func TestRealWorldSpecsBuildAndVet(t *testing.T) {
 			t.Errorf("%s: generate: %v", name, err)
 			continue
 		}
-		t.Logf("%s: %d operations, %d schemas; load %v, generate %v", name, len(api.Operations), len(api.Schemas),
-			loaded.Round(time.Millisecond), (time.Since(start) - loaded).Round(time.Millisecond))
+		generated := time.Since(start)
+		if err := typeCheckFiles(t, out.Files); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		t.Logf("%s: %d operations, %d schemas; load %v, generate %v, type-check %v", name, len(api.Operations), len(api.Schemas),
+			loaded.Round(time.Millisecond), (generated - loaded).Round(time.Millisecond), (time.Since(start) - generated).Round(time.Millisecond))
 		pkgs[name] = out.Files
 	}
 	mod := writeModule(t, pkgs)

@@ -109,6 +109,11 @@ type RetryContract struct {
 	// 502, 503, 504).
 	RetryableLevel  Level
 	RetryableSource Source
+	// Summary states the contract in one sentence, naming the operation by its
+	// Go name ("CreateOrder is keyed: every attempt sends one Idempotency-Key;
+	// retried on 408, 429, 502, 503, 504 and on unknown outcomes."). The
+	// generated method's doc comment opens with it.
+	Summary string
 }
 
 // StatusSet is a set of HTTP statuses: exact codes plus whole classes.

@@ -198,6 +198,7 @@ func (b *builder) contract(r *rawOp, id string, params []*paramRef) ir.RetryCont
 	}
 	c := resolveContract(b.l.sink, r.method, lv, headers)
 	lintContract(b.l.sink, id, r.at, r.method, lv, c, headers)
+	c.Summary = contractSummary(r.goName, c)
 	return c
 }
 

@@ -1,35 +1,17 @@
 package parser
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
 )
 
-// IsKeyHeader reports whether a header parameter of this name declares an
-// idempotency key: "Idempotency-Key", in any case (DESIGN.md section 3). An
-// operation that declares one and has no x-idempotent is keyed by it;
-// `idemgen annotate` must use the same test, or it would annotate such an
-// operation `x-idempotent: false`.
-func IsKeyHeader(name string) bool {
-	return strings.EqualFold(name, "Idempotency-Key")
-}
-
 // keyish reports whether a header name looks like an idempotency key
 // ("Idempotency-Key", "X-Idempotency-Token", "idempotent-id").
 func keyish(name string) bool {
 	return strings.Contains(strings.ToLower(name), "idempot")
-}
-
-// InferredSafety returns what RFC 9110 says about a method: GET, HEAD,
-// OPTIONS, TRACE, PUT and DELETE are idempotent; POST, PATCH and anything
-// else are not.
-func InferredSafety(method string) ir.Safety {
-	switch strings.ToUpper(method) {
-	case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "QUERY":
-		return ir.Idempotent
-	}
-	return ir.Unsafe
 }
 
 // headerParam is what the contract needs to know of a declared parameter.
@@ -63,9 +45,9 @@ func resolveContract(s *diagSink, method string, lv levels, headers []headerPara
 		}[idem.kind]
 		c.KeyIn, c.KeyName = idem.keyIn, idem.keyName
 	default:
-		c.Safety = InferredSafety(method)
+		c.Safety = ir.InferredSafety(method)
 		for _, h := range headers {
-			if IsKeyHeader(h.name) {
+			if ir.IsKeyHeader(h.name) {
 				c.Safety, c.Kind, c.KeyIn, c.KeyName = ir.Keyed, ir.IdempotencyKeyed, "header", h.name
 				c.IdempotencyLevel, c.IdempotencySource = ir.LevelParameter, s.source(h.at)
 				break
@@ -109,14 +91,51 @@ func lintContract(s *diagSink, op string, at loc, method string, lv levels, c ir
 	for _, h := range headers {
 		switch {
 		case c.Kind == ir.IdempotencyKeyed && c.IdempotencyLevel != ir.LevelParameter &&
-			(IsKeyHeader(h.name) || (h.required && keyish(h.name))) && !strings.EqualFold(h.name, c.KeyName):
+			(ir.IsKeyHeader(h.name) || (h.required && keyish(h.name))) && !strings.EqualFold(h.name, c.KeyName):
 			s.warnf(h.at, op, ruleKeyParamMismatch,
 				"header %q looks like an idempotency key, but x-idempotent names %q; the client sends the key only as %s",
 				h.name, c.KeyName, c.KeyName)
-		case (c.Kind == ir.IdempotencyTrue || c.Kind == ir.IdempotencyFalse) && IsKeyHeader(h.name):
+		case (c.Kind == ir.IdempotencyTrue || c.Kind == ir.IdempotencyFalse) && ir.IsKeyHeader(h.name):
 			s.warnf(h.at, op, ruleKeyParamIgnored,
 				"header %q declares an idempotency key, but x-idempotent: %s overrides it; it is sent as an ordinary header",
 				h.name, c.Kind)
 		}
 	}
+}
+
+// contractSummary states a resolved contract in the one sentence the
+// generated method's doc comment opens with, so the generator prints a
+// decision instead of restating the runtime's rules:
+//
+//	CreateOrder is keyed: every attempt sends one Idempotency-Key; retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+func contractSummary(goName string, c ir.RetryContract) string {
+	switch c.Safety {
+	case ir.Keyed:
+		return fmt.Sprintf("%s is keyed: every attempt sends one %s; retried on %s.", goName, c.KeyName, retriedOn(c.Retryable))
+	case ir.Idempotent:
+		return fmt.Sprintf("%s is idempotent: retried on %s.", goName, retriedOn(c.Retryable))
+	}
+	// DESIGN.md section 4: an unsafe operation retries only failures that
+	// prove the request never arrived, and of its statuses only 429.
+	s := fmt.Sprintf("%s is not idempotent: never resent once the request may have reached the server; retried only when it was not sent", goName)
+	if c.Retryable.Contains(429) {
+		s += " or on 429"
+	}
+	return s + "."
+}
+
+// retriedOn phrases the retry conditions of a safe operation: "408, 429, 5xx
+// and on unknown outcomes".
+func retriedOn(set ir.StatusSet) string {
+	var statuses []string
+	for _, c := range set.Codes {
+		statuses = append(statuses, strconv.Itoa(c))
+	}
+	for _, c := range set.Classes {
+		statuses = append(statuses, strconv.Itoa(c)+"xx")
+	}
+	if len(statuses) == 0 {
+		return "unknown outcomes only"
+	}
+	return strings.Join(statuses, ", ") + " and on unknown outcomes"
 }

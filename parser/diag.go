@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 	"github.com/idemgen/idemgen/ir"
 )
 
@@ -15,6 +16,7 @@ import (
 const (
 	ruleLoad               = "load"
 	ruleRemoteRef          = "remote-ref"
+	ruleRefOutside         = "ref-outside"
 	ruleDanglingRef        = "dangling-ref"
 	ruleRefCycle           = "ref-cycle"
 	ruleRefKind            = "ref-kind"
@@ -60,7 +62,7 @@ func (l loc) at(toks ...string) loc {
 	for _, t := range toks {
 		n = child(unalias(n), t)
 	}
-	return loc{l.file, ptr(l.pointer, toks...), n}
+	return loc{l.file, jsonpointer.Join(l.pointer, toks...), n}
 }
 
 // diagSink collects diagnostics and locates them in the parsed trees.

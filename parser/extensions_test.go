@@ -228,7 +228,8 @@ func TestContractInheritance(t *testing.T) {
 				t.Fatalf("load: %v %v\n%s", err, diags, tt.spec())
 			}
 			got := api.Operations[0].Retry
-			got.IdempotencySource, got.RetryableSource = ir.Source{}, ir.Source{}
+			// Sources and the sentence have tests of their own.
+			got.IdempotencySource, got.RetryableSource, got.Summary = ir.Source{}, ir.Source{}, ""
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("contract\n got %+v\nwant %+v", got, tt.want)
 			}

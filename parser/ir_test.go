@@ -9,11 +9,13 @@ import (
 )
 
 // validSpecs lists the specs of testdata/specs the generator turns into
-// golden packages (every top-level YAML file, plus the multi-file root): they
-// must load without a single error.
+// golden packages (every top-level YAML and JSON file, plus the multi-file
+// root): they must load without a single error.
 func validSpecs(t *testing.T) []string {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "*.yaml"))
+	jsonNames, _ := filepath.Glob(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "*.json"))
+	names = append(names, jsonNames...)
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no valid specs found: %v", err)
 	}
@@ -44,7 +46,7 @@ func TestValidSpecsIR(t *testing.T) {
 			if dumpAPI(again) != got {
 				t.Error("two loads of the same spec differ")
 			}
-			name := strings.TrimSuffix(strings.ReplaceAll(spec, "/", "-"), ".yaml")
+			name := strings.TrimSuffix(strings.TrimSuffix(strings.ReplaceAll(spec, "/", "-"), ".yaml"), ".json")
 			testutil.Golden(t, filepath.Join("testdata", "ir", name+".txt"), []byte(got))
 		})
 	}

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +23,11 @@ type Options struct {
 	// AllowRemoteRefs lets $refs name http(s) URLs; they are refused
 	// (an error diagnostic, the reference replaced) unless set.
 	AllowRemoteRefs bool
+	// RefRoot is a folder whose files local $refs may also read. Without it
+	// they may only read files in the folder tree of the root document (for
+	// LoadData, the current directory); a reference that leaves it, as
+	// written or through a symbolic link, is an error (rule ref-outside).
+	RefRoot string
 }
 
 // Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, or
@@ -39,7 +43,7 @@ func Load(path string, opts Options) (api *ir.API, diags ir.Diagnostics, err err
 		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
 	key := filepath.ToSlash(filepath.Clean(path))
-	return load(key, path, data, opts)
+	return load(key, path, filepath.Dir(path), data, opts)
 }
 
 // LoadData is Load for bytes already in memory (fuzzing, tests); name is used
@@ -49,7 +53,7 @@ func LoadData(name string, data []byte, opts Options) (*ir.API, ir.Diagnostics, 
 	if key == "." || key == "/" {
 		key = "document"
 	}
-	return load(key, name, data, opts)
+	return load(key, name, ".", data, opts)
 }
 
 // unwrapPathError drops the *fs.PathError wrapper, whose text repeats the
@@ -66,56 +70,61 @@ func unwrapPathError(err error) error {
 // order, and the diagnostics found so far.
 type loader struct {
 	opts  Options
+	roots refRoots
 	files map[string]*docFile
 	order []string
 	root  *docFile
 	sink  *diagSink
-	// speculative is kin-openapi's load of the original bytes, started
-	// before the pre-pass (see speculate).
-	speculative <-chan kinResult
 }
 
-// anyRepaired reports whether the pre-pass changed any file.
-func (l *loader) anyRepaired() bool {
-	for _, f := range l.files {
-		if f.repaired {
-			return true
-		}
-	}
-	return false
-}
-
-func load(key, display string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
-	l := &loader{opts: opts, files: map[string]*docFile{}}
+// load runs the parser's four stages, each in its own files:
+//
+//  1. load (load.go, tree.go, jsontree.go, budget.go, refroot.go): read the
+//     root file into the parser's own YAML node tree; referenced files are
+//     read the same way when stage 2 meets their $refs;
+//  2. repair (repair*.go): walk every tree and fix, in place, what would make
+//     kin-openapi refuse the whole document, each fix a located warning;
+//  3. kin load (kinload.go): hand the repaired bytes to kin-openapi, fixing
+//     and retrying what its decoder still refuses (repair_kinerror.go);
+//  4. build (build.go, params.go, operation_io.go, schema*.go, contract.go,
+//     extensions.go): kin-openapi's model plus the trees -> *ir.API.
+func load(key, display, dir string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
+	l := &loader{opts: opts, roots: newRefRoots(dir, opts.RefRoot), files: map[string]*docFile{}}
 	l.sink = &diagSink{files: l.files}
-	if looksLikeOpenAPI3(data) {
-		l.speculative = speculate(key, data, opts)
-	}
-	root, err := parseTree(data)
+	version, swagger, err := l.loadRoot(key, display, data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: not a YAML or JSON document: %w", display, err)
+		return nil, nil, err
 	}
-	version, swagger, err := detectVersion(root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", display, err)
-	}
-	l.root = &docFile{key: key, display: display, root: root, data: data}
-	l.files[key] = l.root
-	l.order = append(l.order, key)
-	for i := 0; i < len(l.order); i++ {
-		(&prepass{l: l, f: l.files[l.order[i]]}).run()
-	}
-	if swagger {
-		l.fixSwagger()
-	}
+	l.repair(swagger)
 	doc, err := l.kinLoad(swagger)
 	if err != nil {
-		l.sink.errorf(loc{key, "", root}, "", ruleLoad, "kin-openapi cannot load the document: %v", err)
-		api := &ir.API{OpenAPI: version, Source: l.sink.source(loc{key, "", root})}
+		at := loc{key, "", l.root.root}
+		l.sink.errorf(at, "", ruleLoad, "kin-openapi cannot load the document: %v", err)
+		api := &ir.API{OpenAPI: version, Source: l.sink.source(at)}
 		return api, l.sink.sorted(), nil
 	}
 	api := build(l, doc, version)
 	return api, l.sink.sorted(), nil
+}
+
+// loadRoot is stage 1 for the root file: parse it into a tree and read its
+// version. The error names the file.
+func (l *loader) loadRoot(key, display string, data []byte) (version string, swagger bool, err error) {
+	root, err := parseTree(data)
+	if errors.Is(err, errNodeBudget) {
+		return "", false, fmt.Errorf("%s: %w", display, err)
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("%s: not a YAML or JSON document: %w", display, err)
+	}
+	version, swagger, err = detectVersion(root)
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", display, err)
+	}
+	l.root = &docFile{key: key, display: display, root: root, data: data}
+	l.files[key] = l.root
+	l.order = append(l.order, key)
+	return version, swagger, nil
 }
 
 // uriKey turns a location kin-openapi asks for into a file key.
@@ -124,15 +133,6 @@ func uriKey(u *url.URL) string {
 		return path.Clean(u.Path)
 	}
 	return u.String()
-}
-
-// looksLikeOpenAPI3 is a cheap test, before parsing, of whether speculating
-// is worth it: a large document that does not start like Swagger 2.0 (the
-// version field may come last: Stripe sorts its keys). A wrong guess only
-// costs the discarded work.
-func looksLikeOpenAPI3(data []byte) bool {
-	head := data[:min(len(data), 4096)]
-	return len(data) > 64<<10 && !bytes.Contains(head, []byte("swagger"))
 }
 
 // detectVersion reads `openapi` or `swagger` from the root.
@@ -172,7 +172,9 @@ func (l *loader) file(key string) *docFile {
 		return nil
 	}
 	root, err := parseTree(data)
-	if err != nil {
+	if err != nil || root.Kind == yaml.ScalarNode {
+		// Not a document (a scalar is any text file): it is reported as a
+		// reference that cannot be loaded, never quoted.
 		return nil
 	}
 	f.root, f.data = root, data
@@ -185,12 +187,20 @@ const remoteLimit = 64 << 20
 
 var remoteClient = &http.Client{Timeout: 30 * time.Second}
 
+// read returns the bytes of a file of the document set: a local file inside
+// the allowed folder trees, or, when allowed, an http(s) URL.
 func (l *loader) read(key string) ([]byte, error) {
 	if !isRemote(key) {
+		if err := l.roots.check(key); err != nil {
+			return nil, err
+		}
 		return os.ReadFile(filepath.FromSlash(key))
 	}
 	if !l.opts.AllowRemoteRefs {
 		return nil, errors.New("remote references are not allowed")
+	}
+	if err := checkRemote(key); err != nil {
+		return nil, err
 	}
 	resp, err := remoteClient.Get(key)
 	if err != nil {

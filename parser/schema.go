@@ -8,6 +8,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 	"github.com/idemgen/idemgen/ir"
 )
 
@@ -62,7 +63,7 @@ func (sb *schemaBuilder) declareComponents() {
 	for _, name := range sortedMapKeys(m) {
 		decl := &ir.Schema{Name: name, GoName: sb.names.unique(GoName(name))}
 		sb.decls = append(sb.decls, decl)
-		sb.byKey[declKey(sb.b.l.root.key, ptr("/components/schemas", name))] = decl
+		sb.byKey[declKey(sb.b.l.root.key, jsonpointer.Join("/components/schemas", name))] = decl
 		cat := at.at(name)
 		target := sb.b.follow(cat)
 		if tk := declKey(target.file, target.pointer); target.node != cat.node && sb.byKey[tk] == nil {
@@ -193,7 +194,7 @@ func refSiblings(use *ir.Schema, n *yaml.Node) {
 // pointer token, or the file's base name without extension.
 func refName(file, frag string) string {
 	toks := strings.Split(strings.Trim(frag, "/"), "/")
-	if last := unescapeToken(toks[len(toks)-1]); last != "" {
+	if last := jsonpointer.Unescape(toks[len(toks)-1]); last != "" {
 		return last
 	}
 	base := path.Base(file)

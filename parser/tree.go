@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
 
 // docFile is one file of a document set, parsed into a yaml.Node tree. The
@@ -27,14 +29,23 @@ type docFile struct {
 	data     []byte
 }
 
-// parseTree parses YAML or JSON bytes into the top-level value node.
+// parseTree parses YAML or JSON bytes into the top-level value node. A
+// document that starts with '{' or '[' is JSON and is read by a JSON decoder
+// (YAML's reading of JSON differs: it refuses surrogate-pair escapes). Either
+// way the tree is refused when its YAML aliases exceed the node budget.
 func parseTree(data []byte) (*yaml.Node, error) {
+	if looksLikeJSON(data) {
+		return parseJSONTree(data)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, errEmptyDocument
+	}
+	if err := checkAliasBudget(doc.Content[0]); err != nil {
+		return nil, err
 	}
 	return doc.Content[0], nil
 }
@@ -75,8 +86,8 @@ func lookup(n *yaml.Node, pointer string) (found, nearest *yaml.Node) {
 	if pointer == "" || pointer == "/" {
 		return n, n
 	}
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		n = child(unalias(n), unescapeToken(tok))
+	for _, tok := range jsonpointer.Split(pointer) {
+		n = child(unalias(n), tok)
 		if n == nil {
 			return nil, nearest
 		}
@@ -103,32 +114,6 @@ func child(n *yaml.Node, tok string) *yaml.Node {
 	return nil
 }
 
-// escapeToken escapes one JSON pointer token (RFC 6901).
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func unescapeToken(s string) string {
-	if !strings.Contains(s, "~") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-}
-
-// ptr joins pointer tokens, escaping each.
-func ptr(base string, toks ...string) string {
-	var b strings.Builder
-	b.WriteString(base)
-	for _, t := range toks {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
-}
-
 // splitRef cuts a $ref into its file part and its fragment pointer.
 func splitRef(ref string) (file, fragment string) {
 	file, fragment, _ = strings.Cut(ref, "#")
@@ -147,9 +132,11 @@ func resolveFile(from, file string) string {
 	if file == "" {
 		return from
 	}
-	if isRemote(file) || path.IsAbs(file) {
+	if isRemote(file) {
 		return file
 	}
+	// A remote document's references resolve against its URL, an absolute
+	// path included: it can never name a local file.
 	if isRemote(from) {
 		base, err := url.Parse(from)
 		rel, err2 := url.Parse(file)
@@ -157,6 +144,9 @@ func resolveFile(from, file string) string {
 			return file
 		}
 		return base.ResolveReference(rel).String()
+	}
+	if path.IsAbs(file) {
+		return path.Clean(file)
 	}
 	return path.Join(path.Dir(from), file)
 }

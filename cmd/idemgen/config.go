@@ -19,6 +19,7 @@ type genSettings struct {
 	Module          string `yaml:"module"`
 	SkipUnsupported bool   `yaml:"skip-unsupported"`
 	AllowRemoteRefs bool   `yaml:"allow-remote-refs"`
+	RefRoot         string `yaml:"ref-root"`
 	Check           bool   `yaml:"-"`
 }
 
@@ -38,7 +39,7 @@ func readConfig(path string) (genSettings, error) {
 		return s, err
 	}
 	dir := filepath.Dir(path)
-	for _, p := range []*string{&s.Spec, &s.Out} {
+	for _, p := range []*string{&s.Spec, &s.Out, &s.RefRoot} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -75,6 +76,9 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 	}
 	if set("allow-remote-refs") {
 		s.AllowRemoteRefs = flags.AllowRemoteRefs
+	}
+	if set("ref-root") {
+		s.RefRoot = flags.RefRoot
 	}
 	s.Check = flags.Check
 	if s.Package == "" && s.Module != "" {

@@ -15,9 +15,9 @@ import (
 )
 
 type lintFlags struct {
-	format          string
-	strict          bool
-	allowRemoteRefs bool
+	format string
+	strict bool
+	load   loadSettings
 }
 
 func newLintCmd(tc toolchain) *cobra.Command {
@@ -40,14 +40,16 @@ func newLintCmd(tc toolchain) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&flags.format, "format", "text", "output format: text or json")
 	f.BoolVar(&flags.strict, "strict", false, "treat warnings as errors (exit 1 when there are any)")
-	f.BoolVar(&flags.allowRemoteRefs, "allow-remote-refs", false, "follow $refs to http(s) URLs")
+	f.BoolVar(&flags.load.AllowRemoteRefs, "allow-remote-refs", false, "follow $refs to http(s) URLs")
+	f.StringVar(&flags.load.RefRoot, "ref-root", "", "let local $refs also read files under DIR (default: only the spec's folder tree)")
+	_ = cmd.MarkFlagDirname("ref-root")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 func runLint(tc toolchain, specs []string, flags lintFlags, stdout io.Writer) error {
 	var all ir.Diagnostics
-	for _, ds := range lintAll(tc, specs, flags.allowRemoteRefs) {
+	for _, ds := range lintAll(tc, specs, flags.load) {
 		all = append(all, ds...)
 	}
 	var err error
@@ -68,7 +70,7 @@ func runLint(tc toolchain, specs []string, flags lintFlags, stdout io.Writer) er
 // lintAll loads the specs in parallel, as many at a time as there are CPUs
 // (a large spec costs hundreds of megabytes while it loads), and returns
 // each spec's findings in argument order so the report is deterministic.
-func lintAll(tc toolchain, specs []string, allowRemoteRefs bool) []ir.Diagnostics {
+func lintAll(tc toolchain, specs []string, ls loadSettings) []ir.Diagnostics {
 	out := make([]ir.Diagnostics, len(specs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -76,7 +78,7 @@ func lintAll(tc toolchain, specs []string, allowRemoteRefs bool) []ir.Diagnostic
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i] = lintOne(tc, spec, allowRemoteRefs)
+			out[i] = lintOne(tc, spec, ls)
 		})
 	}
 	wg.Wait()
@@ -85,8 +87,8 @@ func lintAll(tc toolchain, specs []string, allowRemoteRefs bool) []ir.Diagnostic
 
 // lintOne loads one spec and returns its findings; a spec that cannot be
 // loaded at all becomes one error finding with the rule "load".
-func lintOne(tc toolchain, spec string, allowRemoteRefs bool) ir.Diagnostics {
-	api, diags, err := tc.safeLoad(spec, allowRemoteRefs)
+func lintOne(tc toolchain, spec string, ls loadSettings) ir.Diagnostics {
+	api, diags, err := tc.safeLoad(spec, ls)
 	if api != nil && tc.check != nil {
 		diags = append(diags, tc.check(api)...)
 	}

@@ -100,7 +100,7 @@ func TestLintLoadFailures(t *testing.T) {
 func TestLintManySpecsKeepsOrder(t *testing.T) {
 	f := &fake{}
 	tc := f.toolchain()
-	tc.load = func(path string, _ bool) (*ir.API, ir.Diagnostics, error) {
+	tc.load = func(path string, _ loadSettings) (*ir.API, ir.Diagnostics, error) {
 		return &ir.API{}, ir.Diagnostics{{Severity: ir.SeverityWarning, File: path, Message: "w"}}, nil
 	}
 	var specs []string

@@ -113,6 +113,6 @@ Exit status: 0 ok, 1 spec problems (or drift under generate --check), 2 usage er
 		},
 	}
 	root.SetVersionTemplate("idemgen {{.Version}}\n")
-	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newVersionCmd())
+	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newMockCmd(), newVersionCmd())
 	return root
 }

@@ -34,13 +34,13 @@ var fakeMu sync.Mutex
 
 func (f *fake) toolchain() toolchain {
 	return toolchain{
-		load: func(path string, allowRemoteRefs bool) (*ir.API, ir.Diagnostics, error) {
+		load: func(path string, ls loadSettings) (*ir.API, ir.Diagnostics, error) {
 			if f.panicMsg != "" {
 				panic(f.panicMsg)
 			}
 			fakeMu.Lock()
 			f.loaded = append(f.loaded, path)
-			f.allowRefs = allowRemoteRefs
+			f.allowRefs = ls.AllowRemoteRefs
 			fakeMu.Unlock()
 			api := f.api
 			if api == nil {

@@ -13,7 +13,7 @@ import (
 type toolchain struct {
 	// load reads a spec into the IR. diags holds errors and warnings about
 	// the document; err reports a spec that could not be loaded at all.
-	load func(path string, allowRemoteRefs bool) (api *ir.API, diags ir.Diagnostics, err error)
+	load func(path string, ls loadSettings) (api *ir.API, diags ir.Diagnostics, err error)
 	// generate renders the client files, sorted by name. skipped lists the
 	// operations left out under s.SkipUnsupported.
 	generate func(api *ir.API, s genSettings) (files []genFile, skipped ir.Diagnostics, err error)
@@ -31,13 +31,22 @@ type genFile struct {
 // safeLoad calls tc.load and turns a panic into an error, so a hostile spec
 // that trips a bug in a dependency still gets a message naming the spec
 // instead of a crash.
-func (tc toolchain) safeLoad(path string, allowRemoteRefs bool) (api *ir.API, diags ir.Diagnostics, err error) {
+func (tc toolchain) safeLoad(path string, ls loadSettings) (api *ir.API, diags ir.Diagnostics, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			api, diags, err = nil, nil, fmt.Errorf("internal error while loading %s (please report it): %v\n%s", path, r, debug.Stack())
 		}
 	}()
-	return tc.load(path, allowRemoteRefs)
+	return tc.load(path, ls)
+}
+
+// loadSettings are the flags every command that loads a spec shares.
+type loadSettings struct {
+	// AllowRemoteRefs lets $refs name http(s) URLs (--allow-remote-refs).
+	AllowRemoteRefs bool
+	// RefRoot is a folder local $refs may read beside the spec's own folder
+	// tree (--ref-root).
+	RefRoot string
 }
 
 // safeGenerate calls tc.generate and turns a panic into an error.

@@ -11,8 +11,8 @@ func defaultToolchain() toolchain {
 	return toolchain{load: loadSpec, generate: generateFiles, check: generator.Check}
 }
 
-func loadSpec(path string, allowRemoteRefs bool) (*ir.API, ir.Diagnostics, error) {
-	return parser.Load(path, parser.Options{AllowRemoteRefs: allowRemoteRefs})
+func loadSpec(path string, ls loadSettings) (*ir.API, ir.Diagnostics, error) {
+	return parser.Load(path, parser.Options{AllowRemoteRefs: ls.AllowRemoteRefs, RefRoot: ls.RefRoot})
 }
 
 func generateFiles(api *ir.API, s genSettings) ([]genFile, ir.Diagnostics, error) {

@@ -39,10 +39,14 @@ func Golden(t testing.TB, path string, got []byte) {
 }
 
 // SharedSpecsDir returns the folder of real-world specs beside the checkout
-// (<module root>/../shared/specs), or "" when it does not exist.
+// (<module root>/../shared/specs, or $IDEMGEN_SHARED_SPECS when set, for a
+// checkout elsewhere such as a git worktree), or "" when it does not exist.
 func SharedSpecsDir(t testing.TB) string {
 	t.Helper()
 	p := filepath.Join(ModuleRoot(t), "..", "shared", "specs")
+	if env := os.Getenv("IDEMGEN_SHARED_SPECS"); env != "" {
+		p = env
+	}
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 		return p
 	}

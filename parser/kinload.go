@@ -12,11 +12,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// kinLoad hands the pre-passed document set to kin-openapi: an OpenAPI 3
-// document directly, a Swagger 2.0 one through openapi2conv. kin-openapi's
-// strict Validate is never run: real documents fail it for reasons the
-// generator does not care about, and the parser checks what it does care
-// about itself.
+// kinLoad is stage 3 of a load: it hands the repaired document set to
+// kin-openapi (an OpenAPI 3 document directly, a Swagger 2.0 one through
+// openapi2conv), and while kin-openapi's decoder refuses a value it fixes the
+// tree there and tries again (repairFromKinError). kin-openapi's strict
+// Validate is never run: real documents fail it for reasons the generator
+// does not care about, and the parser checks what it does care about itself.
 func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
 	doc, err := l.kinLoadOnce(swagger)
 	for i := 0; err != nil && i < maxKinRepairs && l.repairFromKinError(err); i++ {
@@ -26,6 +27,23 @@ func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
 }
 
 // kinLoadOnce runs kin-openapi once on the current trees.
+//
+// It runs after stage 2, never beside it. Until November 2026 kin-openapi was
+// also started on the original bytes concurrently with stages 1 and 2 (a
+// "speculative" load, its result used only when nothing was repaired, thrown
+// away otherwise). It did not pay, so it was removed. Measured with
+// `go test ./parser -run '^$' -bench 'BenchmarkLoad' -benchtime 5x`, 12 runs
+// with and 12 without, interleaved, on the 2-core development machine shared
+// with other jobs (load average 8 to 13); best run / median, ms per Load:
+//
+//	document                    with it      without
+//	twilio-api-v2010.yaml       209 / 1003   264 /  738
+//	openai.yaml                 558 / 1866   440 / 1445
+//	stripe-spec3-2023-09.yaml   769 / 2471   601 / 1853
+//	github-api.json             880 / 1495   574 / 1760
+//
+// CPU time of a whole run: 12 s with it, 11 s without (median). The overlap
+// it was built for needs an idle second core; see docs/parser.md.
 func (l *loader) kinLoadOnce(swagger bool) (*openapi3.T, error) {
 	kl := openapi3.NewLoader()
 	kl.IsExternalRefsAllowed = true
@@ -33,13 +51,6 @@ func (l *loader) kinLoadOnce(swagger bool) (*openapi3.T, error) {
 	// reference policy is enforced there, not by kin-openapi's flag.
 	kl.ReadFromURIFunc = l.serve
 	location := &url.URL{Path: l.root.key}
-	if l.speculative != nil {
-		r := <-l.speculative
-		l.speculative = nil
-		if !swagger && !l.anyRepaired() {
-			return r.doc, r.err
-		}
-	}
 	if swagger {
 		return l.kinLoadSwagger(kl, location)
 	}
@@ -50,35 +61,13 @@ func (l *loader) kinLoadOnce(swagger bool) (*openapi3.T, error) {
 	return kl.LoadFromDataWithPath(data, location)
 }
 
-// kinResult is the outcome of one kin-openapi load.
-type kinResult struct {
-	doc *openapi3.T
-	err error
-}
-
-// speculate starts kin-openapi on the original bytes of an OpenAPI 3 root
-// while the pre-pass walks the trees: kin-openapi's own YAML decoding is the
-// larger half of a load, and on two cores the two halves overlap. The result
-// is used only when the pre-pass repaired nothing (then kin-openapi read the
-// very bytes it would have been given). It reads referenced files itself,
-// with the same refusal of remote ones, and touches no loader state.
-func speculate(rootKey string, data []byte, opts Options) <-chan kinResult {
-	ch := make(chan kinResult, 1)
-	go func() {
-		kl := openapi3.NewLoader()
-		kl.IsExternalRefsAllowed = true
-		reader := &loader{opts: opts}
-		kl.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
-			return reader.read(uriKey(u))
-		}
-		doc, err := kl.LoadFromDataWithPath(data, &url.URL{Path: rootKey})
-		ch <- kinResult{doc, err}
-	}()
-	return ch
-}
-
 func (l *loader) kinLoadSwagger(kl *openapi3.Loader, location *url.URL) (*openapi3.T, error) {
-	data, err := json.Marshal(toJSONValue(l.root.root, 0))
+	budget := &expansion{left: (&aliasCounter{}).size(l.root.root, false) + aliasBudget}
+	value := toJSONValue(l.root.root, 0, budget)
+	if budget.left < 0 {
+		return nil, errExpansionBudget
+	}
+	data, err := json.Marshal(value)
 	if err != nil {
 		return nil, err
 	}
@@ -91,22 +80,24 @@ func (l *loader) kinLoadSwagger(kl *openapi3.Loader, location *url.URL) (*openap
 
 // toJSONValue converts a YAML tree into values encoding/json can marshal:
 // every mapping key becomes a string (YAML allows `200:` as an integer key).
-func toJSONValue(n *yaml.Node, depth int) any {
+// Each node produced is charged to budget; once it is spent the walk stops
+// (the caller checks budget.left).
+func toJSONValue(n *yaml.Node, depth int, budget *expansion) any {
 	n = unalias(n)
-	if n == nil || depth > maxDepth {
+	if n == nil || depth > maxDepth || !budget.take() {
 		return nil
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			m[n.Content[i].Value] = toJSONValue(n.Content[i+1], depth+1)
+			m[n.Content[i].Value] = toJSONValue(n.Content[i+1], depth+1, budget)
 		}
 		return m
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			s[i] = toJSONValue(c, depth+1)
+			s[i] = toJSONValue(c, depth+1, budget)
 		}
 		return s
 	case yaml.ScalarNode:

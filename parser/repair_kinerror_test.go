@@ -32,6 +32,10 @@ paths:
 		{"schema as a string", "schema: {type: string}", "schema: string", ruleShape},
 		{"duplicate member", "operationId: getA", "operationId: first\n      operationId: getA", ruleDuplicateKey},
 		{"integer response key", `"200": {description: ok}`, `200: {description: ok}`, ""},
+		// The pointer kin-openapi names holds a space: it is read up to the
+		// end of the message, not up to the first blank.
+		{"path with a space", "/a/{id}:\n    get:\n      operationId: getA", "/a b/{id}:\n    get:\n      operationId: 5", ruleShape},
+		{"two failures in one load", "required: true", `required: "true", deprecated: "false"`, ruleShape + "," + ruleShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
 
 // shapeCheck tells whether a schema keyword's value has a shape kin-openapi
@@ -72,14 +74,14 @@ var schemaShapes = map[string]shapeCheck{
 
 // fixSchema checks the keywords of one schema object and repairs or drops
 // the ones kin-openapi could not decode.
-func (p *prepass) fixSchema(n *yaml.Node, s slot) {
+func (p *repairer) fixSchema(n *yaml.Node, s slot) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, unalias(n.Content[i+1])
 		check, known := schemaShapes[k]
 		if !known || v == nil || check.ok(v) {
 			continue
 		}
-		here := loc{p.f.key, ptr(s.ptr, k), v}
+		here := loc{p.f.key, jsonpointer.Join(s.ptr, k), v}
 		if check.fix != nil && check.fix(v) {
 			p.l.sink.warnf(here, "", ruleSchemaShape, "%s should be %s; repaired", k, check.want)
 			p.f.repaired = true

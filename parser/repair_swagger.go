@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
 
 // swaggerMethods are the operation keys of a Swagger 2.0 path item.
@@ -19,7 +21,7 @@ func (l *loader) fixSwagger() {
 	}
 	for i := 0; i+1 < len(paths.Content); i += 2 {
 		item := unalias(paths.Content[i+1])
-		itemAt := loc{l.root.key, ptr("/paths", paths.Content[i].Value), item}
+		itemAt := loc{l.root.key, jsonpointer.Join("/paths", paths.Content[i].Value), item}
 		shared := hasParamIn(mapGet(item, "parameters"), "body")
 		for _, m := range swaggerMethods {
 			op := mapGet(item, m)

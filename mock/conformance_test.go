@@ -1,0 +1,540 @@
+package mock
+
+// The conformance harness of issue 15: for every document of testdata/specs
+// and ../shared/specs, generate the client into a temporary module, call
+// every operation with values built from the schemas against the mock, and
+// count what the mock accepted, what it rejected (with the reason), and the
+// answers the client could not decode. Skipped under -short (it compiles
+// every client). It fails when a client does not compile or the harness
+// breaks; rejections and decode failures are generator findings, reported
+// as counts, and fail the test only with IDEMGEN_CONFORMANCE_STRICT=1.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/idemgen/idemgen/generator"
+	"github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/ir"
+	"github.com/idemgen/idemgen/parser"
+)
+
+// confCall is one operation call of the plan the harness program runs.
+type confCall struct {
+	Op     string                     `json:"op"`
+	Method string                     `json:"method"`
+	Body   json.RawMessage            `json:"body,omitempty"`
+	Raw    []byte                     `json:"raw,omitempty"` // the body encoded, for io.Reader and []byte bodies
+	Params map[string]json.RawMessage `json:"params,omitempty"`
+}
+
+type confScheme struct {
+	Name, Type, Scheme, In, Param string
+}
+
+type confPlan struct {
+	URL     string       `json:"url"`
+	Schemes []confScheme `json:"schemes"`
+	Calls   []confCall   `json:"calls"`
+}
+
+// confResult is what the harness saw for one call.
+type confResult struct {
+	Op      string `json:"op"`
+	Outcome string `json:"outcome"` // ok, status, error, build, missing, panic
+	Status  int    `json:"status,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// confCounts are one document's figures.
+type confCounts struct {
+	Operations, Generated, Sent, Accepted, Rejected, Undecodable, Unbuildable, Other int
+	Reasons                                                                          map[string]int
+}
+
+func TestConformanceOfGeneratedClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a client per document; run without -short")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	root := testutil.ModuleRoot(t)
+	all := answerSpecs(t)
+	var mu sync.Mutex
+	summary := map[string]confCounts{}
+	for _, path := range all {
+		name := filepath.Base(path)
+		if strings.Contains(path, "multifile") {
+			name = "multifile/api.yaml"
+		}
+		t.Run(name, func(t *testing.T) {
+			c := conformance(t, root, path)
+			mu.Lock()
+			summary[name] = c
+			mu.Unlock()
+		})
+	}
+	names := make([]string, 0, len(summary))
+	for n := range summary {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| document | operations | generated | sent | accepted | rejected | undecodable | not buildable | other |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, n := range names {
+		c := summary[n]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", n, c.Operations, c.Generated, c.Sent, c.Accepted, c.Rejected, c.Undecodable, c.Unbuildable, c.Other)
+	}
+	t.Log(b.String())
+}
+
+var logLineRE = regexp.MustCompile(`op="([^"]*)".* status=(\S+) validation="((?:[^"\\]|\\.)*)"`)
+
+// opLog collects the mock's verdict per operation from its log lines.
+type opLog struct {
+	mu      sync.Mutex
+	partial []byte
+	verdict map[string][]string // op -> "status validation"
+}
+
+func (l *opLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.partial = append(l.partial, p...)
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(l.partial[:i])
+		l.partial = l.partial[i+1:]
+		if m := logLineRE.FindStringSubmatch(line); m != nil {
+			l.verdict[m[1]] = append(l.verdict[m[1]], m[2]+" "+m[3])
+		}
+	}
+	return len(p), nil
+}
+
+func conformance(t *testing.T, root, path string) confCounts {
+	counts := confCounts{Reasons: map[string]int{}}
+	api, diags, err := parser.Load(path, parser.Options{})
+	if err != nil || diags.HasErrors() {
+		t.Skipf("the parser refuses the document: %v %v", err, diags.Errors())
+	}
+	counts.Operations = len(api.Operations)
+	out, err := generator.Generate(api, generator.Config{Package: "client", SkipUnsupported: true})
+	if err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	skipped := map[string]bool{}
+	for _, d := range out.Skipped {
+		skipped[d.Operation] = true
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "client", "x"), nil)
+	for _, f := range out.Files {
+		writeFile(t, filepath.Join(dir, "client", f.Name), f.Content)
+	}
+	gomod := fmt.Sprintf("module conformance\n\ngo 1.26.0\n\nrequire github.com/idemgen/idemgen v0.0.0\n\nreplace github.com/idemgen/idemgen => %s\n", root)
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte(gomod))
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go.sum"), sum)
+	writeFile(t, filepath.Join(dir, "main.go"), []byte(harnessSource))
+	os.Remove(filepath.Join(dir, "client", "x"))
+
+	log := &opLog{verdict: map[string][]string{}}
+	m, err := New(path, Options{Log: log})
+	if err != nil {
+		t.Fatalf("mock: %v", err)
+	}
+	defer m.Close()
+	hs := httptest.NewServer(m)
+	defer hs.Close()
+
+	plan := confPlan{URL: hs.URL}
+	for _, s := range api.SecuritySchemes {
+		plan.Schemes = append(plan.Schemes, confScheme{Name: s.Name, Type: s.Type, Scheme: s.Scheme, In: string(s.In), Param: s.ParamName})
+	}
+	routeOf := map[string]*route{}
+	for _, r := range m.routes {
+		routeOf[r.method+" "+r.path] = r
+	}
+	for _, op := range api.Operations {
+		if skipped[op.ID] {
+			continue
+		}
+		key := op.Method + " " + op.Path
+		if op.Query != "" {
+			key += "?" + op.Query
+		}
+		rt := routeOf[key]
+		if rt == nil {
+			t.Errorf("%s %s: the mock has no route", op.Method, op.Path)
+			continue
+		}
+		counts.Generated++
+		plan.Calls = append(plan.Calls, buildCall(op, rt))
+	}
+	planJSON, _ := json.Marshal(plan)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "run", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Stdin = bytes.NewReader(planJSON)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the harness with the generated client failed (a client that does not compile is a generator bug): %v\n%s", err, trunc(stderr.String()))
+	}
+	var results []confResult
+	if err := json.Unmarshal(stdout.Bytes(), &results); err != nil || len(results) != len(plan.Calls) {
+		t.Fatalf("harness output (%d results for %d calls): %v\n%s", len(results), len(plan.Calls), err, trunc(stdout.String()))
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	for _, r := range results {
+		verdicts := log.verdict[r.Op]
+		switch r.Outcome {
+		case "build", "missing", "panic":
+			counts.Unbuildable++
+			counts.Reasons["not buildable: "+r.Detail]++
+			t.Logf("%s: %s: %s", r.Op, r.Outcome, r.Detail)
+			continue
+		}
+		if len(verdicts) == 0 {
+			counts.Other++
+			counts.Reasons["never reached the mock: "+firstWords(r.Detail)]++
+			t.Logf("%s: never reached the mock: %s", r.Op, r.Detail)
+			continue
+		}
+		counts.Sent++
+		v := verdicts[len(verdicts)-1]
+		status, validation, _ := strings.Cut(v, " ")
+		switch {
+		case validation != "ok":
+			counts.Rejected++
+			counts.Reasons["rejected: "+reasonClass(validation)]++
+			t.Logf("%s: rejected %s: %s", r.Op, status, validation)
+		case r.Outcome == "ok" || r.Outcome == "status":
+			counts.Accepted++
+		default:
+			counts.Accepted++
+			counts.Undecodable++
+			counts.Reasons["undecodable: "+firstWords(r.Detail)]++
+			t.Logf("%s: the client could not decode the %s answer: %s", r.Op, status, r.Detail)
+		}
+	}
+	t.Logf("%d operations, %d generated, %d sent: %d accepted, %d rejected, %d undecodable, %d not buildable, %d other",
+		counts.Operations, counts.Generated, counts.Sent, counts.Accepted, counts.Rejected, counts.Undecodable, counts.Unbuildable, counts.Other)
+	keys := make([]string, 0, len(counts.Reasons))
+	for k := range counts.Reasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("  %4d  %s", counts.Reasons[k], k)
+	}
+	if os.Getenv("IDEMGEN_CONFORMANCE_STRICT") == "1" && counts.Accepted-counts.Undecodable != counts.Generated {
+		t.Errorf("strict: %d of %d operations did not round-trip", counts.Generated-(counts.Accepted-counts.Undecodable), counts.Generated)
+	}
+	return counts
+}
+
+// buildCall makes the values of one call from the schemas: the JSON body
+// and every parameter the client takes (the key header excepted: the client
+// makes it).
+func buildCall(op *ir.Operation, rt *route) confCall {
+	g := &gen{}
+	c := confCall{Op: rt.id, Method: op.GoName, Params: map[string]json.RawMessage{}}
+	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil {
+		mt, media := clientMedia(rb.Value.Content)
+		if media != nil {
+			v := g.value(media.Schema)
+			c.Body, _ = json.Marshal(v)
+			switch base := mediaBase(mt); {
+			case isJSON(base):
+				c.Raw = c.Body
+			case base == "application/x-www-form-urlencoded":
+				q := url.Values{}
+				encodeForm(v, "", q)
+				c.Raw = []byte(q.Encode())
+			default:
+				c.Raw = encode(base, v, media)
+			}
+		}
+	}
+	kparams := map[string]*openapi3.Parameter{}
+	for _, p := range params(rt.item, rt.op) {
+		kparams[p.In+" "+p.Name] = p
+	}
+	for _, p := range op.Params {
+		if strings.EqualFold(p.Name, rt.key) && string(p.In) == "header" {
+			continue
+		}
+		var v any = "value"
+		if strings.EqualFold(p.Name, "If-Match") && string(p.In) == "header" {
+			v = "*"
+		} else if kp := kparams[string(p.In)+" "+p.Name]; kp != nil {
+			if kp.Schema != nil {
+				v = g.value(kp.Schema)
+			} else {
+				for _, m := range kp.Content {
+					v = g.value(m.Schema)
+					break
+				}
+			}
+		}
+		c.Params[p.GoName], _ = json.Marshal(v)
+	}
+	return c
+}
+
+// clientMedia is the media type a generated client sends (docs/generator.md):
+// JSON, then a form, then multipart, then text, then the first.
+func clientMedia(content openapi3.Content) (string, *openapi3.MediaType) {
+	keys := sortedKeys(content)
+	for _, want := range []func(string) bool{
+		isJSON,
+		func(mt string) bool { return mt == "application/x-www-form-urlencoded" },
+		func(mt string) bool { return mt == "multipart/form-data" },
+		func(mt string) bool { return strings.HasPrefix(mt, "text/") },
+		func(string) bool { return true },
+	} {
+		for _, k := range keys {
+			if want(mediaBase(k)) {
+				return k, content[k]
+			}
+		}
+	}
+	return "", nil
+}
+
+// encodeForm writes v the way form-decoding servers read it: a[b]=v,
+// a[0][c]=v.
+func encodeForm(v any, prefix string, q url.Values) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			key := k
+			if prefix != "" {
+				key = prefix + "[" + k + "]"
+			}
+			encodeForm(x[k], key, q)
+		}
+	case []any:
+		for i, e := range x {
+			encodeForm(e, fmt.Sprintf("%s[%d]", prefix, i), q)
+		}
+	case nil:
+		q.Add(prefix, "")
+	default:
+		q.Add(prefix, scalarString(x))
+	}
+}
+
+func reasonClass(validation string) string {
+	// "body /items/0/x: reason" -> "body: reason"
+	where, reason, ok := strings.Cut(validation, ": ")
+	if !ok {
+		return validation
+	}
+	f := strings.Fields(where)
+	if len(f) > 0 && (f[0] == "query" || f[0] == "header" || f[0] == "path" || f[0] == "cookie") && len(f) > 1 {
+		return f[0] + " " + f[1] + ": " + firstWords(reason)
+	}
+	if len(f) > 0 {
+		return f[0] + ": " + firstWords(reason)
+	}
+	return firstWords(reason)
+}
+
+func firstWords(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 120 {
+		s = s[:120]
+	}
+	return s
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if data == nil {
+		return
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// harnessSource calls every operation of the plan through the generated
+// client by reflection: the context, the body decoded from JSON into the
+// method's body type, the params struct's fields decoded one by one.
+const harnessSource = `package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"reflect"
+	"strings"
+
+	api "conformance/client"
+	idemrt "github.com/idemgen/idemgen/runtime"
+)
+
+type call struct {
+	Op     string                     ` + "`json:\"op\"`" + `
+	Method string                     ` + "`json:\"method\"`" + `
+	Body   json.RawMessage            ` + "`json:\"body\"`" + `
+	Raw    []byte                     ` + "`json:\"raw\"`" + `
+	Params map[string]json.RawMessage ` + "`json:\"params\"`" + `
+}
+
+type scheme struct{ Name, Type, Scheme, In, Param string }
+
+type plan struct {
+	URL     string   ` + "`json:\"url\"`" + `
+	Schemes []scheme ` + "`json:\"schemes\"`" + `
+	Calls   []call   ` + "`json:\"calls\"`" + `
+}
+
+type result struct {
+	Op      string ` + "`json:\"op\"`" + `
+	Outcome string ` + "`json:\"outcome\"`" + `
+	Status  int    ` + "`json:\"status,omitempty\"`" + `
+	Detail  string ` + "`json:\"detail,omitempty\"`" + `
+}
+
+func main() {
+	var p plan
+	if err := json.NewDecoder(os.Stdin).Decode(&p); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	creds := idemrt.WithRequestEditor(func(ctx context.Context, r *http.Request) error {
+		op := idemrt.OperationOf(ctx)
+		for _, s := range p.Schemes {
+			if op == nil || !op.Uses(s.Name) {
+				continue
+			}
+			switch {
+			case s.Type == "http" && s.Scheme == "basic":
+				r.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("user:pass")))
+			case s.Type == "http":
+				r.Header.Set("Authorization", "Bearer token")
+			case s.Type == "apiKey" && s.In == "header":
+				r.Header.Set(s.Param, "key")
+			case s.Type == "apiKey" && s.In == "query":
+				q := r.URL.Query()
+				q.Set(s.Param, "key")
+				r.URL.RawQuery = q.Encode()
+			case s.Type == "apiKey" && s.In == "cookie":
+				r.AddCookie(&http.Cookie{Name: s.Param, Value: "key"})
+			case s.Type == "oauth2" || s.Type == "openIdConnect":
+				r.Header.Set("Authorization", "Bearer token")
+			}
+		}
+		return nil
+	})
+	c, err := api.NewClient(p.URL, creds, idemrt.NoRetry())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	cv := reflect.ValueOf(c)
+	results := make([]result, 0, len(p.Calls))
+	for _, cl := range p.Calls {
+		results = append(results, run(cv, cl))
+	}
+	json.NewEncoder(os.Stdout).Encode(results)
+}
+
+var (
+	readerType = reflect.TypeOf((*io.Reader)(nil)).Elem()
+	bytesType  = reflect.TypeOf([]byte(nil))
+)
+
+func run(cv reflect.Value, cl call) (res result) {
+	res.Op = cl.Op
+	defer func() {
+		if v := recover(); v != nil {
+			res.Outcome, res.Detail = "panic", fmt.Sprint(v)
+		}
+	}()
+	m := cv.MethodByName(cl.Method)
+	if !m.IsValid() {
+		return result{Op: cl.Op, Outcome: "missing", Detail: "no method " + cl.Method}
+	}
+	t := m.Type()
+	n := t.NumIn()
+	if t.IsVariadic() {
+		n--
+	}
+	args := []reflect.Value{reflect.ValueOf(context.Background())}
+	for i := 1; i < n; i++ {
+		at := t.In(i)
+		v := reflect.New(at)
+		if at.Kind() == reflect.Struct && strings.HasSuffix(at.Name(), "Params") {
+			for name, raw := range cl.Params {
+				f := v.Elem().FieldByName(name)
+				if !f.IsValid() {
+					return result{Op: cl.Op, Outcome: "build", Detail: at.Name() + " has no field " + name}
+				}
+				if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
+					return result{Op: cl.Op, Outcome: "build", Detail: at.Name() + "." + name + ": " + err.Error()}
+				}
+			}
+		} else if at == readerType {
+			v.Elem().Set(reflect.ValueOf(bytes.NewReader(cl.Raw)))
+		} else if at == bytesType {
+			v.Elem().SetBytes(cl.Raw)
+		} else if len(cl.Body) > 0 {
+			if err := json.Unmarshal(cl.Body, v.Interface()); err != nil {
+				return result{Op: cl.Op, Outcome: "build", Detail: "body " + at.String() + ": " + err.Error()}
+			}
+		}
+		args = append(args, v.Elem())
+	}
+	out := m.Call(args)
+	errv := out[len(out)-1]
+	if errv.IsNil() {
+		return result{Op: cl.Op, Outcome: "ok"}
+	}
+	err := errv.Interface().(error)
+	var se *idemrt.StatusError
+	if errors.As(err, &se) {
+		return result{Op: cl.Op, Outcome: "status", Status: se.StatusCode, Detail: err.Error()}
+	}
+	return result{Op: cl.Op, Outcome: "error", Detail: err.Error()}
+}
+`

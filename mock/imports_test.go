@@ -1,0 +1,15 @@
+package mock_test
+
+import (
+	"testing"
+
+	"github.com/idemgen/idemgen/internal/testutil"
+)
+
+// The mock is a server-side tool: it may use kin-openapi (openapi3filter
+// validates requests and responses) and the ledger's public API, never the
+// generator, the runtime or the parser's internals.
+func TestImports(t *testing.T) {
+	testutil.CheckImports(t, "github.com/getkin/kin-openapi/",
+		"github.com/idemgen/idemgen/ledger", "github.com/idemgen/idemgen/ledger/sqlitestore", "go.yaml.in/yaml/v3")
+}

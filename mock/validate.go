@@ -1,0 +1,452 @@
+package mock
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+)
+
+// formatOpts make formats part of validation: kin-openapi's own (date,
+// date-time, email, byte, ...) and uuid (RFC 9562).
+var formatOpts = []openapi3.SchemaValidationOption{
+	openapi3.EnableFormatValidation(),
+	openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
+}
+
+// problemBase prefixes the type URIs of the mock's own problems.
+const problemBase = "https://github.com/idemgen/idemgen/blob/main/docs/mock.md#"
+
+// FieldError is one failing part of a request: where it is (in: path,
+// query, header, cookie, body, security), which parameter, the RFC 6901
+// pointer inside its value, and why.
+type FieldError struct {
+	In      string `json:"in"`
+	Name    string `json:"name,omitempty"`
+	Pointer string `json:"pointer"`
+	Reason  string `json:"reason"`
+}
+
+// Problem is an RFC 9457 problem document with the failing fields.
+type Problem struct {
+	Type   string       `json:"type"`
+	Title  string       `json:"title"`
+	Status int          `json:"status"`
+	Detail string       `json:"detail,omitempty"`
+	Errors []FieldError `json:"errors,omitempty"`
+}
+
+func (p *Problem) summary() string {
+	if len(p.Errors) == 0 {
+		return p.Title
+	}
+	e := p.Errors[0]
+	where := e.In
+	if e.Name != "" {
+		where += " " + e.Name
+	}
+	if e.Pointer != "" {
+		where += " " + e.Pointer
+	}
+	return where + ": " + e.Reason
+}
+
+func writeProblem(w http.ResponseWriter, status int, typ, title, detail string, errs []FieldError) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(Problem{Type: problemBase + typ, Title: title, Status: status, Detail: detail, Errors: errs})
+	w.Write(append(b, '\n'))
+}
+
+// validateRequest checks content type, then everything openapi3filter
+// checks; nil means valid.
+func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[string]string, body []byte) *Problem {
+	opts := &openapi3filter.Options{
+		MultiError:          true,
+		SkipSettingDefaults: true,
+		AuthenticationFunc:  authPresent,
+		// Formats (uuid, date-time, email, ...) are part of the contract.
+		SchemaValidationOptions: formatOpts,
+	}
+	var formProblem []FieldError
+	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil && (len(body) > 0 || r.Header.Get("Content-Type") != "") {
+		ct := r.Header.Get("Content-Type")
+		mt := mediaBase(ct)
+		if declared(rb.Value.Content, mt) == nil {
+			return &Problem{
+				Status: http.StatusUnsupportedMediaType, Type: "unsupported-media-type", Title: "Unsupported media type",
+				Detail: fmt.Sprintf("%s accepts %s, not %q", rt.id, strings.Join(sortedKeys(rb.Value.Content), ", "), ct),
+				Errors: []FieldError{{In: "header", Name: "Content-Type", Reason: fmt.Sprintf("%q is not a declared media type", ct)}},
+			}
+		}
+		switch {
+		case mt == "multipart/form-data":
+			// kin-openapi stops at the first part it cannot decode; the
+			// required parts are checked here whatever it reads.
+			formProblem = missingParts(declared(rb.Value.Content, mt), ct, body)
+		case mt == "application/x-www-form-urlencoded":
+			// Nested forms (a[b][0]=v) are beyond kin-openapi's decoder:
+			// the mock decodes and validates them itself.
+			opts.ExcludeRequestBody = true
+			if p := validateForm(rt, declared(rb.Value.Content, mt), body); p != nil {
+				formProblem = p
+			}
+		case openapi3filter.RegisteredBodyDecoder(mt) == nil:
+			// Declared, but kin-openapi cannot decode it: the content type
+			// was checked, the body cannot be.
+			opts.ExcludeRequestBody = true
+		}
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: pathParams, Route: rt.kroute, Options: opts}
+	err := openapi3filter.ValidateRequest(context.WithoutCancel(r.Context()), in)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var fields []FieldError
+	security := false
+	if err != nil {
+		security = collect(err, &fields)
+	}
+	// deepObject parameters are read by the mock (kin-openapi refuses
+	// lists and nested objects in them): its verdict replaces kin's.
+	if deep := deepObjectParams(rt); len(deep) > 0 {
+		kept := fields[:0]
+		for _, f := range fields {
+			if !(f.In == openapi3.ParameterInQuery && deep[f.Name] != nil) {
+				kept = append(kept, f)
+			}
+		}
+		fields = kept
+		fields = append(fields, validateDeepObjects(r, deep)...)
+	}
+	fields = dedupe(append(fields, formProblem...))
+	if len(fields) == 0 {
+		return nil
+	}
+	p := &Problem{Status: http.StatusBadRequest, Type: "invalid-request", Title: "The request does not match the document"}
+	if security && len(fields) == countIn(fields, "security") {
+		p.Status, p.Type, p.Title = http.StatusUnauthorized, "missing-credentials", "No credentials that the operation accepts"
+	}
+	var parts []string
+	for _, f := range fields {
+		where := f.In
+		if f.Name != "" {
+			where += " " + f.Name
+		}
+		if f.Pointer != "" {
+			where += " " + f.Pointer
+		}
+		parts = append(parts, where+": "+f.Reason)
+	}
+	p.Detail = rt.id + ": " + strings.Join(parts, "; ")
+	p.Errors = fields
+	return p
+}
+
+// missingParts reports the required members of a multipart body that no
+// part carries.
+func missingParts(media *openapi3.MediaType, ct string, body []byte) []FieldError {
+	if media == nil || media.Schema == nil || media.Schema.Value == nil || len(media.Schema.Value.Required) == 0 {
+		return nil
+	}
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil || params["boundary"] == "" {
+		return []FieldError{{In: "header", Name: "Content-Type", Reason: "multipart/form-data without a boundary"}}
+	}
+	seen := map[string]bool{}
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for n := 0; n < 10000; n++ {
+		part, err := mr.NextPart()
+		if err != nil {
+			break
+		}
+		seen[part.FormName()] = true
+	}
+	var out []FieldError
+	for _, name := range media.Schema.Value.Required {
+		if !seen[name] {
+			out = append(out, FieldError{In: "body", Pointer: pointer([]string{name}), Reason: fmt.Sprintf("property %q is missing", name)})
+		}
+	}
+	return out
+}
+
+// dedupe drops a second report of the same place and reason.
+func dedupe(fs []FieldError) []FieldError {
+	seen := map[FieldError]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func deepObjectParams(rt *route) map[string]*openapi3.Parameter {
+	var out map[string]*openapi3.Parameter
+	for _, p := range params(rt.item, rt.op) {
+		if p.In == openapi3.ParameterInQuery && p.Style == openapi3.SerializationDeepObject {
+			if out == nil {
+				out = map[string]*openapi3.Parameter{}
+			}
+			out[p.Name] = p
+		}
+	}
+	return out
+}
+
+// validateDeepObjects reads each deepObject parameter from the query as a
+// form key (name[a][0][b]=v) and validates it against its schema.
+func validateDeepObjects(r *http.Request, deep map[string]*openapi3.Parameter) []FieldError {
+	var out []FieldError
+	q := r.URL.Query()
+	for _, name := range sortedKeys(deep) {
+		p := deep[name]
+		sub := url.Values{}
+		for k, vs := range q {
+			if k == name || strings.HasPrefix(k, name+"[") {
+				sub[k] = vs
+			}
+		}
+		if len(sub) == 0 {
+			if p.Required {
+				out = append(out, FieldError{In: "query", Name: name, Reason: "value is required but missing"})
+			}
+			continue
+		}
+		form, ok := decodeForm([]byte(sub.Encode()))
+		if !ok || p.Schema == nil || p.Schema.Value == nil {
+			if !ok {
+				out = append(out, FieldError{In: "query", Name: name, Reason: "malformed deepObject key"})
+			}
+			continue
+		}
+		v := coerceForm(form[name], p.Schema, 0)
+		opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}, formatOpts...)
+		if err := p.Schema.Value.VisitJSON(v, opts...); err != nil {
+			n := len(out)
+			schemaErrors(err, FieldError{In: "query", Name: name}, &out)
+			if len(out) == n {
+				out = append(out, FieldError{In: "query", Name: name, Reason: err.Error()})
+			}
+		}
+	}
+	return out
+}
+
+// validateForm checks a form body against its schema; nil means valid.
+func validateForm(rt *route, media *openapi3.MediaType, body []byte) []FieldError {
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return nil
+	}
+	form, ok := decodeForm(body)
+	if !ok {
+		return []FieldError{{In: "body", Reason: "not a valid form (application/x-www-form-urlencoded) body"}}
+	}
+	v := coerceForm(form, media.Schema, 0)
+	opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}, formatOpts...)
+	err := media.Schema.Value.VisitJSON(v, opts...)
+	if err == nil {
+		return nil
+	}
+	var out []FieldError
+	schemaErrors(err, FieldError{In: "body"}, &out)
+	if len(out) == 0 {
+		out = append(out, FieldError{In: "body", Reason: err.Error()})
+	}
+	return out
+}
+
+func countIn(fs []FieldError, in string) int {
+	n := 0
+	for _, f := range fs {
+		if f.In == in {
+			n++
+		}
+	}
+	return n
+}
+
+// declared finds the media type of content that mt matches (exactly, by
+// type/*, or */*).
+func declared(content openapi3.Content, mt string) *openapi3.MediaType {
+	if m := content[mt]; m != nil {
+		return m
+	}
+	for k, m := range content {
+		if mediaBase(k) == mt {
+			return m
+		}
+	}
+	typ, _, _ := strings.Cut(mt, "/")
+	if m := content[typ+"/*"]; m != nil && mt != "" {
+		return m
+	}
+	return content["*/*"]
+}
+
+// collect flattens openapi3filter's errors into fields; it reports whether
+// a security requirement failed.
+func collect(err error, out *[]FieldError) (security bool) {
+	var multi openapi3.MultiError
+	if errors.As(err, &multi) && !isRequestError(err) {
+		for _, e := range multi {
+			if collect(e, out) {
+				security = true
+			}
+		}
+		return security
+	}
+	var sec *openapi3filter.SecurityRequirementsError
+	if errors.As(err, &sec) {
+		reason := "no credentials for any accepted security requirement"
+		if len(sec.Errors) > 0 {
+			reason = sec.Errors[0].Error()
+		}
+		*out = append(*out, FieldError{In: "security", Reason: reason})
+		return true
+	}
+	var re *openapi3filter.RequestError
+	if errors.As(err, &re) {
+		if undecodable(re.Err) {
+			// A declared media type kin-openapi cannot decode (a multipart
+			// part in text/markdown, application/sdp): not checkable, so
+			// not a fault of the request.
+			return false
+		}
+		f := FieldError{In: "body"}
+		if re.Parameter != nil {
+			f.In, f.Name = re.Parameter.In, re.Parameter.Name
+		}
+		n := len(*out)
+		schemaErrors(re.Err, f, out)
+		if len(*out) == n {
+			f.Reason = re.Reason
+			if f.Reason == "" && re.Err != nil {
+				f.Reason = re.Err.Error()
+			} else if re.Err != nil && !strings.Contains(f.Reason, re.Err.Error()) {
+				f.Reason += ": " + re.Err.Error()
+			}
+			*out = append(*out, f)
+		}
+		return false
+	}
+	*out = append(*out, FieldError{In: "request", Reason: err.Error()})
+	return false
+}
+
+// undecodable reports a parse error whose root is a media type kin-openapi
+// has no decoder for.
+func undecodable(err error) bool {
+	var pe *openapi3filter.ParseError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	for depth := 0; pe != nil && depth < 32; depth++ {
+		if pe.Kind == openapi3filter.KindUnsupportedFormat {
+			return true
+		}
+		pe, _ = pe.Cause.(*openapi3filter.ParseError)
+	}
+	return false
+}
+
+func isRequestError(err error) bool {
+	var re *openapi3filter.RequestError
+	var sec *openapi3filter.SecurityRequirementsError
+	_, multi := err.(openapi3.MultiError)
+	return !multi && (errors.As(err, &re) || errors.As(err, &sec))
+}
+
+// schemaErrors adds one field per schema error inside err, located by its
+// JSON pointer.
+func schemaErrors(err error, base FieldError, out *[]FieldError) {
+	if err == nil {
+		return
+	}
+	if multi, ok := err.(openapi3.MultiError); ok {
+		for _, e := range multi {
+			schemaErrors(e, base, out)
+		}
+		return
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		f := base
+		f.Pointer = pointer(se.JSONPointer())
+		f.Reason = se.Reason
+		*out = append(*out, f)
+		return
+	}
+	var pe *openapi3filter.ParseError
+	if errors.As(err, &pe) {
+		f := base
+		f.Pointer = pointer(pathStrings(pe.Path()))
+		f.Reason = pe.Error()
+		*out = append(*out, f)
+	}
+}
+
+func pathStrings(p []any) []string {
+	out := make([]string, len(p))
+	for i, x := range p {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
+}
+
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+// authPresent checks that the credentials a scheme needs are present; the
+// mock does not check their value.
+func authPresent(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+	sc := in.SecurityScheme
+	r := in.RequestValidationInput.Request
+	if sc == nil {
+		return nil
+	}
+	switch sc.Type {
+	case "http":
+		h := r.Header.Get("Authorization")
+		scheme := strings.ToLower(sc.Scheme)
+		if h == "" || scheme != "" && !strings.HasPrefix(strings.ToLower(h), scheme+" ") {
+			return fmt.Errorf("%s: Authorization: %s credentials missing", in.SecuritySchemeName, sc.Scheme)
+		}
+	case "apiKey":
+		ok := false
+		switch sc.In {
+		case "header":
+			ok = r.Header.Get(sc.Name) != ""
+		case "query":
+			ok = r.URL.Query().Has(sc.Name)
+		case "cookie":
+			_, err := r.Cookie(sc.Name)
+			ok = err == nil
+		}
+		if !ok {
+			return fmt.Errorf("%s: API key %s (in %s) missing", in.SecuritySchemeName, sc.Name, sc.In)
+		}
+	case "oauth2", "openIdConnect":
+		if r.Header.Get("Authorization") == "" {
+			return fmt.Errorf("%s: Authorization missing", in.SecuritySchemeName)
+		}
+	}
+	return nil
+}
