@@ -223,6 +223,10 @@ func TestFileStem(t *testing.T) {
 		"": "operations", "orders": "orders", "Pet Store": "pet_store", "userAccounts": "user_accounts",
 		"client": "client_ops", "models": "models_ops", "_internal": "internal", "!!!": "tag", "API v2": "api_v2",
 		"Übersicht": "bersicht",
+		// A tag of any length gives a file name the file system accepts.
+		strings.Repeat("a", 300):   strings.Repeat("a", maxFileStem),
+		strings.Repeat("ab ", 100): strings.TrimSuffix(strings.Repeat("ab_", maxFileStem/3+1)[:maxFileStem], "_"),
+		"../../etc/passwd":         "etc_passwd",
 	} {
 		if got := fileStem(in); got != want {
 			t.Errorf("fileStem(%q) = %q, want %q", in, got, want)

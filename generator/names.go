@@ -42,8 +42,14 @@ func groupByFile(ops []*ir.Operation) []opGroup {
 	return groups
 }
 
+// maxFileStem bounds a tag's file stem: file systems refuse names over 255
+// bytes, and a document's tag can be any length. Tags that agree on their
+// first maxFileStem bytes share a file, like tags with the same stem.
+const maxFileStem = 64
+
 // fileStem is the snake_case file stem of a tag ("Pet Store" -> "pet_store").
-// It never starts with '_' or '.', which the go tool would ignore.
+// It never starts with '_' or '.', which the go tool would ignore, and is at
+// most maxFileStem bytes (ASCII only).
 func fileStem(tag string) string {
 	if tag == "" {
 		return "operations"
@@ -65,7 +71,8 @@ func fileStem(tag string) string {
 			prevLower = false
 		}
 	}
-	stem := strings.Trim(b.String(), "_")
+	stem := b.String()
+	stem = strings.Trim(stem[:min(len(stem), maxFileStem)], "_")
 	switch {
 	case stem == "":
 		return "tag"
