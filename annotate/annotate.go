@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/idemgen/idemgen/internal/jsonpointer"
 	"github.com/idemgen/idemgen/ir"
 )
@@ -68,6 +70,8 @@ type Edit struct {
 	// entry, the path item entry), which survives duplicate keys and the
 	// insertion itself.
 	pathIndex, opIndex int
+	// methodKey is the operation's key as written ("post").
+	methodKey string
 }
 
 // Note reports an operation annotate left alone although it lacks
@@ -97,10 +101,40 @@ type Result struct {
 // ErrNotOpenAPI reports a document without a paths mapping at its root.
 var ErrNotOpenAPI = errors.New("not an OpenAPI document: no paths mapping at the root")
 
+// Options change what Annotate adds.
+type Options struct {
+	// KeyHeader, when set, keys every POST and PATCH that has neither
+	// x-idempotent nor a declared key header with this header
+	// (`x-idempotent: {key: {in: header, name: KeyHeader}}`), for APIs that
+	// accept an idempotency key everywhere without declaring it (Stripe).
+	// It must be a header name ValidKeyHeader accepts.
+	KeyHeader string
+}
+
+// ValidKeyHeader reports whether name can be written as Options.KeyHeader:
+// an HTTP header name (RFC 9110 token) of letters, digits, '-', '_' and '.',
+// starting with a letter, that YAML reads as a string when written plain
+// (not `true` or `null`).
+func ValidKeyHeader(name string) bool {
+	for i, r := range name {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')) {
+			return false
+		}
+	}
+	var n yaml.Node
+	return name != "" && yaml.Unmarshal([]byte(name), &n) == nil && len(n.Content) == 1 && n.Content[0].ShortTag() == "!!str"
+}
+
 // Annotate adds the missing x-idempotent extensions to the document in src,
 // YAML or JSON (detected from the content). It never panics on malformed
 // input; a document it cannot parse is an error.
-func Annotate(src []byte) (res *Result, err error) {
+func Annotate(src []byte) (*Result, error) {
+	return Options{}.Annotate(src)
+}
+
+// Annotate is the package's Annotate with options.
+func (o Options) Annotate(src []byte) (res *Result, err error) {
 	defer func() {
 		// The YAML parser has panicked on hostile input in the past; a tool
 		// run over users' files reports that as an error instead of crashing.
@@ -117,7 +151,10 @@ func Annotate(src []byte) (res *Result, err error) {
 	if paths == nil || paths.kind != kindMap {
 		return nil, ErrNotOpenAPI
 	}
-	w := walker{root: root, sp: splicer{idx: idx, json: isJSON, compact: isJSON && isCompact(src, root)}}
+	if o.KeyHeader != "" && !ValidKeyHeader(o.KeyHeader) {
+		return nil, fmt.Errorf("key header %q is not a header name idemgen can write", o.KeyHeader)
+	}
+	w := walker{opts: o, root: root, sp: splicer{idx: idx, json: isJSON, compact: isJSON && isCompact(src, root)}}
 	w.paths(paths)
 	out := w.sp.apply()
 	if len(w.edits) > 0 {
@@ -163,6 +200,7 @@ func isCompact(src []byte, root *node) bool {
 
 // walker visits the operations of a document and records edits and notes.
 type walker struct {
+	opts  Options
 	root  *node
 	sp    splicer
 	edits []Edit
@@ -203,7 +241,7 @@ func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string) {
 			w.note(op, opPtr, "operation is a shared YAML anchor or alias; annotate it by hand")
 			continue
 		}
-		e := Edit{Method: method, Path: path, Line: op.line, pathIndex: pathIndex, opIndex: i}
+		e := Edit{Method: method, Path: path, Line: op.line, pathIndex: pathIndex, opIndex: i, methodKey: k.value}
 		w.operation(e, k, op, item, opPtr)
 	}
 }
@@ -217,6 +255,9 @@ func (w *walker) operation(e Edit, key, op, item *node, ptr string) {
 	switch {
 	case name != "":
 		e.Value, e.KeyName = Keyed, name
+	case w.opts.KeyHeader != "" && (e.Method == "POST" || e.Method == "PATCH"):
+		// The caller says the API takes this key on every call.
+		e.Value, e.KeyName = Keyed, w.opts.KeyHeader
 	case foreign != "" && unsafe:
 		// `false` would be wrong if the key hides behind the reference. A
 		// safe method still gets `true`: without the key it stays retryable.

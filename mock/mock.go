@@ -75,6 +75,9 @@ type Options struct {
 	MaxBody int64
 	// Sleep waits for latency and slow-body faults; tests may inject one.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Overlays are OpenAPI Overlay 1.0 files New applies, in order, to the
+	// document before serving it (see Server.Warnings).
+	Overlays []string
 }
 
 // Server is the mock, an http.Handler. Close it to release the ledger.
@@ -96,6 +99,7 @@ type Server struct {
 	applied  map[string]int // fault -> times applied, for Limit
 	versions map[string]int // resource path -> version, for ETag/If-Match
 	logMu    sync.Mutex
+	warnings []string
 }
 
 type route struct {
@@ -119,11 +123,15 @@ type route struct {
 
 // New loads the document at path and builds a Server.
 func New(path string, opts Options) (*Server, error) {
-	doc, err := loadFile(path)
+	doc, warnings, err := loadFile(path, opts.Overlays)
 	if err != nil {
 		return nil, err
 	}
-	return newServer(doc, path, opts)
+	s, err := newServer(doc, path, opts)
+	if s != nil {
+		s.warnings = warnings
+	}
+	return s, err
 }
 
 // NewData builds a Server from a document's bytes (JSON or YAML); name is
@@ -143,10 +151,10 @@ func NewData(name string, data []byte, opts Options) (*Server, error) {
 	return newServer(doc, name, opts)
 }
 
-func loadFile(path string) (*openapi3.T, error) {
+func loadFile(path string, overlays []string) (*openapi3.T, []string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	root := filepath.Dir(abs)
 	loader := openapi3.NewLoader()
@@ -167,7 +175,11 @@ func loadFile(path string) (*openapi3.T, error) {
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	data, warnings, err := applyOverlays(path, data, overlays)
+	if err != nil {
+		return nil, nil, err
 	}
 	var doc *openapi3.T
 	if swagger2.Match(head(data)) {
@@ -176,9 +188,9 @@ func loadFile(path string) (*openapi3.T, error) {
 		doc, err = loader.LoadFromDataWithPath(data, &url.URL{Path: filepath.ToSlash(abs)})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return doc, nil
+	return doc, warnings, nil
 }
 
 // swagger2 spots a Swagger 2.0 document by its version key.
@@ -496,6 +508,10 @@ func (s *Server) removeTmp() {
 
 // Operations is the number of operations served.
 func (s *Server) Operations() int { return len(s.routes) }
+
+// Warnings are the findings of applying Options.Overlays, one line each
+// (`warning: file:line:col: message [rule]`).
+func (s *Server) Warnings() []string { return s.warnings }
 
 // Document is the loaded document.
 func (s *Server) Document() *openapi3.T { return s.doc }

@@ -44,6 +44,10 @@ const (
 	ruleTrueWithoutKey     = "idempotent-true-without-key"
 	ruleKeyParamMismatch   = "key-parameter-mismatch"
 	ruleKeyParamIgnored    = "key-parameter-ignored"
+	// The overlay rules are internal/overlay's RuleTarget and RuleAction.
+	ruleOverlay       = "overlay"
+	ruleOverlayTarget = "overlay-target"
+	ruleOverlayAction = "overlay-action"
 )
 
 // loc is a place in the document set: a file key, a JSON pointer in it, and
@@ -69,6 +73,8 @@ func (l loc) at(toks ...string) loc {
 type diagSink struct {
 	files map[string]*docFile
 	list  ir.Diagnostics
+	// origins names the overlay file of every node an overlay added.
+	origins map[*yaml.Node]string
 }
 
 func (s *diagSink) errorf(l loc, op, rule, format string, args ...any) {
@@ -103,6 +109,9 @@ func (s *diagSink) source(l loc) ir.Source {
 	}
 	if n != nil {
 		src.Line, src.Column = n.Line, n.Column
+		if o, ok := s.origins[n]; ok {
+			src.File = o // the value was written in an overlay
+		}
 	}
 	return src
 }

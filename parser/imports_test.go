@@ -13,5 +13,6 @@ import (
 // kin-openapi through it).
 func TestImports(t *testing.T) {
 	testutil.CheckImports(t, "github.com/idemgen/idemgen/ir", "github.com/idemgen/idemgen/internal/jsonpointer",
+		"github.com/idemgen/idemgen/internal/overlay",
 		"github.com/getkin/kin-openapi/", "go.yaml.in/yaml/v3", "go.yaml.in/yaml/v4")
 }

@@ -28,6 +28,10 @@ type Options struct {
 	// LoadData, the current directory); a reference that leaves it, as
 	// written or through a symbolic link, is an error (rule ref-outside).
 	RefRoot string
+	// Overlays are OpenAPI Overlay 1.0 files applied, in order, to the root
+	// document before it is repaired and checked (see applyOverlays).
+	// Findings about a value an overlay added are located in the overlay.
+	Overlays []string
 }
 
 // Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, or
@@ -35,8 +39,9 @@ type Options struct {
 // repairs what can be repaired (each repair a located warning), and builds
 // the IR. diags holds every finding (errors and warnings, lint rules
 // included), sorted by file, line, column, pointer. err is non-nil only when
-// nothing usable could be loaded (unreadable file, not an OpenAPI document);
-// then it names the file. When diags.HasErrors() the API may be partial.
+// nothing usable could be loaded (unreadable file, not an OpenAPI document, an
+// overlay that cannot be used); then it names the file (for an overlay,
+// ir.Diagnostics with one error located in it). When diags.HasErrors() the API may be partial.
 func Load(path string, opts Options) (api *ir.API, diags ir.Diagnostics, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -93,6 +98,9 @@ func load(key, display, dir string, data []byte, opts Options) (*ir.API, ir.Diag
 	l.sink = &diagSink{files: l.files}
 	version, swagger, err := l.loadRoot(key, display, data)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := l.applyOverlays(); err != nil {
 		return nil, nil, err
 	}
 	l.repair(swagger)

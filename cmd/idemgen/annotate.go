@@ -11,20 +11,31 @@ import (
 	"github.com/idemgen/idemgen/annotate"
 )
 
+// annotateFlags are the options of `idemgen annotate`.
+type annotateFlags struct {
+	write      bool
+	keyHeader  string
+	overlayOut string
+}
+
 func newAnnotateCmd() *cobra.Command {
-	var write bool
+	var flags annotateFlags
 	cmd := &cobra.Command{
 		Use:   "annotate SPEC... [-w]",
 		Short: "Add the missing x-idempotent extensions to OpenAPI documents",
 		Long:  annotateLong,
 		Example: `  idemgen annotate api/orders.yaml            # review the diff
   idemgen annotate -w api/orders.yaml         # rewrite the file
-  idemgen annotate api/orders.yaml | git apply`,
+  idemgen annotate api/orders.yaml | git apply
+  idemgen annotate --key-header Idempotency-Key --overlay-out stripe.overlay.yaml stripe.yaml`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := flags.validate(args); err != nil {
+				return err
+			}
 			failed := false
 			for _, spec := range args {
-				if err := annotateOne(spec, write, cmd.OutOrStdout(), cmd.ErrOrStderr()); err != nil {
+				if err := annotateOne(spec, flags, cmd.OutOrStdout(), cmd.ErrOrStderr()); err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "idemgen: %s: %v\n", spec, err)
 					failed = true
 				}
@@ -35,16 +46,32 @@ func newAnnotateCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite the files instead of printing a diff")
+	f := cmd.Flags()
+	f.BoolVarP(&flags.write, "write", "w", false, "rewrite the files instead of printing a diff")
+	f.StringVar(&flags.keyHeader, "key-header", "", "key every unannotated POST and PATCH with this idempotency-key header")
+	f.StringVar(&flags.overlayOut, "overlay-out", "", "write the annotations as an OpenAPI Overlay to FILE (- for standard output) instead of a diff")
+	_ = cmd.MarkFlagFilename("overlay-out", "yaml", "yml")
 	return cmd
 }
 
-func annotateOne(spec string, write bool, stdout, stderr io.Writer) error {
+func (f annotateFlags) validate(specs []string) error {
+	switch {
+	case f.keyHeader != "" && !annotate.ValidKeyHeader(f.keyHeader):
+		return usageErrorf("--key-header %q is not a header name of letters, digits, '-', '_' and '.' starting with a letter", f.keyHeader)
+	case f.overlayOut != "" && f.write:
+		return usageErrorf("--overlay-out and -w exclude each other: the overlay leaves the spec as it is")
+	case f.overlayOut != "" && len(specs) > 1:
+		return usageErrorf("--overlay-out takes one SPEC (an overlay targets one document)")
+	}
+	return nil
+}
+
+func annotateOne(spec string, flags annotateFlags, stdout, stderr io.Writer) error {
 	src, err := os.ReadFile(spec)
 	if err != nil {
 		return err
 	}
-	res, err := annotate.Annotate(src)
+	res, err := annotate.Options{KeyHeader: flags.keyHeader}.Annotate(src)
 	if err != nil {
 		return err
 	}
@@ -52,9 +79,15 @@ func annotateOne(spec string, write bool, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "note: %s:%s\n", spec, n)
 	}
 	if len(res.Edits) == 0 {
+		if flags.overlayOut != "" {
+			fmt.Fprintf(stderr, "%s: every operation is annotated; no overlay written\n", spec)
+		}
 		return nil
 	}
-	if !write {
+	if flags.overlayOut != "" {
+		return writeOverlay(spec, flags.overlayOut, res, stdout, stderr)
+	}
+	if !flags.write {
 		name := diffName(spec)
 		_, err := stdout.Write(annotate.Unified(name, name, src, res.Annotated))
 		return err
@@ -66,12 +99,40 @@ func annotateOne(spec string, write bool, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// writeOverlay writes the edits as an overlay document to out ("-" is
+// standard output); its `extends` names the spec relative to out's folder.
+func writeOverlay(spec, out string, res *annotate.Result, stdout, stderr io.Writer) error {
+	title := "idemgen x-idempotent annotations for " + filepath.Base(spec)
+	extends := filepath.ToSlash(spec)
+	if out == "-" {
+		_, err := stdout.Write(res.Overlay(title, extends))
+		return err
+	}
+	if abs, err := filepath.Abs(spec); err == nil {
+		if dir, err := filepath.Abs(filepath.Dir(out)); err == nil {
+			if rel, err := filepath.Rel(dir, abs); err == nil {
+				extends = filepath.ToSlash(rel)
+			}
+		}
+	}
+	if err := replaceFile(out, res.Overlay(title, extends)); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%s: wrote x-idempotent for %s to %s\n", spec, plural(len(res.Edits), "operation"), out)
+	return nil
+}
+
 // replaceFile rewrites path atomically: the new content goes to a temporary
 // file in the same directory, which is then renamed over the original, so
-// an interrupted run never leaves a half-written spec. The mode is kept.
+// an interrupted run never leaves a half-written spec. The mode is kept; a
+// new file gets 0644.
 func replaceFile(path string, content []byte) error {
+	mode := os.FileMode(0o644)
 	fi, err := os.Stat(path)
-	if err != nil {
+	switch {
+	case err == nil:
+		mode = fi.Mode().Perm()
+	case !os.IsNotExist(err):
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".idemgen-")
@@ -83,7 +144,7 @@ func replaceFile(path string, content []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -103,6 +164,16 @@ const annotateLong = `Add x-idempotent to every operation that lacks it, as a ba
 An operation that already has x-idempotent, or whose path item has it, is left alone.
 The key header is found case-insensitively, inline or through a $ref inside the same
 file, on the operation or its path item.
+
+--key-header NAME keys every POST and PATCH that has neither x-idempotent nor a
+declared key header with that header: x-idempotent: {key: {in: header, name: NAME}}
+(for APIs that accept an idempotency key on every call without declaring it, as
+Stripe does with Idempotency-Key).
+
+--overlay-out FILE writes the same annotations as an OpenAPI Overlay 1.0 document
+(one action per operation, e.g. target $.paths['/orders'].post, update
+{x-idempotent: ...}) and leaves the spec untouched: pass it to generate, lint and
+mock with --overlay, and re-run annotate when the spec's owner publishes a new one.
 
 By default the changes are printed as a unified diff (apply it with git apply or
 patch -p1); -w rewrites the files instead. Only the new lines are added: comments, key

@@ -13,14 +13,15 @@ import (
 
 // genSettings are the inputs of `idemgen generate`.
 type genSettings struct {
-	Spec            string `yaml:"spec"`
-	Package         string `yaml:"package"`
-	Out             string `yaml:"out"`
-	Module          string `yaml:"module"`
-	SkipUnsupported bool   `yaml:"skip-unsupported"`
-	AllowRemoteRefs bool   `yaml:"allow-remote-refs"`
-	RefRoot         string `yaml:"ref-root"`
-	Check           bool   `yaml:"-"`
+	Spec            string   `yaml:"spec"`
+	Package         string   `yaml:"package"`
+	Out             string   `yaml:"out"`
+	Module          string   `yaml:"module"`
+	SkipUnsupported bool     `yaml:"skip-unsupported"`
+	AllowRemoteRefs bool     `yaml:"allow-remote-refs"`
+	RefRoot         string   `yaml:"ref-root"`
+	Overlays        []string `yaml:"overlays"`
+	Check           bool     `yaml:"-"`
 }
 
 // readConfig loads a generate config file. Unknown keys are errors, so a typo
@@ -39,7 +40,11 @@ func readConfig(path string) (genSettings, error) {
 		return s, err
 	}
 	dir := filepath.Dir(path)
-	for _, p := range []*string{&s.Spec, &s.Out, &s.RefRoot} {
+	paths := []*string{&s.Spec, &s.Out, &s.RefRoot}
+	for i := range s.Overlays {
+		paths = append(paths, &s.Overlays[i])
+	}
+	for _, p := range paths {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -80,11 +85,19 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 	if set("ref-root") {
 		s.RefRoot = flags.RefRoot
 	}
+	if set("overlay") {
+		s.Overlays = flags.Overlays
+	}
 	s.Check = flags.Check
 	if s.Package == "" && s.Module != "" {
 		s.Package = packageFromModule(s.Module)
 	}
 	return s, validateSettings(s)
+}
+
+// loadSettings are the settings the parser needs.
+func (s genSettings) loadSettings() loadSettings {
+	return loadSettings{AllowRemoteRefs: s.AllowRemoteRefs, RefRoot: s.RefRoot, Overlays: s.Overlays}
 }
 
 func validateSettings(s genSettings) error {

@@ -35,11 +35,12 @@ func newGenerateCmd(tc toolchain) *cobra.Command {
 	f.StringVarP(&flags.Package, "package", "p", "", "Go package name of the generated client")
 	f.StringVarP(&flags.Out, "out", "o", "", "directory to write the generated files into (created if missing)")
 	f.StringVar(&flags.Module, "module", "", "write a standalone module with this path: go.mod, README.md and example_test.go too")
-	f.StringVar(&configPath, "config", "", "YAML file with spec, package, out, skip-unsupported, allow-remote-refs, ref-root, module")
+	f.StringVar(&configPath, "config", "", "YAML file with spec, package, out, skip-unsupported, allow-remote-refs, ref-root, overlays, module")
 	f.BoolVar(&flags.Check, "check", false, "write nothing; exit 1 if the output on disk differs from what would be generated")
 	f.BoolVar(&flags.SkipUnsupported, "skip-unsupported", false, "skip (and report) operations the generator cannot honour instead of failing")
 	f.BoolVar(&flags.AllowRemoteRefs, "allow-remote-refs", false, "follow $refs to http(s) URLs")
 	f.StringVar(&flags.RefRoot, "ref-root", "", "let local $refs also read files under DIR (default: only the spec's folder tree)")
+	addOverlayFlag(cmd, &flags.Overlays)
 	_ = cmd.MarkFlagDirname("ref-root")
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
 	_ = cmd.MarkFlagDirname("out")
@@ -48,7 +49,7 @@ func newGenerateCmd(tc toolchain) *cobra.Command {
 
 // runGenerate loads, generates, and then checks or writes the output.
 func runGenerate(tc toolchain, s genSettings, stdout, stderr io.Writer) error {
-	api, diags, err := tc.safeLoad(s.Spec, loadSettings{AllowRemoteRefs: s.AllowRemoteRefs, RefRoot: s.RefRoot})
+	api, diags, err := tc.safeLoad(s.Spec, s.loadSettings())
 	if err := reportLoad(stderr, s.Spec, diags, err); err != nil {
 		return err
 	}
@@ -149,6 +150,7 @@ last element ("payments-go" -> "payments").
   skip-unsupported: false
   allow-remote-refs: false
   ref-root: ..               # local $refs may also read files under this folder
+  overlays: [idempotency.overlay.yaml]   # OpenAPI Overlay files, applied in order
 
 Local $refs may only read files in the spec's folder tree; --ref-root DIR widens it
 to DIR as well.

@@ -42,6 +42,7 @@ func newLintCmd(tc toolchain) *cobra.Command {
 	f.BoolVar(&flags.strict, "strict", false, "treat warnings as errors (exit 1 when there are any)")
 	f.BoolVar(&flags.load.AllowRemoteRefs, "allow-remote-refs", false, "follow $refs to http(s) URLs")
 	f.StringVar(&flags.load.RefRoot, "ref-root", "", "let local $refs also read files under DIR (default: only the spec's folder tree)")
+	addOverlayFlag(cmd, &flags.load.Overlays)
 	_ = cmd.MarkFlagDirname("ref-root")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd

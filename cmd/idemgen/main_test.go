@@ -24,6 +24,7 @@ type fake struct {
 
 	loaded    []string
 	allowRefs bool
+	overlays  []string
 	pkg       string
 	skip      bool
 }
@@ -41,6 +42,7 @@ func (f *fake) toolchain() toolchain {
 			fakeMu.Lock()
 			f.loaded = append(f.loaded, path)
 			f.allowRefs = ls.AllowRemoteRefs
+			f.overlays = ls.Overlays
 			fakeMu.Unlock()
 			api := f.api
 			if api == nil {

@@ -26,6 +26,7 @@ type mockFlags struct {
 	proxy   string
 	maxBody int64
 	quiet   bool
+	overlay []string
 }
 
 func newMockCmd() *cobra.Command {
@@ -69,11 +70,13 @@ One line per request is logged on stderr. See docs/mock.md.`,
 	f.StringVar(&flags.proxy, "proxy", "", "forward to this server, validating requests and responses")
 	f.Int64Var(&flags.maxBody, "max-body", 1<<20, "largest request body accepted, in bytes")
 	f.BoolVar(&flags.quiet, "quiet", false, "do not log each request")
+	addOverlayFlag(cmd, &flags.overlay)
 	return cmd
 }
 
 func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Command) error {
-	opts := mock.Options{Dynamic: flags.dynamic, Seed: flags.seed, Ledger: flags.ledger, MaxBody: flags.maxBody}
+	opts := mock.Options{Dynamic: flags.dynamic, Seed: flags.seed, Ledger: flags.ledger, MaxBody: flags.maxBody,
+		Overlays: flags.overlay}
 	for _, s := range flags.faults {
 		fs, err := mock.ParseFaults(s)
 		if err != nil {
@@ -97,6 +100,9 @@ func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Comma
 		return problemf("%v", err)
 	}
 	defer srv.Close()
+	for _, w := range srv.Warnings() {
+		fmt.Fprintln(cmd.ErrOrStderr(), w)
+	}
 	ln, err := net.Listen("tcp", flags.addr)
 	if err != nil {
 		return problemf("listen: %v", err)

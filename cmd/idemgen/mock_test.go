@@ -38,29 +38,8 @@ var servingRE = regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
 func TestMockCommandServesValidatesAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stderr lockedBuffer
-	root := newRootCmd((&fake{}).toolchain())
-	root.SetArgs([]string{"mock", "../../testdata/specs/orders.yaml", "--addr", "127.0.0.1:0",
-		"--fault", "503:1@sendReceipt", "--dynamic", "--seed", "9"})
-	root.SetOut(io.Discard)
-	root.SetErr(&stderr)
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	var base string
-	for i := 0; i < 500 && base == ""; i++ {
-		if m := servingRE.FindStringSubmatch(stderr.String()); m != nil {
-			base = m[1]
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("mock exited: %v\n%s", err, stderr.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if base == "" {
-		t.Fatalf("never served:\n%s", stderr.String())
-	}
+	base, stderr, done := startMockCommand(t, ctx, "../../testdata/specs/orders.yaml", "--addr", "127.0.0.1:0",
+		"--fault", "503:1@sendReceipt", "--dynamic", "--seed", "9")
 	get := func(method, path, body string) int {
 		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer t")
@@ -84,6 +63,46 @@ func TestMockCommandServesValidatesAndStops(t *testing.T) {
 	if s := get("POST", "/orders/3fa85f64-5717-4562-b3fc-2c963f66afa6/receipt", ""); s != 503 {
 		t.Errorf("storm on sendReceipt: %d, want 503", s)
 	}
+	stopMockCommand(t, cancel, done)
+	log := stderr.String()
+	for _, want := range []string{`op="listOrders" status=200 validation="ok"`, `op="createPayment" status=400 validation="body /amount`,
+		`op="sendReceipt" status=503 validation="ok" fault=503:1@sendReceipt`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// startMockCommand runs `idemgen mock ARGS...` until ctx is cancelled and
+// returns the base URL it serves on once it says so, its standard error and
+// the channel its exit arrives on.
+func startMockCommand(t *testing.T, ctx context.Context, args ...string) (string, *lockedBuffer, chan error) {
+	t.Helper()
+	stderr := &lockedBuffer{}
+	root := newRootCmd((&fake{}).toolchain())
+	root.SetArgs(append([]string{"mock"}, args...))
+	root.SetOut(io.Discard)
+	root.SetErr(stderr)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	for range 500 {
+		if m := servingRE.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1], stderr, done
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("mock exited: %v\n%s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatalf("never served:\n%s", stderr.String())
+	return "", nil, nil
+}
+
+// stopMockCommand cancels a command startMockCommand started and waits for
+// it to exit cleanly.
+func stopMockCommand(t *testing.T, cancel context.CancelFunc, done chan error) {
+	t.Helper()
 	cancel()
 	select {
 	case err := <-done:
@@ -92,13 +111,6 @@ func TestMockCommandServesValidatesAndStops(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("did not stop on cancel")
-	}
-	log := stderr.String()
-	for _, want := range []string{`op="listOrders" status=200 validation="ok"`, `op="createPayment" status=400 validation="body /amount`,
-		`op="sendReceipt" status=503 validation="ok" fault=503:1@sendReceipt`} {
-		if !strings.Contains(log, want) {
-			t.Errorf("log lacks %q:\n%s", want, log)
-		}
 	}
 }
 

@@ -47,6 +47,8 @@ type loadSettings struct {
 	// RefRoot is a folder local $refs may read beside the spec's own folder
 	// tree (--ref-root).
 	RefRoot string
+	// Overlays are OpenAPI Overlay files applied in order (--overlay).
+	Overlays []string
 }
 
 // safeGenerate calls tc.generate and turns a panic into an error.

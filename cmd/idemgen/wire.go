@@ -12,7 +12,7 @@ func defaultToolchain() toolchain {
 }
 
 func loadSpec(path string, ls loadSettings) (*ir.API, ir.Diagnostics, error) {
-	return parser.Load(path, parser.Options{AllowRemoteRefs: ls.AllowRemoteRefs, RefRoot: ls.RefRoot})
+	return parser.Load(path, parser.Options{AllowRemoteRefs: ls.AllowRemoteRefs, RefRoot: ls.RefRoot, Overlays: ls.Overlays})
 }
 
 func generateFiles(api *ir.API, s genSettings) ([]genFile, ir.Diagnostics, error) {
