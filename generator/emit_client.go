@@ -27,7 +27,13 @@ func (g *gen) clientFile() *jen.File {
 	return f
 }
 
-// emitClient emits the Client type.
+// emitClient emits the Client type:
+//
+//	// Client calls the Orders API. It is safe for concurrent use. ...
+//	type Client struct {
+//		server *url.URL
+//		runner *idemrt.Runner
+//	}
 func (g *gen) emitClient() jen.Code {
 	title := strings.TrimSpace(g.api.Title)
 	if title == "" {
@@ -54,14 +60,22 @@ func defaultServer(api *ir.API) string {
 	return u
 }
 
-// emitNewClient emits NewClient.
+// emitNewClient emits NewClient:
+//
+//	func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
+//		server, err := wire.ParseServerURL(serverURL)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
+//	}
 func emitNewClient() jen.Code {
 	return comment("NewClient returns a client for the API at serverURL, an absolute URL such as "+
 		"https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), "+
 		"retry policies and budgets, observers, and authentication (the With functions of this package).").
 		Func().Id("NewClient").Params(jen.Id("serverURL").String(), jen.Id("opts").Op("...").Qual(rtPath, "Option")).
 		Params(jen.Op("*").Id("Client"), jen.Error()).Block(
-		jen.List(jen.Id("server"), jen.Err()).Op(":=").Qual(rtPath, "ParseServerURL").Call(jen.Id("serverURL")),
+		jen.List(jen.Id("server"), jen.Err()).Op(":=").Qual(wirePath, "ParseServerURL").Call(jen.Id("serverURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id("Client").Values(
 			jen.Id("server").Op(":").Id("server"),

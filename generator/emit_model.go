@@ -22,7 +22,11 @@ func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
 	return f
 }
 
-// emitModel emits one declaration according to its kind.
+// emitModel emits one declaration according to its kind: an enum
+// (emitEnum), a union (emitUnion), an object with properties (emitObject),
+// or a named type for anything else (emitNamedType), for example
+//
+//	type Tags []string
 func (g *gen) emitModel(s *ir.Schema) jen.Code {
 	switch {
 	case s.Kind == ir.KindEnum:
@@ -131,7 +135,20 @@ func fieldName(p *ir.Property) string {
 
 // emitExtraMethods emits MarshalJSON and UnmarshalJSON for an object with
 // additional members. A local type without methods marshals the declared
-// fields; the runtime merges or splits the extra members.
+// fields; the runtime merges or splits the extra members:
+//
+//	func (o Labels) MarshalJSON() ([]byte, error) {
+//		type plain Labels
+//		return wire.MarshalExtra(plain(o), o.AdditionalProperties)
+//	}
+//
+//	func (o *Labels) UnmarshalJSON(data []byte) error {
+//		type plain Labels
+//		if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+//			return err
+//		}
+//		return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
+//	}
 func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 	name := g.typeName(s)
 	declared := make([]jen.Code, 0, len(s.Properties)+2)
@@ -142,13 +159,13 @@ func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 	return jen.Comment("MarshalJSON writes the declared members, then the additional ones.").Line().
 		Func().Params(jen.Id("o").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Type().Id("plain").Id(name),
-		jen.Return(jen.Qual(rtPath, "MarshalExtra").Call(jen.Id("plain").Call(jen.Id("o")), jen.Id("o").Dot(extra))),
+		jen.Return(jen.Qual(wirePath, "MarshalExtra").Call(jen.Id("plain").Call(jen.Id("o")), jen.Id("o").Dot(extra))),
 	).Line().Line().
 		Comment("UnmarshalJSON reads the declared members, and keeps the others in "+extra+".").Line().
 		Func().Params(jen.Id("o").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Type().Id("plain").Id(name),
 		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("o"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Return(jen.Qual(rtPath, "UnmarshalExtra").Call(declared...)),
+		jen.Return(jen.Qual(wirePath, "UnmarshalExtra").Call(declared...)),
 	)
 }
 

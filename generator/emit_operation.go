@@ -124,14 +124,14 @@ func (g *gen) emitMethod(op *ir.Operation) jen.Code {
 	}
 	args = append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
 	ret, fail := g.returns(op)
-	body := []jen.Code{jen.Id("b").Op(":=").Qual(rtPath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
+	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
 	body = append(body, g.emitParamCalls(op)...)
 	if plan != nil {
 		body = append(body, g.emitBodyCall(plan))
 	}
 	body = append(body,
-		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("b").Dot("Build").Call(jen.Op("&").Id(ids.contract)),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(jen.Err()))),
+		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("b").Dot("Build").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(buildFailed(op, ids.contract)))),
 		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("runner").Dot("Do").Call(
 			jen.Id("ctx"), jen.Op("&").Id(ids.contract), jen.Id("req"), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(g.errorValue(op)))),
@@ -139,6 +139,18 @@ func (g *gen) emitMethod(op *ir.Operation) jen.Code {
 	body = append(body, g.emitDecode(op)...)
 	return g.methodDoc(op).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(args...).Add(ret).Block(body...)
+}
+
+// buildFailed is the error of a request that could not be built, with the
+// caller's key on a keyed operation:
+//
+//	idemrt.BuildFailed(&createOrderOp, params.IdempotencyKey, err)
+func buildFailed(op *ir.Operation, contract string) jen.Code {
+	key := jen.Lit("")
+	if op.Retry.Safety == ir.Keyed {
+		key = jen.Id("params").Dot("IdempotencyKey")
+	}
+	return jen.Qual(rtPath, "BuildFailed").Call(jen.Op("&").Id(contract), key, jen.Err())
 }
 
 // methodDoc is the contract sentence followed by the operation's own text.

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -67,8 +68,8 @@ func (g *gen) emitParams(op *ir.Operation) jen.Code {
 
 // emitParamCalls emits the Builder calls that place each parameter:
 //
-//	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
-//	b.Query(idemrt.Param{Name: "status", Style: "form", Explode: true}, params.Status)
+//	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
+//	b.Query(wire.Param{Name: "status", Style: wire.StyleForm, Explode: true}, params.Status)
 func (g *gen) emitParamCalls(op *ir.Operation) []jen.Code {
 	var out []jen.Code
 	if op.Retry.Safety == ir.Keyed {
@@ -85,13 +86,12 @@ func (g *gen) emitParamCalls(op *ir.Operation) []jen.Code {
 	return out
 }
 
-// paramLiteral renders the idemrt.Param describing p, leaving out fields at
-// their zero value.
+// paramLiteral renders the wire.Param describing p, leaving out the flags
+// that are false:
+//
+//	wire.Param{Name: "ids", Style: wire.StylePipeDelimited, AllowReserved: true}
 func paramLiteral(p *ir.Parameter) jen.Code {
-	vals := []jen.Code{jen.Id("Name").Op(":").Lit(p.Name)}
-	if p.Style != "" && !defaultStyle(p) {
-		vals = append(vals, jen.Id("Style").Op(":").Lit(p.Style))
-	}
+	vals := []jen.Code{jen.Id("Name").Op(":").Lit(p.Name), jen.Id("Style").Op(":").Add(styleConst(p.Style))}
 	if p.Explode {
 		vals = append(vals, jen.Id("Explode").Op(":").True())
 	}
@@ -101,17 +101,22 @@ func paramLiteral(p *ir.Parameter) jen.Code {
 	if p.ContentType != "" {
 		vals = append(vals, jen.Id("JSON").Op(":").True())
 	}
-	return jen.Qual(rtPath, "Param").Values(vals...)
+	return jen.Qual(wirePath, "Param").Values(vals...)
 }
 
-// defaultStyle reports whether p uses its location's default style, which
-// the runtime assumes when Style is empty.
-func defaultStyle(p *ir.Parameter) bool {
-	switch p.In {
-	case ir.InPath, ir.InHeader:
-		return p.Style == ir.StyleSimple
+// styleConst is the runtime constant of a resolved style, named after it
+// (ir.StyleDeepObject -> wire.StyleDeepObject); the parser has filled in the
+// location's default, so there is no default here:
+//
+//	wire.StyleForm
+func styleConst(s ir.ParamStyle) jen.Code {
+	name := string(s)
+	if name == "" {
+		// Never from the parser; an IR built by hand gets a build error
+		// (the zero wire.Style), not a guessed style.
+		return jen.Qual(wirePath, "Style").Call(jen.Lit(0))
 	}
-	return p.Style == ir.StyleForm
+	return jen.Qual(wirePath, "Style"+strings.ToUpper(name[:1])+name[1:])
 }
 
 // paramType is the Go type of a params field. An untyped parameter is any

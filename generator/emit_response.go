@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"cmp"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/idemgen/idemgen/ir"
@@ -26,7 +24,13 @@ func (g *gen) bodyType(p *bodyPlan) jen.Code {
 }
 
 // emitBodyCall emits the Builder call that encodes the body, once; an
-// optional body that is nil is not sent.
+// optional body that is nil is not sent:
+//
+//	b.JSONBody("application/json", body)
+//
+//	if body != nil {
+//		b.TextBody("text/plain", *body)
+//	}
 func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 	arg := jen.Id("body")
 	var call *jen.Statement
@@ -54,8 +58,8 @@ func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 // encodingLiterals renders the encodings of a form or multipart body that
 // change how a property is sent:
 //
-//	idemrt.Encoding{Property: "tags", Style: "form"}
-//	idemrt.Encoding{Property: "metadata", ContentType: "application/json"}
+//	wire.Encoding{Property: "tags", Style: wire.StyleForm}
+//	wire.Encoding{Property: "metadata", ContentType: "application/json"}
 //
 // Forms pass the style and explode of properties not sent the default way
 // (form, exploded); multipart passes declared part types.
@@ -64,8 +68,8 @@ func encodingLiterals(p *bodyPlan) []jen.Code {
 	for _, e := range p.media.Encoding {
 		var vals []jen.Code
 		switch {
-		case p.kind == bodyForm && !(e.Explode && (e.Style == "" || e.Style == ir.StyleForm)):
-			vals = append(vals, jen.Id("Style").Op(":").Lit(cmp.Or(e.Style, ir.StyleForm)))
+		case p.kind == bodyForm && !(e.Explode && e.Style == ir.StyleForm):
+			vals = append(vals, jen.Id("Style").Op(":").Add(styleConst(e.Style)))
 			if e.Explode {
 				vals = append(vals, jen.Id("Explode").Op(":").True())
 			}
@@ -74,7 +78,7 @@ func encodingLiterals(p *bodyPlan) []jen.Code {
 		default:
 			continue
 		}
-		out = append(out, jen.Qual(rtPath, "Encoding").Values(append([]jen.Code{jen.Id("Property").Op(":").Lit(e.Property)}, vals...)...))
+		out = append(out, jen.Qual(wirePath, "Encoding").Values(append([]jen.Code{jen.Id("Property").Op(":").Lit(e.Property)}, vals...)...))
 	}
 	return out
 }

@@ -60,7 +60,17 @@ func statusLabel(r *ir.Response) string {
 
 // emitResult emits <Op>Result: the status, the media type when it picks
 // the body, the decoded body (one field per distinct body type) and the
-// declared response headers.
+// declared response headers:
+//
+//	// CreateOrderResult is the result of CreateOrder.
+//	type CreateOrderResult struct {
+//		// StatusCode is the status of the final response.
+//		StatusCode int
+//		// Body is the decoded body of a 201 response.
+//		Body Order
+//		// Location is the Location response header (zero when absent or unparsable).
+//		Location string
+//	}
 func (g *gen) emitResult(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	fields := []jen.Code{jen.Comment("StatusCode is the status of the final response.").Line().Id("StatusCode").Int()}
@@ -112,7 +122,18 @@ func (g *gen) headerType(h *ir.Header) jen.Code {
 	return jen.String()
 }
 
-// emitDecode emits the statements that turn the response into the result.
+// emitDecode emits the statements that turn the response into the result:
+// emitDecodeResult's for an <Op>Result, else the one body, or nothing:
+//
+//	out := new(Order)
+//	err = idemrt.DecodeJSON(resp, out)
+//	if err != nil {
+//		return nil, err
+//	}
+//	return out, nil
+//
+//	idemrt.Discard(resp)
+//	return nil
 func (g *gen) emitDecode(op *ir.Operation) []jen.Code {
 	ids := g.opNames[op]
 	if ids.result != "" {
@@ -143,7 +164,16 @@ func decodeInto(kind bodyKind, lv, ptr jen.Code) jen.Code {
 }
 
 // emitDecodeResult fills an <Op>Result: headers, then the body of the
-// status that arrived.
+// status that arrived (a switch on the status when statuses decode into
+// different fields):
+//
+//	out := &CreateOrderResult{StatusCode: resp.StatusCode}
+//	wire.HeaderInto(resp.Header, "Location", &out.Location)
+//	err = idemrt.DecodeJSON(resp, &out.Body)
+//	if err != nil {
+//		return nil, err
+//	}
+//	return out, nil
 func (g *gen) emitDecodeResult(op *ir.Operation) []jen.Code {
 	ids := g.opNames[op]
 	out := []jen.Code{jen.Id("out").Op(":=").Op("&").Id(ids.result).Values(jen.Id("StatusCode").Op(":").Id("resp").Dot("StatusCode"))}
@@ -156,7 +186,7 @@ func (g *gen) emitDecodeResult(op *ir.Operation) []jen.Code {
 		used[names[b.key]] = true
 	}
 	for _, h := range successHeaders(op) {
-		out = append(out, jen.Qual(rtPath, "HeaderInto").Call(jen.Id("resp").Dot("Header"), jen.Lit(h.Name),
+		out = append(out, jen.Qual(wirePath, "HeaderInto").Call(jen.Id("resp").Dot("Header"), jen.Lit(h.Name),
 			jen.Op("&").Id("out").Dot(used.claim(h.GoName, "Header"))))
 	}
 	out = append(out, decodeBodies(op, names))

@@ -104,7 +104,11 @@ func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
 }
 
 // emitUnionMarshal emits MarshalJSON: the set variant (for anyOf, the set
-// object variants merged), else the raw JSON.
+// object variants merged), else the raw JSON:
+//
+//	func (u Event) MarshalJSON() ([]byte, error) {
+//		return wire.MarshalUnion(u.raw, u.OrderPlaced, u.OrderShipped)
+//	}
 func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	args := []jen.Code{jen.Id("u").Dot("raw")}
 	for _, v := range vs {
@@ -116,10 +120,21 @@ func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen
 	}
 	return jen.Comment(doc).Line().
 		Func().Params(jen.Id("u").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).
-		Block(jen.Return(jen.Qual(rtPath, fn).Call(args...)))
+		Block(jen.Return(jen.Qual(wirePath, fn).Call(args...)))
 }
 
-// emitUnionUnmarshal emits UnmarshalJSON.
+// emitUnionUnmarshal emits UnmarshalJSON: it keeps the raw JSON, then
+// decodes by the discriminator when there is one, else by trying the
+// variants (decodeVariants):
+//
+//	func (u *Event) UnmarshalJSON(data []byte) error {
+//		*u = Event{raw: append(json.RawMessage(nil), data...)}
+//		switch wire.Discriminator(data, "type") {
+//		case "OrderPlaced":
+//			return wire.DecodeVariant(data, &u.OrderPlaced)
+//		}
+//		return wire.DecodeUnion(data, &u.OrderPlaced, &u.OrderShipped)
+//	}
 func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	body := []jen.Code{
 		jen.Op("*").Id("u").Op("=").Id(name).Values(jen.Id("raw").Op(":").Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("data").Op("..."))),
@@ -140,7 +155,7 @@ func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) j
 // decodeVariants is the call that decodes a union without (or beyond) its
 // discriminator: oneOf takes the first variant that decodes,
 //
-//	idemrt.DecodeUnion(data, &u.Circle, &u.Square)
+//	wire.DecodeUnion(data, &u.Circle, &u.Square)
 //
 // anyOf every variant that accepts the data, checking required members:
 //
@@ -152,16 +167,16 @@ func decodeVariants(s *ir.Schema, vs []unionVariant) jen.Code {
 		for _, v := range vs {
 			args = append(args, jen.Op("&").Id("u").Dot(v.field))
 		}
-		return jen.Qual(rtPath, "DecodeUnion").Call(args...)
+		return jen.Qual(wirePath, "DecodeUnion").Call(args...)
 	}
 	for _, v := range vs {
 		vals := []jen.Code{jen.Id("Target").Op(":").Op("&").Id("u").Dot(v.field)}
 		if req := requiredMembers(v.schema); len(req) > 0 {
 			vals = append(vals, jen.Id("Required").Op(":").Index().String().Values(req...))
 		}
-		args = append(args, jen.Line().Qual(rtPath, "Variant").Values(vals...))
+		args = append(args, jen.Line().Qual(wirePath, "Variant").Values(vals...))
 	}
-	return jen.Qual(rtPath, "DecodeAnyOf").Call(append(args, jen.Line())...)
+	return jen.Qual(wirePath, "DecodeAnyOf").Call(append(args, jen.Line())...)
 }
 
 // requiredMembers lists, as literals, the JSON names of the members an
@@ -195,12 +210,12 @@ func (g *gen) discriminatorSwitch(s *ir.Schema, vs []unionVariant) jen.Code {
 		}
 		seen[m.Value] = true
 		cases = append(cases, jen.Case(jen.Lit(m.Value)).Block(
-			jen.Return(jen.Qual(rtPath, "DecodeVariant").Call(jen.Id("data"), jen.Op("&").Id("u").Dot(field)))))
+			jen.Return(jen.Qual(wirePath, "DecodeVariant").Call(jen.Id("data"), jen.Op("&").Id("u").Dot(field)))))
 	}
 	if len(cases) == 0 {
 		return nil
 	}
-	return jen.Switch(jen.Qual(rtPath, "Discriminator").Call(jen.Id("data"), jen.Lit(s.Discriminator.Property))).Block(cases...)
+	return jen.Switch(jen.Qual(wirePath, "Discriminator").Call(jen.Id("data"), jen.Lit(s.Discriminator.Property))).Block(cases...)
 }
 
 // mappedField returns the pointer field of the variant a discriminator value

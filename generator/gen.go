@@ -23,8 +23,6 @@ type gen struct {
 	// enumConsts maps enum declarations to their constant names, by value
 	// index.
 	enumConsts map[*ir.Schema][]string
-	// chunk is how many declarations one models rendering job takes.
-	chunk int
 	// versionConst is set when doc.go may declare APIVersion: no other
 	// identifier took the name.
 	versionConst bool

@@ -101,8 +101,8 @@ func TestGeneratedSurface(t *testing.T) {
 		"Hint any",
 		"XRate int64",
 		"b.Key(params.IdempotencyKey)",
-		`b.Query(idemrt.Param{Name: "status", Explode: true}, params.Status)`,
-		`b.Cookie(idemrt.Param{Name: "session", Explode: true}, params.Session)`,
+		`b.Query(wire.Param{Name: "status", Style: wire.StyleForm, Explode: true}, params.Status)`,
+		`b.Cookie(wire.Param{Name: "session", Style: wire.StyleForm, Explode: true}, params.Session)`,
 		"return nil, idemrt.ErrorModel(err, createOrderErrorModel)",
 		"case status == 404, status == 409:",
 		"case status/100 == 5:",
@@ -111,7 +111,8 @@ func TestGeneratedSurface(t *testing.T) {
 			t.Errorf("orders_gen.go lacks %q", want)
 		}
 	}
-	if strings.Count(orders, "IdempotencyKey") != 3 {
+	// The field, b.Key and idemrt.BuildFailed: three uses besides the doc.
+	if strings.Count(orders, "IdempotencyKey") != 4 {
 		t.Errorf("the key header must not also be a params field:\n%s", orders)
 	}
 	ops := fileNamed(t, out, "operations_gen.go")
@@ -131,9 +132,9 @@ func TestGeneratedSurface(t *testing.T) {
 	files := fileNamed(t, out, "files_gen.go")
 	for _, want := range []string{
 		"b.FormBody(body,\n",
-		`idemrt.Encoding{Property: "labels", Style: "deepObject", Explode: true},`,
+		`wire.Encoding{Property: "labels", Style: wire.StyleDeepObject, Explode: true},`,
 		// tags is form, not exploded: one tags=a,b pair.
-		`idemrt.Encoding{Property: "tags", Style: "form"},`,
+		`wire.Encoding{Property: "tags", Style: wire.StyleForm},`,
 		`b.MultipartBody(body)`,
 		`b.ReaderBody("application/octet-stream", body)`,
 		"func (c *Client) PutRaw(ctx context.Context, body io.Reader, params PutRawParams, opts ...idemrt.CallOption) error",
@@ -170,10 +171,10 @@ func TestModelsFollowTheConventions(t *testing.T) {
 		"Priority1 Priority = 1",
 		"case Priority1, Priority2:", // the duplicate value is listed once
 		"Cat *Cat",
-		"return idemrt.DecodeVariant(data, &u.Cat)",
+		"return wire.DecodeVariant(data, &u.Cat)",
 		// anyOf: every variant that accepts the value.
-		"return idemrt.DecodeAnyOf(data,\n idemrt.Variant{Target: &u.Integer},\n idemrt.Variant{Target: &u.String},\n idemrt.Variant{Target: &u.List},\n )",
-		"return idemrt.MarshalAnyOf(u.raw, u.Integer, u.String, u.List)",
+		"return wire.DecodeAnyOf(data,\n wire.Variant{Target: &u.Integer},\n wire.Variant{Target: &u.String},\n wire.Variant{Target: &u.List},\n )",
+		"return wire.MarshalAnyOf(u.raw, u.Integer, u.String, u.List)",
 		"Shipping *struct {",
 		"// Second paragraph */ with a comment closer.",
 	} {

@@ -2,19 +2,12 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
 )
-
-// stylesByLocation lists the styles OpenAPI allows in each location.
-var stylesByLocation = map[ir.ParamLocation][]string{
-	ir.InPath:   {ir.StyleSimple, ir.StyleLabel, ir.StyleMatrix},
-	ir.InQuery:  {ir.StyleForm, ir.StyleSpaceDelimited, ir.StylePipeDelimited, ir.StyleDeepObject},
-	ir.InHeader: {ir.StyleSimple},
-	ir.InCookie: {ir.StyleForm},
-}
 
 // Check returns one located error for each construct of api the generator
 // cannot honour: exactly what Generate refuses, or skips under
@@ -55,9 +48,9 @@ func opProblems(op *ir.Operation) ir.Diagnostics {
 	placeholders := ir.PathTemplateNames(op.Path)
 	declared := map[string]bool{}
 	for _, p := range op.Params {
-		if p.Style != "" && !allowedStyle(p) {
+		if !slices.Contains(ir.StylesIn(p.In), p.Style) {
 			bad(p.Source, "unsupported-style", "parameter %q: style %q is not allowed in %s (allowed: %s); the client cannot serialise it",
-				p.Name, p.Style, p.In, strings.Join(stylesByLocation[p.In], ", "))
+				p.Name, p.Style, p.In, styleList(ir.StylesIn(p.In)))
 		}
 		if p.In == ir.InPath {
 			declared[p.Name] = true
@@ -76,9 +69,13 @@ func opProblems(op *ir.Operation) ir.Diagnostics {
 	return out
 }
 
-// allowedStyle reports whether a parameter's style fits its location.
-func allowedStyle(p *ir.Parameter) bool {
-	return contains(stylesByLocation[p.In], p.Style)
+// styleList joins style names for a message.
+func styleList(styles []ir.ParamStyle) string {
+	names := make([]string, len(styles))
+	for i, st := range styles {
+		names[i] = string(st)
+	}
+	return strings.Join(names, ", ")
 }
 
 // contains reports whether list holds s.

@@ -100,16 +100,43 @@ const (
 	InCookie ParamLocation = "cookie"
 )
 
-// Parameter serialisation styles, as OpenAPI names them.
+// ParamStyle is how a parameter, or a property of a form body, is
+// serialised, as OpenAPI names it. The parser resolves it (a location's
+// default included) and the generator passes it on as the runtime constant
+// of the same name (wire.StyleForm for StyleForm).
+type ParamStyle string
+
+// Parameter serialisation styles, as OpenAPI names them. Adding one: a
+// constant here and in StylesIn, and a constant of the same name in
+// runtime/wire/param.go with its case in the switch of each location that
+// allows it (runtime/wire/style.go); the generator emits the wire constant
+// by name.
 const (
-	StyleSimple         = "simple"
-	StyleForm           = "form"
-	StyleLabel          = "label"
-	StyleMatrix         = "matrix"
-	StyleDeepObject     = "deepObject"
-	StyleSpaceDelimited = "spaceDelimited"
-	StylePipeDelimited  = "pipeDelimited"
+	StyleSimple         ParamStyle = "simple"
+	StyleForm           ParamStyle = "form"
+	StyleLabel          ParamStyle = "label"
+	StyleMatrix         ParamStyle = "matrix"
+	StyleDeepObject     ParamStyle = "deepObject"
+	StyleSpaceDelimited ParamStyle = "spaceDelimited"
+	StylePipeDelimited  ParamStyle = "pipeDelimited"
 )
+
+// StylesIn lists the styles OpenAPI allows for a parameter in loc, the
+// location's default first. The parser fills in that default; the generator
+// refuses a style not listed (the client could not serialise it).
+func StylesIn(loc ParamLocation) []ParamStyle {
+	switch loc {
+	case InPath:
+		return []ParamStyle{StyleSimple, StyleLabel, StyleMatrix}
+	case InQuery:
+		return []ParamStyle{StyleForm, StyleSpaceDelimited, StylePipeDelimited, StyleDeepObject}
+	case InHeader:
+		return []ParamStyle{StyleSimple}
+	case InCookie:
+		return []ParamStyle{StyleForm}
+	}
+	return nil
+}
 
 // Parameter is one operation parameter.
 type Parameter struct {
@@ -120,8 +147,8 @@ type Parameter struct {
 	GoName string
 	In     ParamLocation
 	// Style and Explode are resolved: the defaults for the location are filled
-	// in when the document leaves them out.
-	Style         string
+	// in when the document leaves them out, so Style is never empty.
+	Style         ParamStyle
 	Explode       bool
 	Required      bool
 	AllowReserved bool
@@ -159,8 +186,9 @@ type MediaType struct {
 type Encoding struct {
 	Property    string
 	ContentType string
-	Style       string
-	Explode     bool
+	// Style is resolved: form when the document leaves it out.
+	Style   ParamStyle
+	Explode bool
 }
 
 // Response is one entry of an operation's responses.

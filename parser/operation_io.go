@@ -45,7 +45,8 @@ func (b *builder) content(c openapi3.Content, at loc, hint string) []*ir.MediaTy
 			if e == nil {
 				continue
 			}
-			enc := &ir.Encoding{Property: prop, ContentType: e.ContentType, Style: e.Style, Explode: e.Style == "" || e.Style == ir.StyleForm}
+			enc := &ir.Encoding{Property: prop, ContentType: e.ContentType, Style: formStyle(e.Style)}
+			enc.Explode = enc.Style == ir.StyleForm
 			if e.Explode != nil {
 				enc.Explode = *e.Explode
 			}

@@ -146,16 +146,11 @@ func nameParams(ps []*ir.Parameter, c ir.RetryContract) {
 func (b *builder) param(pr *paramRef, opGoName string) *ir.Parameter {
 	p := pr.p
 	out := &ir.Parameter{
-		Name: p.Name, In: ir.ParamLocation(p.In), Style: p.Style, Required: p.Required || p.In == "path",
+		Name: p.Name, In: ir.ParamLocation(p.In), Required: p.Required || p.In == "path",
 		AllowReserved: p.AllowReserved, Description: p.Description, Deprecated: p.Deprecated,
 		Source: b.l.sink.source(pr.at),
 	}
-	if out.Style == "" {
-		out.Style = ir.StyleSimple
-		if p.In == "query" || p.In == "cookie" {
-			out.Style = ir.StyleForm
-		}
-	}
+	out.Style = paramStyle(out.In, p.Style)
 	out.Explode = out.Style == ir.StyleForm
 	if p.Explode != nil {
 		out.Explode = *p.Explode
@@ -203,4 +198,24 @@ func sortedMapKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// paramStyle resolves the style of a parameter in location in: the
+// location's default (the first of ir.StylesIn) when the document writes
+// none. This is the one place that decides a default style: the generator
+// passes the resolved style on and the runtime has no default. A style the
+// location does not allow is kept as written, and generator.Check refuses it.
+func paramStyle(in ir.ParamLocation, written string) ir.ParamStyle {
+	if written == "" {
+		if styles := ir.StylesIn(in); len(styles) > 0 {
+			return styles[0]
+		}
+	}
+	return ir.ParamStyle(written)
+}
+
+// formStyle resolves the style of a property of a form body (its encoding
+// object), which takes the query styles: form when none is written.
+func formStyle(written string) ir.ParamStyle {
+	return paramStyle(ir.InQuery, written)
 }

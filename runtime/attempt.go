@@ -165,7 +165,7 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 		// No GetConn event: the doer gives no trace information, so the
 		// request may have been sent; the safe reading is "unknown".
 		s.written = writes > 0 || (gets == 0 && !c.r.traced)
-		s.timedOut = isTimeout(s.err) || (ctx.Err() != nil && c.Err() == nil)
+		s.timedOut = isTimeout(s.err) || (ctx.Err() != nil && c.ctx.Err() == nil)
 		s.rec.Err = s.err
 		return
 	}
@@ -222,6 +222,6 @@ func (c *call) reemit(a Attempt) {
 
 func (c *call) notify(a Attempt) {
 	for _, o := range c.r.observers {
-		o.ObserveAttempt(c, a)
+		o.ObserveAttempt(&c.ctx, a)
 	}
 }

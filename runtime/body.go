@@ -127,7 +127,7 @@ func (c *call) readSuccess(s *sent) *verdict {
 		_ = resp.Body.Close()
 		s.resp, s.written = nil, true
 		s.err = &ResponseLostError{StatusCode: resp.StatusCode, Read: int64(len(data)), Err: err}
-		s.timedOut = isTimeout(err) || (s.ctx.Err() != nil && c.Err() == nil)
+		s.timedOut = isTimeout(err) || (s.ctx.Err() != nil && c.ctx.Err() == nil)
 		s.rec.Err = s.err
 		v := c.judge(s)
 		return &v
@@ -215,4 +215,21 @@ func bounded(body io.Closer, d time.Duration, read func()) {
 		defer t.Stop()
 	}
 	read()
+}
+
+// drainLimit bounds how much of a discarded body the engine reads so that the
+// connection can be reused; a longer body is closed (and its connection
+// dropped) rather than read at length.
+const drainLimit = 64 << 10
+
+// discard drains (bounded in size and in time, d) and closes a response
+// body the caller will not see.
+func discard(resp *http.Response, d time.Duration) {
+	if resp == nil || resp.Body == nil {
+		return
+	}
+	if _, ok := resp.Body.(*respBody); !ok && resp.Body != http.NoBody {
+		bounded(resp.Body, d, func() { _, _ = io.CopyN(io.Discard, resp.Body, drainLimit) })
+	}
+	_ = resp.Body.Close()
 }

@@ -11,15 +11,10 @@ import (
 	"time"
 )
 
-// engineKey marks a context inside which the engine is running attempts.
-type engineKey struct{}
-
-// call is the state of one Do. It is also the call's context: it embeds the
-// caller's context (plus the policy deadline) and answers engineKey, so a
-// call made under it (a nested client) makes one attempt only. Folding the
-// marker into the state saves an allocation per call.
+// call is the state of one Do. Its attempts run under ctx, which lives
+// inside it (see callContext).
 type call struct {
-	context.Context
+	ctx callContext
 
 	r  *Runner
 	op *Operation
@@ -38,9 +33,6 @@ type call struct {
 	active atomic.Bool
 	single bool
 	cancel context.CancelFunc
-	// shared, when set, is the shared deadline context of a call whose own
-	// context can never be cancelled: Done, Err and Deadline come from it.
-	shared context.Context
 	// deadline is in the Runner clock's time; zero when there is none.
 	deadline time.Time
 
@@ -62,52 +54,6 @@ type call struct {
 	recs    []Attempt
 	// buf holds the first record: most calls make one attempt.
 	buf [1]Attempt
-}
-
-// Value answers the engine marker and hides the enclosing call's trace, so a
-// nested call's sends are not counted as the outer call's replays.
-func (c *call) Value(key any) any {
-	if _, ok := key.(engineKey); ok {
-		return c
-	}
-	v := c.Context.Value(key)
-	if v == nil && c.shared != nil {
-		// The shared context holds no values of its own; what it answers is
-		// its cancelCtx, so that contexts derived from this call (net/http
-		// derives one per request) register with it instead of starting a
-		// goroutine to watch Done.
-		return c.shared.Value(key)
-	}
-	if c.outer != nil {
-		if t, ok := v.(*httptrace.ClientTrace); ok && c.outer.ownsTrace(t) {
-			return nil
-		}
-	}
-	return v
-}
-
-// Deadline is the shared deadline's, or the call context's.
-func (c *call) Deadline() (time.Time, bool) {
-	if c.shared != nil {
-		return c.shared.Deadline()
-	}
-	return c.Context.Deadline()
-}
-
-// Done is the shared deadline's, or the call context's.
-func (c *call) Done() <-chan struct{} {
-	if c.shared != nil {
-		return c.shared.Done()
-	}
-	return c.Context.Done()
-}
-
-// Err is the shared deadline's, or the call context's.
-func (c *call) Err() error {
-	if c.shared != nil {
-		return c.shared.Err()
-	}
-	return c.Context.Err()
 }
 
 // errBadRequest reports a Request the engine cannot send.
@@ -141,7 +87,7 @@ func (c *call) init(ctx context.Context) error {
 	ctx = c.startObservers(ctx)
 	c.initDeadline(ctx, class)
 	c.first.bind(!c.r.traced)
-	c.tctx = httptrace.WithClientTrace(c, &c.first.trace)
+	c.tctx = httptrace.WithClientTrace(&c.ctx, &c.first.trace)
 	if c.req.Body != nil {
 		c.getBody = c.newBody
 	}
@@ -184,12 +130,12 @@ func (c *call) initDeadline(ctx context.Context, class Class) {
 	} else if c.pol.Timeout > 0 {
 		c.deadline = now.Add(c.pol.Timeout)
 		if ctx.Done() == nil {
-			c.shared = c.r.deadlines[class].get(c.pol.Timeout)
+			c.ctx.shared = c.r.deadlines[class].get(c.pol.Timeout)
 		} else {
 			ctx, c.cancel = context.WithTimeout(ctx, c.pol.Timeout)
 		}
 	}
-	c.Context = ctx
+	c.ctx.Context = ctx
 }
 
 // newBody returns a fresh reader over the call's body bytes; it is the
@@ -224,100 +170,4 @@ func (c *call) release() {
 	if c.cancel != nil {
 		c.cancel()
 	}
-}
-
-// run makes attempts until the decision table or a limit ends the call.
-func (c *call) run() (*http.Response, error) {
-	why, wait, src := ReasonFirst, time.Duration(0), WaitNone
-	for {
-		s := c.send(why, wait, src)
-		v := c.judge(&s)
-		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 {
-			if lost := c.readSuccess(&s); lost != nil {
-				v = *lost
-			}
-		}
-		c.unknown = c.unknown || v.unknown
-		c.reached = c.reached || s.written || s.err == nil
-		if v.act != actRetry {
-			return c.finish(&s, v, nil)
-		}
-		w, ws, limit := c.gate(&s)
-		if limit != nil {
-			return c.finish(&s, v, limit)
-		}
-		discard(s.resp, c.pol.ErrorBodyTimeout)
-		s.releaseAttempt()
-		// Observers hear of the attempt now, not after a wait that may last
-		// minutes (a background Retry-After) or never end (a crash).
-		c.emit(s.rec)
-		s.emitted = true
-		if err := c.r.clock.Sleep(c, w); err != nil {
-			// The record goes out again as the final one; the call's error
-			// is the context's.
-			s.resp, s.err = nil, err
-			return c.finish(&s, c.ctxVerdict(false), nil)
-		}
-		why, wait, src = v.why, w, ws
-	}
-}
-
-// judge classifies one attempt with the decision table, or ends the call
-// when its context is done.
-func (c *call) judge(s *sent) verdict {
-	if s.unsent {
-		if c.Err() != nil {
-			return c.ctxVerdict(false)
-		}
-		return verdict{act: actFail}
-	}
-	if s.err == nil {
-		// A key the engine made has never been sent before this call's
-		// first send (a transport replay makes that send the second).
-		fresh := c.req.Key == "" && c.sends == 1
-		return decideStatus(c.op, s.resp.StatusCode, s.resp.Header.Get(ReplayedHeader) == "true", fresh)
-	}
-	if c.Err() != nil {
-		return c.ctxVerdict(s.written)
-	}
-	return decideError(c.op, s.written)
-}
-
-// ctxVerdict stops a call whose context ended: an unsafe request that may
-// have been sent is an unknown outcome; otherwise the deadline, or no rule
-// at all for a cancellation.
-func (c *call) ctxVerdict(written bool) verdict {
-	switch {
-	case written && !c.op.safe():
-		return verdict{act: actFail, rule: ErrOutcomeUnknown, unknown: true}
-	case errors.Is(c.Err(), context.DeadlineExceeded):
-		return verdict{act: actFail, rule: ErrDeadline, unknown: written}
-	}
-	return verdict{act: actFail, unknown: written}
-}
-
-// gate applies the limits before a retry: attempts, Retry-After ceiling,
-// deadline, budget (last, so a call that stops anyway spends no token). It
-// returns the wait and its source, or the limit that stops the call.
-func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
-	if c.single || c.sends >= c.pol.MaxAttempts {
-		return 0, WaitNone, ErrAttemptsExhausted
-	}
-	wait, src := s.hint, WaitRetryAfter
-	if !s.hasHint {
-		wait, src = backoff(c.retries, c.pol.BaseDelay, c.pol.MaxDelay, c.r.rand), WaitBackoff
-	} else if c.pol.MaxRetryAfter > 0 && wait > c.pol.MaxRetryAfter {
-		return 0, WaitNone, ErrRetryAfterTooLong
-	}
-	if !c.deadline.IsZero() && wait+c.pol.MinAttempt > c.timeLeft() {
-		if src == WaitRetryAfter {
-			return 0, WaitNone, ErrRetryAfterTooLong
-		}
-		return 0, WaitNone, ErrDeadline
-	}
-	if !c.bucket.take(s.timedOut) {
-		return 0, WaitNone, ErrBudgetExhausted
-	}
-	c.retries++
-	return wait, src, nil
 }

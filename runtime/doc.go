@@ -6,6 +6,14 @@
 // Request: the body is encoded once, and every attempt sends the same bytes
 // and, for keyed operations, the same idempotency key.
 //
+// The request itself is built by the codec, package runtime/wire (URL,
+// parameter styles, form, multipart and union codecs), which generated code
+// imports beside this one. Neither package imports the other; what both name
+// (Request, ErrInvalidParam, ErrNoVariant) is defined once in
+// runtime/internal/shared. Everything a user of a generated SDK writes is
+// here: options, errors, keys, and Date, the type of a `format: date` model
+// field.
+//
 // # What one attempt's outcome leads to
 //
 // Each attempt is classified with net/http/httptrace events, never by

@@ -52,8 +52,9 @@ func TestUses(t *testing.T) {
 // TestOperationOfDoesNotAllocate keeps the authentication editors free on
 // the happy path.
 func TestOperationOfDoesNotAllocate(t *testing.T) {
-	c := &call{Context: context.Background(), op: &idempotentOp}
-	ctx := context.WithValue(c, struct{ k int }{1}, "v")
+	c := &call{op: &idempotentOp}
+	c.ctx = callContext{Context: context.Background(), call: c}
+	ctx := context.WithValue(&c.ctx, struct{ k int }{1}, "v")
 	if n := testing.AllocsPerRun(100, func() {
 		if !OperationOf(ctx).Uses("x") && OperationOf(ctx) == nil {
 			t.Fatal("no operation")

@@ -4,9 +4,9 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 
 	"github.com/google/uuid"
+	"github.com/idemgen/idemgen/runtime/internal/shared"
 )
 
 // Doer is what sends requests; *http.Client satisfies it.
@@ -15,23 +15,16 @@ type Doer interface {
 }
 
 // Request is a prepared request; the engine builds a fresh *http.Request per
-// attempt from it.
-type Request struct {
-	Method string
-	// URL is absolute.
-	URL *url.URL
-	// Header may be nil; Content-Type is already set when there is a body.
-	// The engine adds the key header and call headers to it (it is the
-	// caller's per-call map), so do not share one Header between concurrent
-	// calls.
-	Header http.Header
-	// Body is nil for no body. Every attempt sends these same bytes.
-	Body []byte
-	// Key is the idempotency key of the call. "" makes the engine generate
-	// one with NewKey. Keyed operations send it in their key header; every
-	// call's errors and attempt records carry it (KeyOf).
-	Key string
-}
+// attempt from it. Generated code gets it from wire.Builder.Build; both
+// packages name the same type (runtime/internal/shared), so the engine does
+// not import the codec. Its fields: Method; URL (absolute); Header (may be
+// nil, Content-Type set when there is a body; the engine adds the key header
+// and call headers to it, so do not share one Header between concurrent
+// calls); Body (nil for none; every attempt sends these same bytes); Key (the
+// idempotency key of the call, "" makes the engine generate one with NewKey;
+// keyed operations send it in their key header, and every call's errors and
+// attempt records carry it).
+type Request = shared.Request
 
 // NewKey returns a fresh idempotency key: a random (version 4) UUID. One key
 // is one business intent: make a new key for a deliberate new operation,
@@ -99,6 +92,7 @@ func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left(
 // returns a *CallError. Both carry the key and the attempt records.
 func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...CallOption) (*http.Response, error) {
 	c := &call{r: r, op: op}
+	c.ctx.call = c
 	if req != nil {
 		c.req = *req
 	}
@@ -127,4 +121,16 @@ func tracesRequests(d Doer) bool {
 	}
 	_, ok = rt.(*http.Transport)
 	return ok
+}
+
+// BuildFailed returns the error of a call whose request could not be built
+// (wire.Builder.Build failed: a rejected path value, a body that does not
+// encode): a *CallError naming op and the intent's key, the caller's or a
+// fresh one, with no attempts, since nothing was sent. Like every error of a
+// generated method, it carries a key (KeyOf).
+func BuildFailed(op *Operation, key string, err error) error {
+	if key == "" {
+		key = NewKey()
+	}
+	return &CallError{Operation: op.ID, Key: key, Err: err}
 }

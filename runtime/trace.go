@@ -37,7 +37,7 @@ func (c *call) attemptContext() (*attemptTrace, context.Context) {
 	if c.sends > 0 {
 		t = &attemptTrace{}
 		t.bind(!c.r.traced)
-		ctx = httptrace.WithClientTrace(c, &t.trace)
+		ctx = httptrace.WithClientTrace(&c.ctx, &t.trace)
 	}
 	c.current.Store(t)
 	return t, ctx

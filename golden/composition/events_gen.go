@@ -5,6 +5,7 @@ package composition
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // postEventOp is the retry contract of PostEvent (safety from the operation level, retryable statuses from the default level).
@@ -28,12 +29,12 @@ type PostEventParams struct {
 //
 // POST /events (operation "postEvent").
 func (c *Client) PostEvent(ctx context.Context, body Event, params PostEventParams, opts ...idemrt.CallOption) (*EventReceipt, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/events")
+	b := wire.NewBuilder(c.server, "POST", "/events")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&postEventOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&postEventOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &postEventOp, req, opts...)
 	if err != nil {

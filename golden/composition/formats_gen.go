@@ -5,6 +5,7 @@ package composition
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // echoFormatsOp is the retry contract of EchoFormats (safety from the operation level, retryable statuses from the default level).
@@ -20,11 +21,11 @@ var echoFormatsOp = idemrt.Operation{
 //
 // POST /formats (operation "echoFormats").
 func (c *Client) EchoFormats(ctx context.Context, body AllFormats, opts ...idemrt.CallOption) (*AllFormats, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/formats")
+	b := wire.NewBuilder(c.server, "POST", "/formats")
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&echoFormatsOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&echoFormatsOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &echoFormatsOp, req, opts...)
 	if err != nil {

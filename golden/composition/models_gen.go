@@ -5,6 +5,7 @@ package composition
 import (
 	"encoding/json"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 	"time"
 )
 
@@ -62,15 +63,15 @@ type Contact struct {
 
 // MarshalJSON encodes the variant that is set; several set object variants merge into one object.
 func (u Contact) MarshalJSON() ([]byte, error) {
-	return idemrt.MarshalAnyOf(u.raw, u.EmailContact, u.PhoneContact)
+	return wire.MarshalAnyOf(u.raw, u.EmailContact, u.PhoneContact)
 }
 
 // UnmarshalJSON decodes data into every variant that accepts it and keeps data.
 func (u *Contact) UnmarshalJSON(data []byte) error {
 	*u = Contact{raw: append(json.RawMessage(nil), data...)}
-	return idemrt.DecodeAnyOf(data,
-		idemrt.Variant{Target: &u.EmailContact, Required: []string{"email"}},
-		idemrt.Variant{Target: &u.PhoneContact, Required: []string{"phone"}},
+	return wire.DecodeAnyOf(data,
+		wire.Variant{Target: &u.EmailContact, Required: []string{"email"}},
+		wire.Variant{Target: &u.PhoneContact, Required: []string{"phone"}},
 	)
 }
 
@@ -95,19 +96,19 @@ type Event struct {
 
 // MarshalJSON encodes the variant that is set.
 func (u Event) MarshalJSON() ([]byte, error) {
-	return idemrt.MarshalUnion(u.raw, u.OrderPlaced, u.OrderShipped)
+	return wire.MarshalUnion(u.raw, u.OrderPlaced, u.OrderShipped)
 }
 
 // UnmarshalJSON decodes data into one variant and keeps data.
 func (u *Event) UnmarshalJSON(data []byte) error {
 	*u = Event{raw: append(json.RawMessage(nil), data...)}
-	switch idemrt.Discriminator(data, "type") {
+	switch wire.Discriminator(data, "type") {
 	case "OrderPlaced":
-		return idemrt.DecodeVariant(data, &u.OrderPlaced)
+		return wire.DecodeVariant(data, &u.OrderPlaced)
 	case "OrderShipped":
-		return idemrt.DecodeVariant(data, &u.OrderShipped)
+		return wire.DecodeVariant(data, &u.OrderShipped)
 	}
-	return idemrt.DecodeUnion(data, &u.OrderPlaced, &u.OrderShipped)
+	return wire.DecodeUnion(data, &u.OrderPlaced, &u.OrderShipped)
 }
 
 // RawJSON returns the JSON the value was decoded from, or nil.
@@ -138,16 +139,16 @@ type EventReceiptPayload struct {
 
 // MarshalJSON encodes the variant that is set; several set object variants merge into one object.
 func (u EventReceiptPayload) MarshalJSON() ([]byte, error) {
-	return idemrt.MarshalAnyOf(u.raw, u.String, u.Integer, u.OrderPlaced)
+	return wire.MarshalAnyOf(u.raw, u.String, u.Integer, u.OrderPlaced)
 }
 
 // UnmarshalJSON decodes data into every variant that accepts it and keeps data.
 func (u *EventReceiptPayload) UnmarshalJSON(data []byte) error {
 	*u = EventReceiptPayload{raw: append(json.RawMessage(nil), data...)}
-	return idemrt.DecodeAnyOf(data,
-		idemrt.Variant{Target: &u.String},
-		idemrt.Variant{Target: &u.Integer},
-		idemrt.Variant{Target: &u.OrderPlaced, Required: []string{"order_id", "type"}},
+	return wire.DecodeAnyOf(data,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Integer},
+		wire.Variant{Target: &u.OrderPlaced, Required: []string{"order_id", "type"}},
 	)
 }
 
@@ -167,7 +168,7 @@ type Labels struct {
 // MarshalJSON writes the declared members, then the additional ones.
 func (o Labels) MarshalJSON() ([]byte, error) {
 	type plain Labels
-	return idemrt.MarshalExtra(plain(o), o.AdditionalProperties)
+	return wire.MarshalExtra(plain(o), o.AdditionalProperties)
 }
 
 // UnmarshalJSON reads the declared members, and keeps the others in AdditionalProperties.
@@ -176,7 +177,7 @@ func (o *Labels) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
 		return err
 	}
-	return idemrt.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
+	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
 }
 
 // OrderPlaced is an object.
@@ -229,19 +230,19 @@ type Shape struct {
 
 // MarshalJSON encodes the variant that is set.
 func (u Shape) MarshalJSON() ([]byte, error) {
-	return idemrt.MarshalUnion(u.raw, u.Circle, u.Square)
+	return wire.MarshalUnion(u.raw, u.Circle, u.Square)
 }
 
 // UnmarshalJSON decodes data into one variant and keeps data.
 func (u *Shape) UnmarshalJSON(data []byte) error {
 	*u = Shape{raw: append(json.RawMessage(nil), data...)}
-	switch idemrt.Discriminator(data, "kind") {
+	switch wire.Discriminator(data, "kind") {
 	case "circle":
-		return idemrt.DecodeVariant(data, &u.Circle)
+		return wire.DecodeVariant(data, &u.Circle)
 	case "square":
-		return idemrt.DecodeVariant(data, &u.Square)
+		return wire.DecodeVariant(data, &u.Square)
 	}
-	return idemrt.DecodeUnion(data, &u.Circle, &u.Square)
+	return wire.DecodeUnion(data, &u.Circle, &u.Square)
 }
 
 // RawJSON returns the JSON the value was decoded from, or nil.
@@ -280,13 +281,13 @@ type TreeNodeLink struct {
 
 // MarshalJSON encodes the variant that is set.
 func (u TreeNodeLink) MarshalJSON() ([]byte, error) {
-	return idemrt.MarshalUnion(u.raw, u.TreeNode, u.String)
+	return wire.MarshalUnion(u.raw, u.TreeNode, u.String)
 }
 
 // UnmarshalJSON decodes data into one variant and keeps data.
 func (u *TreeNodeLink) UnmarshalJSON(data []byte) error {
 	*u = TreeNodeLink{raw: append(json.RawMessage(nil), data...)}
-	return idemrt.DecodeUnion(data, &u.TreeNode, &u.String)
+	return wire.DecodeUnion(data, &u.TreeNode, &u.String)
 }
 
 // RawJSON returns the JSON the value was decoded from, or nil.

@@ -5,6 +5,7 @@ package composition
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // listShapesOp is the retry contract of ListShapes (safety from the operation level, retryable statuses from the default level).
@@ -20,10 +21,10 @@ var listShapesOp = idemrt.Operation{
 //
 // GET /shapes (operation "listShapes").
 func (c *Client) ListShapes(ctx context.Context, opts ...idemrt.CallOption) (*[]Shape, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/shapes")
-	req, err := b.Build(&listShapesOp)
+	b := wire.NewBuilder(c.server, "GET", "/shapes")
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&listShapesOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &listShapesOp, req, opts...)
 	if err != nil {
@@ -50,11 +51,11 @@ var putShapeOp = idemrt.Operation{
 //
 // PUT /shapes (operation "putShape").
 func (c *Client) PutShape(ctx context.Context, body Shape, opts ...idemrt.CallOption) error {
-	b := idemrt.NewBuilder(c.server, "PUT", "/shapes")
+	b := wire.NewBuilder(c.server, "PUT", "/shapes")
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&putShapeOp)
+	req, err := b.Build()
 	if err != nil {
-		return err
+		return idemrt.BuildFailed(&putShapeOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &putShapeOp, req, opts...)
 	if err != nil {

@@ -5,6 +5,7 @@ package composition
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // getTreeOp is the retry contract of GetTree (safety from the default level, retryable statuses from the default level).
@@ -26,11 +27,11 @@ type GetTreeParams struct {
 //
 // GET /trees/{tree_id} (operation "getTree").
 func (c *Client) GetTree(ctx context.Context, params GetTreeParams, opts ...idemrt.CallOption) (*TreeNode, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/trees/{tree_id}")
-	b.Path(idemrt.Param{Name: "tree_id"}, params.TreeID)
-	req, err := b.Build(&getTreeOp)
+	b := wire.NewBuilder(c.server, "GET", "/trees/{tree_id}")
+	b.Path(wire.Param{Name: "tree_id", Style: wire.StyleSimple}, params.TreeID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getTreeOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getTreeOp, req, opts...)
 	if err != nil {

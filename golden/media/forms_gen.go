@@ -5,6 +5,7 @@ package media
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // submitSearchOp is the retry contract of SubmitSearch (safety from the operation level, retryable statuses from the default level).
@@ -22,16 +23,16 @@ var submitSearchOp = idemrt.Operation{
 //
 // POST /searches (operation "submitSearch").
 func (c *Client) SubmitSearch(ctx context.Context, body SearchForm, opts ...idemrt.CallOption) error {
-	b := idemrt.NewBuilder(c.server, "POST", "/searches")
+	b := wire.NewBuilder(c.server, "POST", "/searches")
 	b.FormBody(body,
-		idemrt.Encoding{Property: "expand", Style: "deepObject", Explode: true},
-		idemrt.Encoding{Property: "ids", Style: "spaceDelimited"},
-		idemrt.Encoding{Property: "levels", Style: "pipeDelimited"},
-		idemrt.Encoding{Property: "tags", Style: "form"},
+		wire.Encoding{Property: "expand", Style: wire.StyleDeepObject, Explode: true},
+		wire.Encoding{Property: "ids", Style: wire.StyleSpaceDelimited},
+		wire.Encoding{Property: "levels", Style: wire.StylePipeDelimited},
+		wire.Encoding{Property: "tags", Style: wire.StyleForm},
 	)
-	req, err := b.Build(&submitSearchOp)
+	req, err := b.Build()
 	if err != nil {
-		return err
+		return idemrt.BuildFailed(&submitSearchOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &submitSearchOp, req, opts...)
 	if err != nil {

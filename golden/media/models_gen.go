@@ -4,7 +4,7 @@ package media
 
 import (
 	"encoding/json"
-	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // Document is an object.
@@ -32,7 +32,7 @@ type DocumentUpload struct {
 // MarshalJSON writes the declared members, then the additional ones.
 func (o DocumentUpload) MarshalJSON() ([]byte, error) {
 	type plain DocumentUpload
-	return idemrt.MarshalExtra(plain(o), o.AdditionalProperties)
+	return wire.MarshalExtra(plain(o), o.AdditionalProperties)
 }
 
 // UnmarshalJSON reads the declared members, and keeps the others in AdditionalProperties.
@@ -41,7 +41,7 @@ func (o *DocumentUpload) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
 		return err
 	}
-	return idemrt.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "file", "labels", "metadata")
+	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "file", "labels", "metadata")
 }
 
 // Report is an object.

@@ -5,6 +5,7 @@ package media
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // getReportOp is the retry contract of GetReport (safety from the default level, retryable statuses from the default level).
@@ -42,11 +43,11 @@ type GetReportResult struct {
 //
 // GET /reports/{report_id} (operation "getReport").
 func (c *Client) GetReport(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*GetReportResult, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/reports/{report_id}")
-	b.Path(idemrt.Param{Name: "report_id"}, params.ReportID)
-	req, err := b.Build(&getReportOp)
+	b := wire.NewBuilder(c.server, "GET", "/reports/{report_id}")
+	b.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, params.ReportID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getReportOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getReportOp, req, opts...)
 	if err != nil {

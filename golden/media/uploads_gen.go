@@ -5,6 +5,7 @@ package media
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // uploadDocumentOp is the retry contract of UploadDocument (safety from the operation level, retryable statuses from the default level).
@@ -30,16 +31,16 @@ type UploadDocumentParams struct {
 //
 // POST /documents (operation "uploadDocument").
 func (c *Client) UploadDocument(ctx context.Context, body DocumentUpload, params UploadDocumentParams, opts ...idemrt.CallOption) (*Document, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/documents")
+	b := wire.NewBuilder(c.server, "POST", "/documents")
 	b.Key(params.IdempotencyKey)
 	b.MultipartBody(body,
-		idemrt.Encoding{Property: "caption", ContentType: "text/markdown"},
-		idemrt.Encoding{Property: "file", ContentType: "image/png, image/jpeg"},
-		idemrt.Encoding{Property: "metadata", ContentType: "application/json"},
+		wire.Encoding{Property: "caption", ContentType: "text/markdown"},
+		wire.Encoding{Property: "file", ContentType: "image/png, image/jpeg"},
+		wire.Encoding{Property: "metadata", ContentType: "application/json"},
 	)
-	req, err := b.Build(&uploadDocumentOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&uploadDocumentOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &uploadDocumentOp, req, opts...)
 	if err != nil {

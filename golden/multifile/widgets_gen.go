@@ -5,6 +5,7 @@ package multifile
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // createWidgetOp is the retry contract of CreateWidget (safety from the operation level, retryable statuses from the root level).
@@ -28,12 +29,12 @@ type CreateWidgetParams struct {
 //
 // POST /widgets (operation "createWidget").
 func (c *Client) CreateWidget(ctx context.Context, body NewWidget, params CreateWidgetParams, opts ...idemrt.CallOption) (*Widget, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/widgets")
+	b := wire.NewBuilder(c.server, "POST", "/widgets")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&createWidgetOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&createWidgetOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &createWidgetOp, req, opts...)
 	if err != nil {
@@ -75,11 +76,11 @@ type DeleteWidgetParams struct {
 //
 // DELETE /widgets/{widget_id} (operation "deleteWidget").
 func (c *Client) DeleteWidget(ctx context.Context, params DeleteWidgetParams, opts ...idemrt.CallOption) error {
-	b := idemrt.NewBuilder(c.server, "DELETE", "/widgets/{widget_id}")
-	b.Path(idemrt.Param{Name: "widget_id"}, params.WidgetID)
-	req, err := b.Build(&deleteWidgetOp)
+	b := wire.NewBuilder(c.server, "DELETE", "/widgets/{widget_id}")
+	b.Path(wire.Param{Name: "widget_id", Style: wire.StyleSimple}, params.WidgetID)
+	req, err := b.Build()
 	if err != nil {
-		return err
+		return idemrt.BuildFailed(&deleteWidgetOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &deleteWidgetOp, req, opts...)
 	if err != nil {
@@ -108,11 +109,11 @@ type GetWidgetParams struct {
 //
 // GET /widgets/{widget_id} (operation "getWidget").
 func (c *Client) GetWidget(ctx context.Context, params GetWidgetParams, opts ...idemrt.CallOption) (*Widget, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/widgets/{widget_id}")
-	b.Path(idemrt.Param{Name: "widget_id"}, params.WidgetID)
-	req, err := b.Build(&getWidgetOp)
+	b := wire.NewBuilder(c.server, "GET", "/widgets/{widget_id}")
+	b.Path(wire.Param{Name: "widget_id", Style: wire.StyleSimple}, params.WidgetID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getWidgetOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getWidgetOp, req, opts...)
 	if err != nil {
@@ -148,10 +149,10 @@ var listWidgetsOp = idemrt.Operation{
 //
 // GET /widgets (operation "listWidgets").
 func (c *Client) ListWidgets(ctx context.Context, opts ...idemrt.CallOption) (*WidgetList, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/widgets")
-	req, err := b.Build(&listWidgetsOp)
+	b := wire.NewBuilder(c.server, "GET", "/widgets")
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&listWidgetsOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &listWidgetsOp, req, opts...)
 	if err != nil {

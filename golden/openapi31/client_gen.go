@@ -4,6 +4,7 @@ package openapi31
 
 import (
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 	"net/url"
 )
 
@@ -18,7 +19,7 @@ type Client struct {
 // https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
 // policies and budgets, observers, and authentication (the With functions of this package).
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
-	server, err := idemrt.ParseServerURL(serverURL)
+	server, err := wire.ParseServerURL(serverURL)
 	if err != nil {
 		return nil, err
 	}

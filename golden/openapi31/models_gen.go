@@ -4,7 +4,7 @@ package openapi31
 
 import (
 	"encoding/json"
-	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 	"time"
 )
 
@@ -36,13 +36,13 @@ type NewNotePriority struct {
 
 // MarshalJSON encodes the variant that is set.
 func (u NewNotePriority) MarshalJSON() ([]byte, error) {
-	return idemrt.MarshalUnion(u.raw, u.Integer, u.String)
+	return wire.MarshalUnion(u.raw, u.Integer, u.String)
 }
 
 // UnmarshalJSON decodes data into one variant and keeps data.
 func (u *NewNotePriority) UnmarshalJSON(data []byte) error {
 	*u = NewNotePriority{raw: append(json.RawMessage(nil), data...)}
-	return idemrt.DecodeUnion(data, &u.Integer, &u.String)
+	return wire.DecodeUnion(data, &u.Integer, &u.String)
 }
 
 // RawJSON returns the JSON the value was decoded from, or nil.

@@ -5,6 +5,7 @@ package openapi31
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // createNoteOp is the retry contract of CreateNote (safety from the operation level, retryable statuses from the root level).
@@ -28,12 +29,12 @@ type CreateNoteParams struct {
 //
 // POST /notes (operation "createNote").
 func (c *Client) CreateNote(ctx context.Context, body NewNote, params CreateNoteParams, opts ...idemrt.CallOption) (*Note, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/notes")
+	b := wire.NewBuilder(c.server, "POST", "/notes")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&createNoteOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&createNoteOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &createNoteOp, req, opts...)
 	if err != nil {
@@ -66,11 +67,11 @@ type ListNotesParams struct {
 //
 // GET /notes (operation "listNotes").
 func (c *Client) ListNotes(ctx context.Context, params ListNotesParams, opts ...idemrt.CallOption) (*[]Note, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/notes")
-	b.Query(idemrt.Param{Name: "tag", Explode: true}, params.Tag)
-	req, err := b.Build(&listNotesOp)
+	b := wire.NewBuilder(c.server, "GET", "/notes")
+	b.Query(wire.Param{Name: "tag", Style: wire.StyleForm, Explode: true}, params.Tag)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&listNotesOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &listNotesOp, req, opts...)
 	if err != nil {
@@ -103,12 +104,12 @@ type PatchNoteParams struct {
 //
 // PATCH /notes/{note_id} (operation "patchNote").
 func (c *Client) PatchNote(ctx context.Context, body NewNote, params PatchNoteParams, opts ...idemrt.CallOption) (*Note, error) {
-	b := idemrt.NewBuilder(c.server, "PATCH", "/notes/{note_id}")
-	b.Path(idemrt.Param{Name: "note_id"}, params.NoteID)
+	b := wire.NewBuilder(c.server, "PATCH", "/notes/{note_id}")
+	b.Path(wire.Param{Name: "note_id", Style: wire.StyleSimple}, params.NoteID)
 	b.JSONBody("application/merge-patch+json", body)
-	req, err := b.Build(&patchNoteOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&patchNoteOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &patchNoteOp, req, opts...)
 	if err != nil {

@@ -5,6 +5,7 @@ package orders
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // createOrderOp is the retry contract of CreateOrder (safety from the parameter level, retryable statuses from the root level).
@@ -46,19 +47,19 @@ type CreateOrderResult struct {
 //
 // POST /orders (operation "createOrder").
 func (c *Client) CreateOrder(ctx context.Context, body CreateOrderRequest, params CreateOrderParams, opts ...idemrt.CallOption) (*CreateOrderResult, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/orders")
+	b := wire.NewBuilder(c.server, "POST", "/orders")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&createOrderOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&createOrderOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &createOrderOp, req, opts...)
 	if err != nil {
 		return nil, idemrt.ErrorModel(err, createOrderErrorModel)
 	}
 	out := &CreateOrderResult{StatusCode: resp.StatusCode}
-	idemrt.HeaderInto(resp.Header, "Location", &out.Location)
+	wire.HeaderInto(resp.Header, "Location", &out.Location)
 	err = idemrt.DecodeJSON(resp, &out.Body)
 	if err != nil {
 		return nil, err
@@ -93,11 +94,11 @@ type DeleteOrderParams struct {
 //
 // DELETE /orders/{order_id} (operation "deleteOrder").
 func (c *Client) DeleteOrder(ctx context.Context, params DeleteOrderParams, opts ...idemrt.CallOption) error {
-	b := idemrt.NewBuilder(c.server, "DELETE", "/orders/{order_id}")
-	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
-	req, err := b.Build(&deleteOrderOp)
+	b := wire.NewBuilder(c.server, "DELETE", "/orders/{order_id}")
+	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
+	req, err := b.Build()
 	if err != nil {
-		return err
+		return idemrt.BuildFailed(&deleteOrderOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &deleteOrderOp, req, opts...)
 	if err != nil {
@@ -146,18 +147,18 @@ type GetOrderResult struct {
 //
 // GET /orders/{order_id} (operation "getOrder").
 func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*GetOrderResult, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/orders/{order_id}")
-	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
-	req, err := b.Build(&getOrderOp)
+	b := wire.NewBuilder(c.server, "GET", "/orders/{order_id}")
+	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getOrderOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getOrderOp, req, opts...)
 	if err != nil {
 		return nil, idemrt.ErrorModel(err, getOrderErrorModel)
 	}
 	out := &GetOrderResult{StatusCode: resp.StatusCode}
-	idemrt.HeaderInto(resp.Header, "ETag", &out.ETag)
+	wire.HeaderInto(resp.Header, "ETag", &out.ETag)
 	err = idemrt.DecodeJSON(resp, &out.Body)
 	if err != nil {
 		return nil, err
@@ -206,15 +207,15 @@ type ListOrdersParams struct {
 //
 // GET /orders (operation "listOrders").
 func (c *Client) ListOrders(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) (*OrderList, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/orders")
-	b.Query(idemrt.Param{Name: "cursor", Explode: true}, params.Cursor)
-	b.Query(idemrt.Param{Name: "filter", Style: "deepObject", Explode: true}, params.Filter)
-	b.Query(idemrt.Param{Name: "ids"}, params.IDs)
-	b.Query(idemrt.Param{Name: "limit", Explode: true}, params.Limit)
-	b.Query(idemrt.Param{Name: "status", Explode: true}, params.Status)
-	req, err := b.Build(&listOrdersOp)
+	b := wire.NewBuilder(c.server, "GET", "/orders")
+	b.Query(wire.Param{Name: "cursor", Style: wire.StyleForm, Explode: true}, params.Cursor)
+	b.Query(wire.Param{Name: "filter", Style: wire.StyleDeepObject, Explode: true}, params.Filter)
+	b.Query(wire.Param{Name: "ids", Style: wire.StyleForm}, params.IDs)
+	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
+	b.Query(wire.Param{Name: "status", Style: wire.StyleForm, Explode: true}, params.Status)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&listOrdersOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &listOrdersOp, req, opts...)
 	if err != nil {
@@ -257,11 +258,11 @@ type SendReceiptParams struct {
 //
 // POST /orders/{order_id}/receipt (operation "sendReceipt").
 func (c *Client) SendReceipt(ctx context.Context, params SendReceiptParams, opts ...idemrt.CallOption) error {
-	b := idemrt.NewBuilder(c.server, "POST", "/orders/{order_id}/receipt")
-	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
-	req, err := b.Build(&sendReceiptOp)
+	b := wire.NewBuilder(c.server, "POST", "/orders/{order_id}/receipt")
+	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
+	req, err := b.Build()
 	if err != nil {
-		return err
+		return idemrt.BuildFailed(&sendReceiptOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &sendReceiptOp, req, opts...)
 	if err != nil {
@@ -316,20 +317,20 @@ type UpdateOrderResult struct {
 //
 // PUT /orders/{order_id} (operation "updateOrder").
 func (c *Client) UpdateOrder(ctx context.Context, body OrderUpdate, params UpdateOrderParams, opts ...idemrt.CallOption) (*UpdateOrderResult, error) {
-	b := idemrt.NewBuilder(c.server, "PUT", "/orders/{order_id}")
-	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
-	b.Header(idemrt.Param{Name: "If-Match"}, params.IfMatch)
+	b := wire.NewBuilder(c.server, "PUT", "/orders/{order_id}")
+	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
+	b.Header(wire.Param{Name: "If-Match", Style: wire.StyleSimple}, params.IfMatch)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&updateOrderOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&updateOrderOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &updateOrderOp, req, opts...)
 	if err != nil {
 		return nil, idemrt.ErrorModel(err, updateOrderErrorModel)
 	}
 	out := &UpdateOrderResult{StatusCode: resp.StatusCode}
-	idemrt.HeaderInto(resp.Header, "ETag", &out.ETag)
+	wire.HeaderInto(resp.Header, "ETag", &out.ETag)
 	err = idemrt.DecodeJSON(resp, &out.Body)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ package orders
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // capturePaymentOp is the retry contract of CapturePayment (safety from the operation level, retryable statuses from the path item level).
@@ -29,14 +30,14 @@ type CapturePaymentParams struct {
 //
 // POST /payments/{payment_id}/capture (operation "capturePayment").
 func (c *Client) CapturePayment(ctx context.Context, body *CapturePaymentRequest, params CapturePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/payments/{payment_id}/capture")
-	b.Path(idemrt.Param{Name: "payment_id"}, params.PaymentID)
+	b := wire.NewBuilder(c.server, "POST", "/payments/{payment_id}/capture")
+	b.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, params.PaymentID)
 	if body != nil {
 		b.JSONBody("application/json", body)
 	}
-	req, err := b.Build(&capturePaymentOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&capturePaymentOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &capturePaymentOp, req, opts...)
 	if err != nil {
@@ -79,12 +80,12 @@ type CreatePaymentParams struct {
 //
 // POST /payments (operation "createPayment").
 func (c *Client) CreatePayment(ctx context.Context, body PaymentRequest, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/payments")
+	b := wire.NewBuilder(c.server, "POST", "/payments")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&createPaymentOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&createPaymentOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &createPaymentOp, req, opts...)
 	if err != nil {
@@ -129,11 +130,11 @@ type GetPaymentParams struct {
 //
 // GET /payments/{payment_id} (operation "getPayment").
 func (c *Client) GetPayment(ctx context.Context, params GetPaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/payments/{payment_id}")
-	b.Path(idemrt.Param{Name: "payment_id"}, params.PaymentID)
-	req, err := b.Build(&getPaymentOp)
+	b := wire.NewBuilder(c.server, "GET", "/payments/{payment_id}")
+	b.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, params.PaymentID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getPaymentOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getPaymentOp, req, opts...)
 	if err != nil {

@@ -5,6 +5,7 @@ package orders
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // getHealthOp is the retry contract of GetHealth (safety from the default level, retryable statuses from the root level).
@@ -24,10 +25,10 @@ var getHealthOp = idemrt.Operation{
 //
 // GET /health (operation "getHealth").
 func (c *Client) GetHealth(ctx context.Context, opts ...idemrt.CallOption) (*GetHealthResponse, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/health")
-	req, err := b.Build(&getHealthOp)
+	b := wire.NewBuilder(c.server, "GET", "/health")
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getHealthOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getHealthOp, req, opts...)
 	if err != nil {

@@ -5,6 +5,7 @@ package petstore
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // createPetOp is the retry contract of CreatePet (safety from the default level, retryable statuses from the default level).
@@ -22,11 +23,11 @@ var createPetOp = idemrt.Operation{
 //
 // POST /pets (operation "createPet").
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...idemrt.CallOption) (*Pet, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/pets")
+	b := wire.NewBuilder(c.server, "POST", "/pets")
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&createPetOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&createPetOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &createPetOp, req, opts...)
 	if err != nil {
@@ -68,11 +69,11 @@ type DeletePetParams struct {
 //
 // DELETE /pets/{petId} (operation "deletePet").
 func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...idemrt.CallOption) error {
-	b := idemrt.NewBuilder(c.server, "DELETE", "/pets/{petId}")
-	b.Path(idemrt.Param{Name: "petId"}, params.PetID)
-	req, err := b.Build(&deletePetOp)
+	b := wire.NewBuilder(c.server, "DELETE", "/pets/{petId}")
+	b.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, params.PetID)
+	req, err := b.Build()
 	if err != nil {
-		return err
+		return idemrt.BuildFailed(&deletePetOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &deletePetOp, req, opts...)
 	if err != nil {
@@ -122,18 +123,18 @@ type ListPetsResult struct {
 //
 // GET /pets (operation "listPets").
 func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...idemrt.CallOption) (*ListPetsResult, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/pets")
-	b.Query(idemrt.Param{Name: "limit", Explode: true}, params.Limit)
-	req, err := b.Build(&listPetsOp)
+	b := wire.NewBuilder(c.server, "GET", "/pets")
+	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&listPetsOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &listPetsOp, req, opts...)
 	if err != nil {
 		return nil, idemrt.ErrorModel(err, listPetsErrorModel)
 	}
 	out := &ListPetsResult{StatusCode: resp.StatusCode}
-	idemrt.HeaderInto(resp.Header, "x-next", &out.XNext)
+	wire.HeaderInto(resp.Header, "x-next", &out.XNext)
 	err = idemrt.DecodeJSON(resp, &out.Body)
 	if err != nil {
 		return nil, err
@@ -169,11 +170,11 @@ type ShowPetByIDParams struct {
 //
 // GET /pets/{petId} (operation "showPetById").
 func (c *Client) ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts ...idemrt.CallOption) (*Pet, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/pets/{petId}")
-	b.Path(idemrt.Param{Name: "petId"}, params.PetID)
-	req, err := b.Build(&showPetByIDOp)
+	b := wire.NewBuilder(c.server, "GET", "/pets/{petId}")
+	b.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, params.PetID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&showPetByIDOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &showPetByIDOp, req, opts...)
 	if err != nil {

@@ -5,6 +5,7 @@ package swagger2
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // createItemOp is the retry contract of CreateItem (safety from the operation level, retryable statuses from the root level).
@@ -29,12 +30,12 @@ type CreateItemParams struct {
 //
 // POST /items (operation "createItem").
 func (c *Client) CreateItem(ctx context.Context, body NewItem, params CreateItemParams, opts ...idemrt.CallOption) (*Item, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/items")
+	b := wire.NewBuilder(c.server, "POST", "/items")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&createItemOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&createItemOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &createItemOp, req, opts...)
 	if err != nil {
@@ -77,11 +78,11 @@ type DeleteItemParams struct {
 //
 // DELETE /items/{item_id} (operation "deleteItem").
 func (c *Client) DeleteItem(ctx context.Context, params DeleteItemParams, opts ...idemrt.CallOption) error {
-	b := idemrt.NewBuilder(c.server, "DELETE", "/items/{item_id}")
-	b.Path(idemrt.Param{Name: "item_id"}, params.ItemID)
-	req, err := b.Build(&deleteItemOp)
+	b := wire.NewBuilder(c.server, "DELETE", "/items/{item_id}")
+	b.Path(wire.Param{Name: "item_id", Style: wire.StyleSimple}, params.ItemID)
+	req, err := b.Build()
 	if err != nil {
-		return err
+		return idemrt.BuildFailed(&deleteItemOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &deleteItemOp, req, opts...)
 	if err != nil {
@@ -111,11 +112,11 @@ type GetItemParams struct {
 //
 // GET /items/{item_id} (operation "getItem").
 func (c *Client) GetItem(ctx context.Context, params GetItemParams, opts ...idemrt.CallOption) (*Item, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/items/{item_id}")
-	b.Path(idemrt.Param{Name: "item_id"}, params.ItemID)
-	req, err := b.Build(&getItemOp)
+	b := wire.NewBuilder(c.server, "GET", "/items/{item_id}")
+	b.Path(wire.Param{Name: "item_id", Style: wire.StyleSimple}, params.ItemID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getItemOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getItemOp, req, opts...)
 	if err != nil {
@@ -160,12 +161,12 @@ type ListItemsParams struct {
 //
 // GET /items (operation "listItems").
 func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...idemrt.CallOption) (*[]Item, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/items")
-	b.Query(idemrt.Param{Name: "limit", Explode: true}, params.Limit)
-	b.Query(idemrt.Param{Name: "sku"}, params.SKU)
-	req, err := b.Build(&listItemsOp)
+	b := wire.NewBuilder(c.server, "GET", "/items")
+	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
+	b.Query(wire.Param{Name: "sku", Style: wire.StyleForm}, params.SKU)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&listItemsOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &listItemsOp, req, opts...)
 	if err != nil {

@@ -5,6 +5,7 @@ package unicode
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // addReactionOp is the retry contract of AddReaction (safety from the operation level, retryable statuses from the default level).
@@ -30,12 +31,12 @@ type AddReactionParams struct {
 //
 // POST /reactions (operation "addReaction").
 func (c *Client) AddReaction(ctx context.Context, body Reaction, params AddReactionParams, opts ...idemrt.CallOption) (*Reaction, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/reactions")
+	b := wire.NewBuilder(c.server, "POST", "/reactions")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&addReactionOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&addReactionOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &addReactionOp, req, opts...)
 	if err != nil {

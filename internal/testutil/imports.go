@@ -9,6 +9,21 @@ import (
 	"testing"
 )
 
+// The rows of STYLE.md's import table for the packages generated code
+// imports, beyond the standard library. The engine (runtime, imported as
+// idemrt) and the codec (runtime/wire) never import each other: what both
+// name (the prepared Request, the errors users match) lives in
+// runtime/internal/shared, which imports neither.
+var (
+	// EngineImports is what package runtime may import.
+	EngineImports = []string{"github.com/google/uuid", "github.com/idemgen/idemgen/runtime/internal/shared"}
+	// WireImports is what package runtime/wire may import.
+	WireImports = []string{"github.com/idemgen/idemgen/runtime/internal/shared"}
+	// SharedImports is what package runtime/internal/shared may import:
+	// the standard library only.
+	SharedImports = []string{}
+)
+
 // CheckImports enforces a row of STYLE.md's import table on the package in
 // the test's working directory: its non-test files may import the standard
 // library and the allowed paths only. An allowed path ending in "/" admits

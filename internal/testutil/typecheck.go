@@ -17,9 +17,10 @@ import (
 )
 
 // typeChecker holds one importer for the whole test binary: it type-checks
-// the module's runtime package (and google/uuid) from source on first use,
-// reads the standard library from the go command's export data, and caches
-// both, so each later check costs only the generated package itself.
+// the module's runtime packages (the engine, runtime/wire and what they
+// share) and google/uuid from source on first use, reads the standard
+// library from the go command's export data, and caches both, so each later
+// check costs only the generated package itself.
 var typeChecker struct {
 	sync.Mutex
 	fset *token.FileSet
@@ -68,7 +69,7 @@ func (s *sourceImporter) Import(path string) (*types.Package, error) {
 
 // TypeCheck parses the files of one generated package (name -> content) and
 // type-checks them with go/types against the real source of the module's
-// runtime package, as `go build` would. It returns every type error (up to
+// runtime packages, as `go build` would. It returns every type error (up to
 // 20), sorted, or nil. Safe for concurrent use (checks run one at a time).
 func TypeCheck(t testing.TB, files map[string][]byte) error {
 	t.Helper()

@@ -5,6 +5,7 @@ package idemgen
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // createOrderOp is the retry contract of CreateOrder (safety from the operation level, retryable statuses from the default level).
@@ -30,12 +31,12 @@ type CreateOrderParams struct {
 //
 // POST /orders (operation "createOrder").
 func (c *Client) CreateOrder(ctx context.Context, body NewOrder, params CreateOrderParams, opts ...idemrt.CallOption) (*Order, error) {
-	b := idemrt.NewBuilder(c.server, "POST", "/orders")
+	b := wire.NewBuilder(c.server, "POST", "/orders")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
-	req, err := b.Build(&createOrderOp)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&createOrderOp, params.IdempotencyKey, err)
 	}
 	resp, err := c.runner.Do(ctx, &createOrderOp, req, opts...)
 	if err != nil {
@@ -75,11 +76,11 @@ type GetOrderParams struct {
 //
 // GET /orders/{orderId} (operation "getOrder").
 func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*Order, error) {
-	b := idemrt.NewBuilder(c.server, "GET", "/orders/{orderId}")
-	b.Path(idemrt.Param{Name: "orderId"}, params.OrderID)
-	req, err := b.Build(&getOrderOp)
+	b := wire.NewBuilder(c.server, "GET", "/orders/{orderId}")
+	b.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, params.OrderID)
+	req, err := b.Build()
 	if err != nil {
-		return nil, err
+		return nil, idemrt.BuildFailed(&getOrderOp, "", err)
 	}
 	resp, err := c.runner.Do(ctx, &getOrderOp, req, opts...)
 	if err != nil {

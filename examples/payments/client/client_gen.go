@@ -5,6 +5,7 @@ package client
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 	"net/http"
 	"net/url"
 )
@@ -23,7 +24,7 @@ const DefaultServerURL = "http://127.0.0.1:8080"
 // https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
 // policies and budgets, observers, and authentication (the With functions of this package).
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
-	server, err := idemrt.ParseServerURL(serverURL)
+	server, err := wire.ParseServerURL(serverURL)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,9 @@
-package runtime
+package wire
 
 import (
 	"encoding/json"
 	"errors"
+	idemrt "github.com/idemgen/idemgen/runtime"
 	"net/url"
 	"strings"
 	"testing"
@@ -34,25 +35,25 @@ var (
 
 func TestPathStylesMatchTheSpecTable(t *testing.T) {
 	tests := []struct {
-		style   string
+		style   Style
 		explode bool
 		v       any
 		want    string
 	}{
-		{"simple", false, stylePrim, "5"},
-		{"simple", false, styleArray, "3,4,5"},
-		{"simple", false, styleObj, "role,admin,firstName,Alex"},
-		{"simple", true, styleObj, "role=admin,firstName=Alex"},
-		{"label", false, stylePrim, ".5"},
-		{"label", false, styleArray, ".3,4,5"},
-		{"label", true, styleArray, ".3.4.5"},
-		{"label", false, styleObj, ".role,admin,firstName,Alex"},
-		{"label", true, styleObj, ".role=admin.firstName=Alex"},
-		{"matrix", false, stylePrim, ";id=5"},
-		{"matrix", false, styleArray, ";id=3,4,5"},
-		{"matrix", true, styleArray, ";id=3;id=4;id=5"},
-		{"matrix", false, styleObj, ";id=role,admin,firstName,Alex"},
-		{"matrix", true, styleObj, ";role=admin;firstName=Alex"},
+		{StyleSimple, false, stylePrim, "5"},
+		{StyleSimple, false, styleArray, "3,4,5"},
+		{StyleSimple, false, styleObj, "role,admin,firstName,Alex"},
+		{StyleSimple, true, styleObj, "role=admin,firstName=Alex"},
+		{StyleLabel, false, stylePrim, ".5"},
+		{StyleLabel, false, styleArray, ".3,4,5"},
+		{StyleLabel, true, styleArray, ".3.4.5"},
+		{StyleLabel, false, styleObj, ".role,admin,firstName,Alex"},
+		{StyleLabel, true, styleObj, ".role=admin.firstName=Alex"},
+		{StyleMatrix, false, stylePrim, ";id=5"},
+		{StyleMatrix, false, styleArray, ";id=3,4,5"},
+		{StyleMatrix, true, styleArray, ";id=3;id=4;id=5"},
+		{StyleMatrix, false, styleObj, ";id=role,admin,firstName,Alex"},
+		{StyleMatrix, true, styleObj, ";role=admin;firstName=Alex"},
 	}
 	for _, tt := range tests {
 		got, err := expandPath(Param{Name: "id", Style: tt.style, Explode: tt.explode}, tt.v)
@@ -64,24 +65,24 @@ func TestPathStylesMatchTheSpecTable(t *testing.T) {
 
 func TestQueryStylesMatchTheSpecTable(t *testing.T) {
 	tests := []struct {
-		style   string
+		style   Style
 		explode bool
 		v       any
 		want    string
 	}{
-		{"form", true, stylePrim, "id=5"},
-		{"form", true, styleArray, "id=3&id=4&id=5"},
-		{"form", false, styleArray, "id=3,4,5"},
-		{"form", true, styleObj, "role=admin&firstName=Alex"},
-		{"form", false, styleObj, "id=role,admin,firstName,Alex"},
-		{"spaceDelimited", false, styleArray, "id=3%204%205"},
-		{"pipeDelimited", false, styleArray, "id=3|4|5"},
-		{"deepObject", true, styleObj, "id[role]=admin&id[firstName]=Alex"},
+		{StyleForm, true, stylePrim, "id=5"},
+		{StyleForm, true, styleArray, "id=3&id=4&id=5"},
+		{StyleForm, false, styleArray, "id=3,4,5"},
+		{StyleForm, true, styleObj, "role=admin&firstName=Alex"},
+		{StyleForm, false, styleObj, "id=role,admin,firstName,Alex"},
+		{StyleSpaceDelimited, false, styleArray, "id=3%204%205"},
+		{StylePipeDelimited, false, styleArray, "id=3|4|5"},
+		{StyleDeepObject, true, styleObj, "id[role]=admin&id[firstName]=Alex"},
 	}
 	for _, tt := range tests {
 		b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/p")
 		b.Query(Param{Name: "id", Style: tt.style, Explode: tt.explode}, tt.v)
-		req, err := b.Build(&Operation{ID: "op"})
+		req, err := b.Build()
 		if err != nil || req.URL.RawQuery != tt.want {
 			t.Errorf("%s explode=%v: got %q, %v; want %q", tt.style, tt.explode, req.URL.RawQuery, err, tt.want)
 		}
@@ -99,18 +100,18 @@ func serverURL(t *testing.T, s string) *url.URL {
 
 func TestPathValuesAreEscapedAndDotSegmentsRejected(t *testing.T) {
 	for _, bad := range []string{"", ".", ".."} {
-		_, err := expandPath(Param{Name: "id"}, bad)
+		_, err := expandPath(Param{Name: "id", Style: StyleSimple}, bad)
 		if !errors.Is(err, ErrInvalidParam) {
 			t.Errorf("%q: err = %v, want ErrInvalidParam", bad, err)
 		}
 	}
 	var nilID *string
-	if _, err := expandPath(Param{Name: "id"}, nilID); err == nil {
+	if _, err := expandPath(Param{Name: "id", Style: StyleSimple}, nilID); err == nil {
 		t.Error("a nil path value was accepted")
 	}
 	b := NewBuilder(serverURL(t, "https://x.test/v1/"), "GET", "/files/{name}/raw")
-	b.Path(Param{Name: "name"}, "a/b c?d;e,f%")
-	req, err := b.Build(&Operation{ID: "op"})
+	b.Path(Param{Name: "name", Style: StyleSimple}, "a/b c?d;e,f%")
+	req, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,25 +123,13 @@ func TestPathValuesAreEscapedAndDotSegmentsRejected(t *testing.T) {
 	}
 }
 
-func TestBuildReportsTheFirstErrorAsCallError(t *testing.T) {
+func TestBuildReportsTheFirstError(t *testing.T) {
 	b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/o/{id}")
-	b.Path(Param{Name: "id"}, "..")
-	b.Query(Param{Name: "q"}, make(chan int))
-	_, err := b.Build(&Operation{ID: "getO"})
-	var ce *CallError
-	if !errors.As(err, &ce) || ce.Operation != "getO" || !errors.Is(err, ErrInvalidParam) || !strings.Contains(err.Error(), `"id"`) {
-		t.Fatalf("err = %v, want a CallError for getO about id", err)
-	}
-	// Nothing was sent, but the error names the intent's key like every
-	// failed call: the caller's, or a fresh one.
-	if KeyOf(err) == "" || len(AttemptsOf(err)) != 0 {
-		t.Fatalf("key %q, %d attempts", KeyOf(err), len(AttemptsOf(err)))
-	}
-	b = NewBuilder(serverURL(t, "https://x.test"), "POST", "/o/{id}")
-	b.Key("k9")
-	b.Path(Param{Name: "id"}, "")
-	if _, err = b.Build(&Operation{ID: "postO"}); KeyOf(err) != "k9" {
-		t.Fatalf("err %v, key %q", err, KeyOf(err))
+	b.Path(Param{Name: "id", Style: StyleSimple}, "..")
+	b.Query(Param{Name: "q", Style: StyleForm}, make(chan int))
+	req, err := b.Build()
+	if req != nil || !errors.Is(err, ErrInvalidParam) || !strings.Contains(err.Error(), `"id"`) {
+		t.Fatalf("req %v, err = %v, want ErrInvalidParam about id", req, err)
 	}
 }
 
@@ -149,23 +138,23 @@ func TestQueryValuesOfEveryKind(t *testing.T) {
 	when := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 	var absent *int
 	b := NewBuilder(serverURL(t, "https://x.test?fixed=1"), "GET", "/p?beta=true")
-	b.Query(Param{Name: "status", Explode: true}, []paramStatus{"paid", "new"})
-	b.Query(Param{Name: "filter", Style: "deepObject", Explode: true}, paramFilter{Status: "paid", CustomerID: &cust})
-	b.Query(Param{Name: "nested", Style: "deepObject", Explode: true}, &paramFilter{Range: &struct {
+	b.Query(Param{Name: "status", Style: StyleForm, Explode: true}, []paramStatus{"paid", "new"})
+	b.Query(Param{Name: "filter", Style: StyleDeepObject, Explode: true}, paramFilter{Status: "paid", CustomerID: &cust})
+	b.Query(Param{Name: "nested", Style: StyleDeepObject, Explode: true}, &paramFilter{Range: &struct {
 		From int `json:"from"`
 	}{7}})
-	b.Query(Param{Name: "at"}, when)
-	b.Query(Param{Name: "day"}, Date{2024, 3, 1})
-	b.Query(Param{Name: "absent"}, absent)
-	b.Query(Param{Name: "empty"}, []string{})
-	b.Query(Param{Name: "flag"}, true)
-	b.Query(Param{Name: "ratio"}, 0.25)
-	b.Query(Param{Name: "raw", AllowReserved: true}, "a/b:c&d")
-	b.Query(Param{Name: "js", JSON: true}, map[string]int{"a": 1})
-	b.Query(Param{Name: "rawstr"}, json.RawMessage(`"a b"`))
-	b.Query(Param{Name: "rawnum"}, json.RawMessage(`12`))
-	b.Query(Param{Name: "rawnone"}, json.RawMessage(nil))
-	req, err := b.Build(&Operation{ID: "op"})
+	b.Query(Param{Name: "at", Style: StyleForm}, when)
+	b.Query(Param{Name: "day", Style: StyleForm}, idemrt.Date{Year: 2024, Month: 3, Day: 1})
+	b.Query(Param{Name: "absent", Style: StyleForm}, absent)
+	b.Query(Param{Name: "empty", Style: StyleForm}, []string{})
+	b.Query(Param{Name: "flag", Style: StyleForm}, true)
+	b.Query(Param{Name: "ratio", Style: StyleForm}, 0.25)
+	b.Query(Param{Name: "raw", Style: StyleForm, AllowReserved: true}, "a/b:c&d")
+	b.Query(Param{Name: "js", Style: StyleForm, JSON: true}, map[string]int{"a": 1})
+	b.Query(Param{Name: "rawstr", Style: StyleForm}, json.RawMessage(`"a b"`))
+	b.Query(Param{Name: "rawnum", Style: StyleForm}, json.RawMessage(`12`))
+	b.Query(Param{Name: "rawnone", Style: StyleForm}, json.RawMessage(nil))
+	req, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,14 +170,14 @@ func TestQueryValuesOfEveryKind(t *testing.T) {
 
 func TestHeaderAndCookieParams(t *testing.T) {
 	b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/p")
-	b.Header(Param{Name: "If-Match"}, `"v1"`)
-	b.Header(Param{Name: "X-List"}, []int{1, 2})
-	b.Header(Param{Name: "X-Obj", Explode: true}, map[string]string{"b": "2", "a": "1"})
+	b.Header(Param{Name: "If-Match", Style: StyleSimple}, `"v1"`)
+	b.Header(Param{Name: "X-List", Style: StyleSimple}, []int{1, 2})
+	b.Header(Param{Name: "X-Obj", Style: StyleSimple, Explode: true}, map[string]string{"b": "2", "a": "1"})
 	var none *string
-	b.Header(Param{Name: "X-None"}, none)
-	b.Cookie(Param{Name: "session", Explode: true}, "s 1")
-	b.Cookie(Param{Name: "ids"}, []string{"a", "b"})
-	req, err := b.Build(&Operation{ID: "op"})
+	b.Header(Param{Name: "X-None", Style: StyleSimple}, none)
+	b.Cookie(Param{Name: "session", Style: StyleForm, Explode: true}, "s 1")
+	b.Cookie(Param{Name: "ids", Style: StyleForm}, []string{"a", "b"})
+	req, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +208,8 @@ func FuzzExpandPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		b := NewBuilder(&url.URL{Scheme: "https", Host: "x.test", Path: "/v1"}, "GET", "/r/{id}/x")
-		b.Path(Param{Name: "id"}, s)
-		req, err := b.Build(&Operation{ID: "op"})
+		b.Path(Param{Name: "id", Style: StyleSimple}, s)
+		req, err := b.Build()
 		if s == "" || s == "." || s == ".." {
 			if err == nil {
 				t.Fatalf("%q accepted", s)
@@ -247,15 +236,14 @@ func FuzzExpandPath(f *testing.F) {
 }
 
 // BenchmarkBuilder is the request-building work of a generated GET method
-// with one path parameter: go test -bench Builder -run '^$' ./runtime.
+// with one path parameter: go test -bench Builder -run '^$' ./runtime/wire.
 func BenchmarkBuilder(b *testing.B) {
 	server, _ := ParseServerURL("https://api.example.com/v1")
-	op := &Operation{ID: "getOrder"}
 	b.ReportAllocs()
 	for b.Loop() {
 		bl := NewBuilder(server, "GET", "/orders/{order_id}")
-		bl.Path(Param{Name: "order_id"}, "ord_123")
-		if _, err := bl.Build(op); err != nil {
+		bl.Path(Param{Name: "order_id", Style: StyleSimple}, "ord_123")
+		if _, err := bl.Build(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -279,7 +267,6 @@ func TestReplacePlaceholder(t *testing.T) {
 
 func TestBuilderBodies(t *testing.T) {
 	server := serverURL(t, "https://x.test")
-	op := &Operation{ID: "op"}
 	type form struct {
 		A string `json:"a"`
 		B []int  `json:"b"`
@@ -293,7 +280,7 @@ func TestBuilderBodies(t *testing.T) {
 	}{
 		{"json", func(b *Builder) { b.JSONBody("application/merge-patch+json", form{A: "x"}) }, "application/merge-patch+json", `{"a":"x","b":null}`, false},
 		{"form", func(b *Builder) {
-			b.FormBody(form{A: "x y", B: []int{1, 2}}, Encoding{Property: "b", Style: "deepObject", Explode: true})
+			b.FormBody(form{A: "x y", B: []int{1, 2}}, Encoding{Property: "b", Style: StyleDeepObject, Explode: true})
 		}, "application/x-www-form-urlencoded", "a=x+y&b%5B0%5D=1&b%5B1%5D=2", false},
 		{"text", func(b *Builder) { b.TextBody("text/plain", "hi") }, "text/plain", "hi", false},
 		{"reader", func(b *Builder) { b.ReaderBody("application/octet-stream", strings.NewReader("raw")) }, "application/octet-stream", "raw", false},
@@ -304,7 +291,7 @@ func TestBuilderBodies(t *testing.T) {
 		b := NewBuilder(server, "POST", "/p")
 		b.Key("k-1")
 		tt.set(&b)
-		req, err := b.Build(op)
+		req, err := b.Build()
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -317,11 +304,11 @@ func TestBuilderBodies(t *testing.T) {
 	}
 	b := NewBuilder(server, "POST", "/p")
 	b.JSONBody("application/json", make(chan int))
-	if _, err := b.Build(op); err == nil || !strings.Contains(err.Error(), "encoding JSON body") {
+	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "encoding JSON body") {
 		t.Errorf("unencodable body: %v", err)
 	}
 	b = NewBuilder(server, "GET", "/p")
-	if req, _ := b.Build(op); req.Body != nil || req.Header != nil {
+	if req, _ := b.Build(); req.Body != nil || req.Header != nil {
 		t.Errorf("a request without body or headers: body %v header %v", req.Body, req.Header)
 	}
 }
@@ -333,10 +320,10 @@ func TestCookieAndObjectForms(t *testing.T) {
 		v    any
 		want []string
 	}{
-		{Param{Name: "c", Explode: true}, obj, []string{"a=1+2", "b=2"}},
-		{Param{Name: "c"}, obj, []string{"c=a,1+2,b,2"}},
-		{Param{Name: "c", Explode: true}, []string{"x", "y"}, []string{"c=x", "c=y"}},
-		{Param{Name: "c"}, (*string)(nil), nil},
+		{Param{Name: "c", Style: StyleForm, Explode: true}, obj, []string{"a=1+2", "b=2"}},
+		{Param{Name: "c", Style: StyleForm}, obj, []string{"c=a,1+2,b,2"}},
+		{Param{Name: "c", Style: StyleForm, Explode: true}, []string{"x", "y"}, []string{"c=x", "c=y"}},
+		{Param{Name: "c", Style: StyleForm}, (*string)(nil), nil},
 	} {
 		n, err := toNode(tt.v, false)
 		if err != nil {
@@ -344,6 +331,31 @@ func TestCookieAndObjectForms(t *testing.T) {
 		}
 		if got := cookiePairs(tt.p, n); strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
 			t.Errorf("%+v %v: got %q, want %q", tt.p, tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestStyleNotAllowedInItsLocationIsAnError: the codec has no default style
+// (the parser decided it), so a missing style, or one the location does not
+// allow, fails the build before anything is sent.
+func TestStyleNotAllowedInItsLocationIsAnError(t *testing.T) {
+	for name, set := range map[string]func(b *Builder){
+		"path without style":  func(b *Builder) { b.Path(Param{Name: "id"}, "1") },
+		"path form":           func(b *Builder) { b.Path(Param{Name: "id", Style: StyleForm}, "1") },
+		"query without style": func(b *Builder) { b.Query(Param{Name: "q"}, "1") },
+		"query matrix":        func(b *Builder) { b.Query(Param{Name: "q", Style: StyleMatrix}, "1") },
+		"header form":         func(b *Builder) { b.Header(Param{Name: "h", Style: StyleForm}, "1") },
+		"cookie simple":       func(b *Builder) { b.Cookie(Param{Name: "c", Style: StyleSimple}, "1") },
+	} {
+		b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/o/{id}")
+		set(&b)
+		if _, err := b.Build(); !errors.Is(err, ErrInvalidParam) || !strings.Contains(err.Error(), "style") {
+			t.Errorf("%s: err = %v, want ErrInvalidParam about the style", name, err)
+		}
+	}
+	for s := StyleSimple; s <= StylePipeDelimited; s++ {
+		if s.String() == "" {
+			t.Errorf("Style %d has no name", s)
 		}
 	}
 }

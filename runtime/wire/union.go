@@ -1,9 +1,10 @@
-package runtime
+package wire
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/shared"
+
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -35,8 +36,9 @@ func DecodeVariant[T any](data []byte, dst **T) error {
 	return nil
 }
 
-// ErrNoVariant is returned when no variant of a union decodes the data.
-var ErrNoVariant = errors.New("no union variant matches")
+// ErrNoVariant is returned when no variant of a union decodes the data (the
+// same value as idemrt.ErrNoVariant).
+var ErrNoVariant = shared.ErrNoVariant
 
 // DecodeUnion decodes data into the first variant that accepts it, in the
 // order given (the document's order). Each target is the address of a

@@ -1,6 +1,8 @@
-package runtime
+package wire
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/shared"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -138,7 +140,7 @@ func writePart(w *multipart.Writer, name string, fv reflect.Value, ct string) er
 			return err
 		}
 		return filePart(w, name, b, ct)
-	case ct != "" && IsJSON(ct):
+	case ct != "" && shared.IsJSON(ct):
 		return jsonPart(w, name, fv.Interface(), ct)
 	}
 	n, err := toNode(fv.Interface(), false)

@@ -1,6 +1,8 @@
-package runtime
+package wire
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/shared"
+
 	"fmt"
 	"io"
 	"net/http"
@@ -13,9 +15,9 @@ import (
 // local value (it does not escape, so building costs no allocation of its
 // own):
 //
-//	b := idemrt.NewBuilder(c.server, "GET", "/orders/{order_id}")
-//	b.Path(idemrt.Param{Name: "order_id"}, params.OrderID)
-//	req, err := b.Build(&getOrderOp)
+//	b := wire.NewBuilder(c.server, "GET", "/orders/{order_id}")
+//	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
+//	req, err := b.Build()
 //
 // The first error (a rejected path value, a body that does not encode) is
 // kept and returned by Build, so a method checks once.
@@ -126,12 +128,21 @@ func (b *Builder) Query(p Param, v any) {
 		b.fail(paramError(p.Name, "%v", err))
 		return
 	}
-	b.query = append(b.query, queryPairs(p, n)...)
+	pairs, err := queryPairs(p, n)
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	b.query = append(b.query, pairs...)
 }
 
-// Header sets a header parameter (simple style); an absent value sends
-// nothing.
+// Header sets a header parameter (simple style, the only one headers
+// allow); an absent value sends nothing.
 func (b *Builder) Header(p Param, v any) {
+	if p.Style != StyleSimple {
+		b.fail(styleError(p, "header"))
+		return
+	}
 	n, err := toNode(v, p.JSON)
 	if err != nil {
 		b.fail(paramError(p.Name, "%v", err))
@@ -142,8 +153,13 @@ func (b *Builder) Header(p Param, v any) {
 	}
 }
 
-// Cookie adds a cookie parameter (form style); an absent value sends nothing.
+// Cookie adds a cookie parameter (form style, the only one cookies allow);
+// an absent value sends nothing.
 func (b *Builder) Cookie(p Param, v any) {
+	if p.Style != StyleForm {
+		b.fail(styleError(p, "cookie"))
+		return
+	}
 	n, err := toNode(v, p.JSON)
 	if err != nil {
 		b.fail(paramError(p.Name, "%v", err))
@@ -200,11 +216,12 @@ func (b *Builder) TextBody(contentType, s string) {
 	b.Body(contentType, []byte(s), nil)
 }
 
-// Build returns the request, or the first error wrapped in a *CallError
-// naming the operation (with no Reason: nothing was sent).
-func (b *Builder) Build(op *Operation) (*Request, error) {
+// Build returns the request, or the first error (a rejected path value, a
+// body that does not encode). Nothing was sent then; generated code hands
+// the error to idemrt.BuildFailed, which names the operation and the key.
+func (b *Builder) Build() (*Request, error) {
 	if b.err != nil {
-		return nil, b.buildError(op, b.err)
+		return nil, b.err
 	}
 	// One allocation holds both the request and its URL.
 	out := &builtRequest{u: *b.server}
@@ -212,7 +229,7 @@ func (b *Builder) Build(op *Operation) (*Request, error) {
 	u.RawPath = b.server.EscapedPath() + b.path
 	p, err := url.PathUnescape(u.RawPath)
 	if err != nil {
-		return nil, b.buildError(op, err)
+		return nil, err
 	}
 	u.Path = p
 	if len(b.query) > 0 {
@@ -229,16 +246,10 @@ func (b *Builder) Build(op *Operation) (*Request, error) {
 	return &out.req, nil
 }
 
-// buildError is the error of a request that could not be built: nothing
-// was sent (no attempts), and like every failed call it names its intent's
-// key, the caller's or a fresh one.
-func (b *Builder) buildError(op *Operation, err error) error {
-	key := b.key
-	if key == "" {
-		key = NewKey()
-	}
-	return &CallError{Operation: op.ID, Key: key, Err: err}
-}
+// Request is the prepared request Build returns and idemrt.Runner.Do sends:
+// the same type as idemrt.Request (both name the one in runtime/internal/shared,
+// so that neither package imports the other).
+type Request = shared.Request
 
 // builtRequest is a Request allocated together with its URL.
 type builtRequest struct {

@@ -1,9 +1,8 @@
-package runtime
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -22,10 +21,10 @@ func TestEncodeFormStyles(t *testing.T) {
 		Obj   map[string]string `json:"obj"`
 	}{[]string{"a", "b c"}, []int{1, 2}, []string{"x", "y"}, []string{"d", "e"}, []string{"p", "q"}, map[string]string{"k": "v"}}
 	b, err := EncodeForm(body,
-		Encoding{Property: "tags", Style: "form", Explode: false},
-		Encoding{Property: "ids", Style: "spaceDelimited"},
-		Encoding{Property: "pipes", Style: "pipeDelimited"},
-		Encoding{Property: "deep", Style: "deepObject", Explode: true},
+		Encoding{Property: "tags", Style: StyleForm, Explode: false},
+		Encoding{Property: "ids", Style: StyleSpaceDelimited},
+		Encoding{Property: "pipes", Style: StylePipeDelimited},
+		Encoding{Property: "deep", Style: StyleDeepObject, Explode: true},
 		Encoding{Property: "plain", Explode: true},
 		Encoding{Property: "obj"})
 	if err != nil {
@@ -99,31 +98,5 @@ func TestEncodeMultipartEncodings(t *testing.T) {
 	}
 	if _, _, err := EncodeMultipart(u, Encoding{Property: "meta", ContentType: "application/xml"}); err == nil {
 		t.Error("an object was sent as application/xml")
-	}
-}
-
-// TestDecodeMedia: the Content-Type picks the target; wildcards match
-// declared byte types; anything else is ErrUnexpectedContentType.
-func TestDecodeMedia(t *testing.T) {
-	var model map[string]int
-	var text string
-	var raw []byte
-	m := Media{JSON: &model, Text: &text, Bytes: &raw, Types: []string{"application/json", "text/plain", "image/*"}}
-	if mt, err := DecodeMedia(newResp(200, "application/problem+json", `{"a":1}`), m); err != nil || mt != "application/problem+json" || model["a"] != 1 {
-		t.Fatalf("json: %q %v %v", mt, model, err)
-	}
-	if mt, err := DecodeMedia(newResp(200, "Text/Plain; charset=utf-8", "hi"), m); err != nil || mt != "text/plain" || text != "hi" {
-		t.Fatalf("text: %q %q %v", mt, text, err)
-	}
-	if mt, err := DecodeMedia(newResp(200, "image/webp", "RIFF"), m); err != nil || mt != "image/webp" || string(raw) != "RIFF" {
-		t.Fatalf("bytes: %q %q %v", mt, raw, err)
-	}
-	_, err := DecodeMedia(newResp(201, "application/xml", "<a/>"), m)
-	if !errors.Is(err, ErrUnexpectedContentType) || !strings.Contains(err.Error(), `201 response is "application/xml"`) {
-		t.Fatalf("undeclared: %v", err)
-	}
-	noBytes := Media{JSON: &model, Types: []string{"application/json"}}
-	if _, err := DecodeMedia(newResp(200, "text/plain", "x"), noBytes); !errors.Is(err, ErrUnexpectedContentType) {
-		t.Fatalf("text without a text target: %v", err)
 	}
 }

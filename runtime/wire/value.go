@@ -1,36 +1,17 @@
-package runtime
+package wire
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/shared"
+
 	"bytes"
 	"encoding"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 )
-
-// Param describes how one parameter is serialised, as the spec wrote it.
-// Generated code passes a literal per parameter, for example
-//
-//	b.Query(idemrt.Param{Name: "status", Style: "form", Explode: true}, params.Status)
-type Param struct {
-	// Name is the wire name.
-	Name string
-	// Style is an OpenAPI style: simple, form, label, matrix, deepObject,
-	// spaceDelimited or pipeDelimited. Empty means the location's default.
-	Style string
-	// Explode is the resolved explode flag.
-	Explode bool
-	// AllowReserved sends RFC 3986 reserved characters of query values
-	// unescaped.
-	AllowReserved bool
-	// JSON marks a parameter described with `content: application/json`: its
-	// value is sent as JSON text.
-	JSON bool
-}
 
 // nodeKind tells the three shapes a parameter value can take.
 type nodeKind int
@@ -52,8 +33,9 @@ type node struct {
 	vals   []node
 }
 
-// ErrInvalidParam is wrapped by every error about a parameter value.
-var ErrInvalidParam = errors.New("invalid parameter value")
+// ErrInvalidParam is wrapped by every error about a parameter value (the
+// same value as idemrt.ErrInvalidParam, which users match).
+var ErrInvalidParam = shared.ErrInvalidParam
 
 // paramError names the parameter whose value could not be serialised.
 func paramError(name, format string, args ...any) error {
@@ -117,8 +99,6 @@ func fastScalar(v any) (string, bool) {
 		return strconv.FormatFloat(x, 'f', -1, 64), true
 	case time.Time:
 		return x.Format(time.RFC3339Nano), true
-	case Date:
-		return x.String(), true
 	case json.RawMessage:
 		// Untyped values: a JSON string is sent as its text, anything else
 		// as its JSON form.

@@ -1,9 +1,10 @@
-package runtime
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	idemrt "github.com/idemgen/idemgen/runtime"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -155,8 +156,8 @@ func TestEncodeForm(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("form =\n%s\nwant\n%s", b, want)
 	}
-	b, _ = EncodeForm(body, Encoding{Property: "expand", Style: "deepObject", Explode: true},
-		Encoding{Property: "items", Style: "deepObject", Explode: true})
+	b, _ = EncodeForm(body, Encoding{Property: "expand", Style: StyleDeepObject, Explode: true},
+		Encoding{Property: "items", Style: StyleDeepObject, Explode: true})
 	want = "amount=5&expand%5B0%5D=a&expand%5B1%5D=b+c&items%5B0%5D%5Bprice%5D=p_1&items%5B0%5D%5Bquantity%5D=2&metadata%5Bk%5D=v%26"
 	if string(b) != want {
 		t.Errorf("deepObject form =\n%s\nwant\n%s", b, want)
@@ -205,59 +206,6 @@ func TestEncodeMultipart(t *testing.T) {
 	}
 }
 
-func newResp(status int, ct, body string) *http.Response {
-	h := http.Header{}
-	if ct != "" {
-		h.Set("Content-Type", ct)
-	}
-	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(body))}
-}
-
-func TestDecoders(t *testing.T) {
-	var c cat
-	if err := DecodeJSON(newResp(200, "application/json", `{"name":"Tom","lives":3}`), &c); err != nil || c.Lives != 3 {
-		t.Fatalf("DecodeJSON: %v %+v", err, c)
-	}
-	if err := DecodeJSON(newResp(204, "", ""), &c); err != nil {
-		t.Errorf("empty body: %v", err)
-	}
-	if err := DecodeJSON(newResp(200, "text/html", "<html>"), &c); err == nil || !strings.Contains(err.Error(), "text/html") {
-		t.Errorf("garbage: %v", err)
-	}
-	if s, err := DecodeText(newResp(200, "text/plain", "hi")); s != "hi" || err != nil {
-		t.Errorf("DecodeText = %q %v", s, err)
-	}
-	if !IsJSON("application/problem+json; charset=utf-8") || IsJSON("text/plain") {
-		t.Error("IsJSON")
-	}
-}
-
-func TestErrorModelFillsOnlyDeclaredJSONModels(t *testing.T) {
-	models := func(status int) any {
-		if status == 404 {
-			return new(cat)
-		}
-		return nil
-	}
-	se := &StatusError{StatusCode: 404, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"name":"gone"}`)}
-	err := ErrorModel(se, models)
-	if m, ok := se.Model.(*cat); err != se || !ok || m.Name != "gone" {
-		t.Fatalf("Model = %#v", se.Model)
-	}
-	other := &StatusError{StatusCode: 500, Body: []byte(`{}`)}
-	if ErrorModel(other, models); other.Model != nil {
-		t.Error("an undeclared status got a model")
-	}
-	html := &StatusError{StatusCode: 404, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(`<p>`)}
-	if ErrorModel(html, models); html.Model != nil {
-		t.Error("a non-JSON body got a model")
-	}
-	plain := errors.New("x")
-	if ErrorModel(plain, models) != plain {
-		t.Error("a non-status error changed")
-	}
-}
-
 func TestHeaderInto(t *testing.T) {
 	h := http.Header{}
 	h.Set("ETag", `"v2"`)
@@ -270,7 +218,7 @@ func TestHeaderInto(t *testing.T) {
 		count int64
 		bad   = int32(7)
 		mod   time.Time
-		day   Date
+		day   idemrt.Date
 		state paramStatus
 	)
 	HeaderInto(h, "ETag", &etag)
@@ -279,7 +227,7 @@ func TestHeaderInto(t *testing.T) {
 	HeaderInto(h, "Last-Modified", &mod)
 	HeaderInto(h, "X-Day", &day)
 	HeaderInto(h, "ETag", &state)
-	if etag != `"v2"` || count != 42 || bad != 7 || mod.Year() != 1994 || day != (Date{2024, 3, 1}) || state != `"v2"` {
+	if etag != `"v2"` || count != 42 || bad != 7 || mod.Year() != 1994 || day != (idemrt.Date{Year: 2024, Month: 3, Day: 1}) || state != `"v2"` {
 		t.Errorf("got %q %d %d %v %v %q", etag, count, bad, mod, day, state)
 	}
 }

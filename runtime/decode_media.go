@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/shared"
+
 	"errors"
 	"fmt"
 	"mime"
@@ -41,7 +43,7 @@ type Media struct {
 func DecodeMedia(resp *http.Response, m Media) (string, error) {
 	mt := mediaType(resp.Header.Get("Content-Type"))
 	switch {
-	case m.JSON != nil && (mt == "" || IsJSON(mt)):
+	case m.JSON != nil && (mt == "" || shared.IsJSON(mt)):
 		return mt, DecodeJSON(resp, m.JSON)
 	case m.Text != nil && (mt == "" || strings.HasPrefix(mt, "text/")):
 		s, err := DecodeText(resp)
@@ -74,7 +76,7 @@ func mediaType(contentType string) string {
 // JSON nor text, wildcards included.
 func (m Media) matchesOther(mt string) bool {
 	for _, t := range m.Types {
-		if IsJSON(t) || strings.HasPrefix(t, "text/") {
+		if shared.IsJSON(t) || strings.HasPrefix(t, "text/") {
 			continue
 		}
 		if ok, _ := path.Match(t, mt); ok || t == "*/*" {

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"net/url"
@@ -14,7 +14,10 @@ func expandPath(p Param, v any) (string, error) {
 	if err != nil {
 		return "", paramError(p.Name, "%v", err)
 	}
-	out := stylePath(p, n)
+	out, ok := stylePath(p, n)
+	if !ok {
+		return "", styleError(p, "path")
+	}
 	switch out {
 	case "", ".", "..":
 		return "", paramError(p.Name, "path value %q would not name a path segment", out)
@@ -22,17 +25,19 @@ func expandPath(p Param, v any) (string, error) {
 	return out, nil
 }
 
-// stylePath applies the simple, label or matrix style to n.
-func stylePath(p Param, n node) string {
+// stylePath applies the simple, label or matrix style to n; ok is false
+// for a style the path does not allow.
+func stylePath(p Param, n node) (out string, ok bool) {
 	esc := url.PathEscape
 	switch p.Style {
-	case "label":
-		return "." + joinStyled(n, p.Explode, esc, ".", ",", ".", "=")
-	case "matrix":
-		return matrix(p, n, esc)
-	default:
-		return joinStyled(n, p.Explode, esc, ",", ",", ",", "=")
+	case StyleSimple:
+		return joinStyled(n, p.Explode, esc, ",", ",", ",", "="), true
+	case StyleLabel:
+		return "." + joinStyled(n, p.Explode, esc, ".", ",", ".", "="), true
+	case StyleMatrix:
+		return matrix(p, n, esc), true
 	}
+	return "", false
 }
 
 // matrix renders ;name=value forms.
@@ -91,8 +96,17 @@ func joinEscaped(ss []string, sep string, esc func(string) string) string {
 
 // queryPairs returns the escaped name=value pairs of one query parameter for
 // the form, spaceDelimited, pipeDelimited and deepObject styles. An absent
-// value yields no pairs.
-func queryPairs(p Param, n node) []string {
+// value yields no pairs; a style the query does not allow is an error.
+func queryPairs(p Param, n node) ([]string, error) {
+	switch p.Style {
+	case StyleForm, StyleSpaceDelimited, StylePipeDelimited, StyleDeepObject:
+		return stylePairs(p, n), nil
+	}
+	return nil, styleError(p, "query")
+}
+
+// stylePairs is queryPairs for a style the query allows.
+func stylePairs(p Param, n node) []string {
 	esc := queryEscaper(p.AllowReserved)
 	name := url.QueryEscape(p.Name)
 	switch n.kind {
@@ -103,7 +117,7 @@ func queryPairs(p Param, n node) []string {
 	case nodeList:
 		return queryList(p, name, n, esc)
 	}
-	if p.Style == "deepObject" {
+	if p.Style == StyleDeepObject {
 		return deepObject(name, n, esc)
 	}
 	if p.Explode {
@@ -120,11 +134,11 @@ func queryPairs(p Param, n node) []string {
 // queryList renders an array query parameter.
 func queryList(p Param, name string, n node, esc func(string) string) []string {
 	switch {
-	case p.Style == "spaceDelimited":
+	case p.Style == StyleSpaceDelimited:
 		return []string{name + "=" + joinEscaped(n.list, "%20", esc)}
-	case p.Style == "pipeDelimited":
+	case p.Style == StylePipeDelimited:
 		return []string{name + "=" + joinEscaped(n.list, "|", esc)}
-	case p.Explode || p.Style == "deepObject":
+	case p.Explode || p.Style == StyleDeepObject:
 		out := make([]string, len(n.list))
 		for i, s := range n.list {
 			out[i] = name + "=" + esc(s)

@@ -1,7 +1,8 @@
-package runtime
+package wire
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -18,9 +19,10 @@ type Encoding struct {
 	// ContentType is the media type of the property's part (multipart); a
 	// list ("image/png, image/jpeg") sends the first.
 	ContentType string
-	// Style is form (the default when empty), spaceDelimited, pipeDelimited
-	// or deepObject (forms).
-	Style string
+	// Style is StyleForm, StyleSpaceDelimited, StylePipeDelimited or
+	// StyleDeepObject (forms). The zero Style is form, as for a property
+	// without an Encoding: OpenAPI's rule for form bodies, not a guess.
+	Style Style
 	// Explode is the resolved explode flag (true is form's default).
 	Explode bool
 }
@@ -112,7 +114,7 @@ func (w *formWriter) object(name string, index bool) error {
 				}
 				continue
 			}
-			deep = e != nil && e.Style == "deepObject"
+			deep = e != nil && e.Style == StyleDeepObject
 		} else {
 			key = name + "[" + key + "]"
 		}
@@ -129,9 +131,9 @@ func (w *formWriter) object(name string, index bool) error {
 // rather than by the bracket convention.
 func styledFormProperty(e *Encoding) bool {
 	switch e.Style {
-	case "", "form":
+	case 0, StyleForm:
 		return !e.Explode
-	case "spaceDelimited", "pipeDelimited":
+	case StyleSpaceDelimited, StylePipeDelimited:
 		return true
 	}
 	return false
@@ -144,8 +146,9 @@ func (w *formWriter) styled(key string, e *Encoding) error {
 	if err != nil {
 		return err
 	}
-	w.pairs = append(w.pairs, queryPairs(Param{Name: key, Style: e.Style, Explode: e.Explode}, n)...)
-	return nil
+	pairs, err := queryPairs(Param{Name: key, Style: cmp.Or(e.Style, StyleForm), Explode: e.Explode}, n)
+	w.pairs = append(w.pairs, pairs...)
+	return err
 }
 
 // array appends the elements of an array whose '[' was read: scalars repeat

@@ -1,0 +1,196 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// run makes attempts until the decision table or a limit ends the call. It
+// is the attempt loop; this file holds it and the steps it takes, in order:
+// judge (the decision table, decide.go), gate (the limits before a retry:
+// attempts, Retry-After, deadline, budget) and finish (the record and error
+// that end the call). One attempt's send is in attempt.go, reading a success
+// body in body.go, the waits in backoff.go and retryafter.go, the budget in
+// budget.go; the call's state and context in call.go and callctx.go.
+func (c *call) run() (*http.Response, error) {
+	why, wait, src := ReasonFirst, time.Duration(0), WaitNone
+	for {
+		s := c.send(why, wait, src)
+		v := c.judge(&s)
+		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 {
+			if lost := c.readSuccess(&s); lost != nil {
+				v = *lost
+			}
+		}
+		c.unknown = c.unknown || v.unknown
+		c.reached = c.reached || s.written || s.err == nil
+		if v.act != actRetry {
+			return c.finish(&s, v, nil)
+		}
+		w, ws, limit := c.gate(&s)
+		if limit != nil {
+			return c.finish(&s, v, limit)
+		}
+		discard(s.resp, c.pol.ErrorBodyTimeout)
+		s.releaseAttempt()
+		// Observers hear of the attempt now, not after a wait that may last
+		// minutes (a background Retry-After) or never end (a crash).
+		c.emit(s.rec)
+		s.emitted = true
+		if err := c.r.clock.Sleep(&c.ctx, w); err != nil {
+			// The record goes out again as the final one; the call's error
+			// is the context's.
+			s.resp, s.err = nil, err
+			return c.finish(&s, c.ctxVerdict(false), nil)
+		}
+		why, wait, src = v.why, w, ws
+	}
+}
+
+// judge classifies one attempt with the decision table, or ends the call
+// when its context is done.
+func (c *call) judge(s *sent) verdict {
+	if s.unsent {
+		if c.ctx.Err() != nil {
+			return c.ctxVerdict(false)
+		}
+		return verdict{act: actFail}
+	}
+	if s.err == nil {
+		// A key the engine made has never been sent before this call's
+		// first send (a transport replay makes that send the second).
+		fresh := c.req.Key == "" && c.sends == 1
+		return decideStatus(c.op, s.resp.StatusCode, s.resp.Header.Get(ReplayedHeader) == "true", fresh)
+	}
+	if c.ctx.Err() != nil {
+		return c.ctxVerdict(s.written)
+	}
+	return decideError(c.op, s.written)
+}
+
+// ctxVerdict stops a call whose context ended: an unsafe request that may
+// have been sent is an unknown outcome; otherwise the deadline, or no rule
+// at all for a cancellation.
+func (c *call) ctxVerdict(written bool) verdict {
+	switch {
+	case written && !c.op.safe():
+		return verdict{act: actFail, rule: ErrOutcomeUnknown, unknown: true}
+	case errors.Is(c.ctx.Err(), context.DeadlineExceeded):
+		return verdict{act: actFail, rule: ErrDeadline, unknown: written}
+	}
+	return verdict{act: actFail, unknown: written}
+}
+
+// gate applies the limits before a retry: attempts, Retry-After ceiling,
+// deadline, budget (last, so a call that stops anyway spends no token). It
+// returns the wait and its source, or the limit that stops the call.
+func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
+	if c.single || c.sends >= c.pol.MaxAttempts {
+		return 0, WaitNone, ErrAttemptsExhausted
+	}
+	wait, src := s.hint, WaitRetryAfter
+	if !s.hasHint {
+		wait, src = backoff(c.retries, c.pol.BaseDelay, c.pol.MaxDelay, c.r.rand), WaitBackoff
+	} else if c.pol.MaxRetryAfter > 0 && wait > c.pol.MaxRetryAfter {
+		return 0, WaitNone, ErrRetryAfterTooLong
+	}
+	if !c.deadline.IsZero() && wait+c.pol.MinAttempt > c.timeLeft() {
+		if src == WaitRetryAfter {
+			return 0, WaitNone, ErrRetryAfterTooLong
+		}
+		return 0, WaitNone, ErrDeadline
+	}
+	if !c.bucket.take(s.timedOut) {
+		return 0, WaitNone, ErrBudgetExhausted
+	}
+	c.retries++
+	return wait, src, nil
+}
+
+// finish ends the call after attempt s with verdict v, or with limit when a
+// limit stopped a retry the verdict wanted, and tells the CallObservers.
+func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
+	outcome := c.outcome(s, v, limit)
+	resp, err := c.settle(s, v, limit, outcome)
+	for _, o := range c.r.observers {
+		if co, ok := o.(CallObserver); ok {
+			co.EndCall(&c.ctx, outcome, c.recs, err)
+		}
+	}
+	return resp, err
+}
+
+// settle records the final attempt and builds the call's result.
+func (c *call) settle(s *sent, v verdict, limit error, outcome Outcome) (*http.Response, error) {
+	c.active.Store(false)
+	rec := s.rec
+	rec.Final, rec.Outcome = true, outcome
+	if s.err == nil && limit == nil {
+		// The server answered and no retry was wanted: it is healthy.
+		c.bucket.credit()
+	}
+	switch {
+	case s.emitted:
+		c.reemit(rec)
+	case !s.unsent:
+		c.emit(rec)
+	}
+	if c.cfg.log != nil {
+		*c.cfg.log = append((*c.cfg.log)[:0], c.recs...)
+	}
+	if s.err == nil && s.resp.StatusCode < 400 {
+		return c.success(s), nil
+	}
+	defer c.release()
+	defer s.releaseAttempt()
+	c.ensureKey()
+	reason := stopReason(v, limit, rec.Outcome)
+	if s.err != nil {
+		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err}
+	}
+	return nil, c.statusError(s, reason)
+}
+
+// outcome is the final record's outcome.
+func (c *call) outcome(s *sent, v verdict, limit error) Outcome {
+	switch {
+	case s.err == nil && limit == nil && s.resp.StatusCode < 400:
+		return OutcomeSuccess
+	case limit == nil && !v.unknown && s.err == nil:
+		// A definite answer from the server ends any doubt.
+		return OutcomeRejected
+	case c.unknown:
+		return OutcomeUnknown
+	case !c.reached:
+		return OutcomeNotSent
+	}
+	return OutcomeRejected
+}
+
+// stopReason is the error's Reason: the verdict's rule, or the limit that
+// stopped a wanted retry, joined by the rules that still hold: ErrInProgress
+// when the server was still answering 409, and ErrOutcomeUnknown whenever
+// the call ends with an unknown outcome, so a limit never hides it.
+func stopReason(v verdict, limit error, out Outcome) error {
+	stop := v.rule
+	if limit != nil {
+		stop = limit
+	}
+	var rules []error
+	if limit != nil && v.why == ReasonInProgress {
+		rules = append(rules, ErrInProgress)
+	}
+	if out == OutcomeUnknown && !errors.Is(stop, ErrOutcomeUnknown) {
+		rules = append(rules, ErrOutcomeUnknown)
+	}
+	switch {
+	case len(rules) == 0:
+		return stop
+	case stop == nil && len(rules) == 1:
+		return rules[0]
+	}
+	return &limitError{rules: rules, limit: stop}
+}

@@ -1,0 +1,68 @@
+package runtime
+
+import (
+	"errors"
+	"github.com/idemgen/idemgen/runtime/internal/shared"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+type cat struct {
+	Name  string `json:"name"`
+	Lives int    `json:"lives"`
+}
+
+func newResp(status int, ct, body string) *http.Response {
+	h := http.Header{}
+	if ct != "" {
+		h.Set("Content-Type", ct)
+	}
+	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(body))}
+}
+
+func TestDecoders(t *testing.T) {
+	var c cat
+	if err := DecodeJSON(newResp(200, "application/json", `{"name":"Tom","lives":3}`), &c); err != nil || c.Lives != 3 {
+		t.Fatalf("DecodeJSON: %v %+v", err, c)
+	}
+	if err := DecodeJSON(newResp(204, "", ""), &c); err != nil {
+		t.Errorf("empty body: %v", err)
+	}
+	if err := DecodeJSON(newResp(200, "text/html", "<html>"), &c); err == nil || !strings.Contains(err.Error(), "text/html") {
+		t.Errorf("garbage: %v", err)
+	}
+	if s, err := DecodeText(newResp(200, "text/plain", "hi")); s != "hi" || err != nil {
+		t.Errorf("DecodeText = %q %v", s, err)
+	}
+	if !shared.IsJSON("application/problem+json; charset=utf-8") || shared.IsJSON("text/plain") {
+		t.Error("IsJSON")
+	}
+}
+
+func TestErrorModelFillsOnlyDeclaredJSONModels(t *testing.T) {
+	models := func(status int) any {
+		if status == 404 {
+			return new(cat)
+		}
+		return nil
+	}
+	se := &StatusError{StatusCode: 404, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"name":"gone"}`)}
+	err := ErrorModel(se, models)
+	if m, ok := se.Model.(*cat); err != se || !ok || m.Name != "gone" {
+		t.Fatalf("Model = %#v", se.Model)
+	}
+	other := &StatusError{StatusCode: 500, Body: []byte(`{}`)}
+	if ErrorModel(other, models); other.Model != nil {
+		t.Error("an undeclared status got a model")
+	}
+	html := &StatusError{StatusCode: 404, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(`<p>`)}
+	if ErrorModel(html, models); html.Model != nil {
+		t.Error("a non-JSON body got a model")
+	}
+	plain := errors.New("x")
+	if ErrorModel(plain, models) != plain {
+		t.Error("a non-status error changed")
+	}
+}

@@ -1,0 +1,48 @@
+// Package shared holds what the engine (package runtime, imported as idemrt)
+// and the codec (package runtime/wire) both name, so that neither imports the
+// other: the prepared Request that wire.Builder builds and Runner.Do sends,
+// and the sentinel errors of the codec that users match through idemrt.
+package shared
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Request is a prepared request; the engine builds a fresh *http.Request per
+// attempt from it.
+type Request struct {
+	Method string
+	// URL is absolute.
+	URL *url.URL
+	// Header may be nil; Content-Type is already set when there is a body.
+	// The engine adds the key header and call headers to it (it is the
+	// caller's per-call map), so do not share one Header between concurrent
+	// calls.
+	Header http.Header
+	// Body is nil for no body. Every attempt sends these same bytes.
+	Body []byte
+	// Key is the idempotency key of the call. "" makes the engine generate
+	// one with NewKey. Keyed operations send it in their key header; every
+	// call's errors and attempt records carry it (KeyOf).
+	Key string
+}
+
+// ErrInvalidParam is wrapped by every error about a parameter value.
+var ErrInvalidParam = errors.New("invalid parameter value")
+
+// ErrNoVariant is returned when no variant of a union decodes the data.
+var ErrNoVariant = errors.New("no union variant matches")
+
+// IsJSON reports whether a media type is JSON: application/json or any
+// type with a +json suffix. Parameters (charset) are ignored.
+func IsJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(contentType))
+	}
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
