@@ -13,7 +13,7 @@ import (
 // the document is escaped for Markdown (mdText).
 type readmeData struct {
 	Header, Module, Package, Title, Version, Description, Generator string
-	IdemgenModule, Require                                          string
+	RuntimeModule, Require                                          string
 	Devel                                                           bool
 	// Import is the import spec: the package name, then the path, unless
 	// the path's last element is the name.
@@ -36,7 +36,7 @@ func (g *gen) renderReadme(ops []*ir.Operation) ([]byte, error) {
 	pkg := g.cfg.Package
 	d := readmeData{Header: ReadmeHeader, Module: g.cfg.Module, Package: pkg, Title: mdText(g.api.Title),
 		Version: mdText(g.api.Version), Description: mdText(g.api.Description), Generator: mdText(g.version()),
-		IdemgenModule: IdemgenModule, Require: RequireVersion(g.version()), Server: `"https://api.example.com"`}
+		RuntimeModule: RuntimeModule, Require: RequireVersion(g.version()), Server: `"https://api.example.com"`}
 	d.Devel = d.Require == PlaceholderVersion
 	d.Import = fmt.Sprintf("%s %q", pkg, g.cfg.Module)
 	if path.Base(g.cfg.Module) == pkg {

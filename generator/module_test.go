@@ -52,7 +52,7 @@ func moduleOutput(t *testing.T, version string) map[string][]byte {
 func TestModuleFiles(t *testing.T) {
 	files := moduleOutput(t, "v1.4.0")
 	wantMod := Header + "\n\nmodule github.com/acme/payments-go\n\ngo " + GoDirective +
-		"\n\nrequire github.com/idemgen/idemgen v1.4.0\n\nrequire github.com/google/uuid " + UUIDVersion + " // indirect\n"
+		"\n\nrequire github.com/idemgen/idemgen/runtime v1.4.0\n\nrequire github.com/google/uuid " + UUIDVersion + " // indirect\n"
 	if got := string(files["go.mod"]); got != wantMod {
 		t.Errorf("go.mod:\n%s\nwant:\n%s", got, wantMod)
 	}
@@ -114,7 +114,7 @@ func TestHostileVersionAndTitle(t *testing.T) {
 				t.Errorf("README.md lets markup through:\n%s", f.Content)
 			}
 		case f.Name == "go.mod":
-			if !bytes.Contains(f.Content, []byte("require github.com/idemgen/idemgen "+PlaceholderVersion)) {
+			if !bytes.Contains(f.Content, []byte("require github.com/idemgen/idemgen/runtime "+PlaceholderVersion)) {
 				t.Errorf("go.mod:\n%s", f.Content)
 			}
 		}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	_ "github.com/idemgen/idemgen/internal/testutil"
 )
 
 type paramStatus string
