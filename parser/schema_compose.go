@@ -17,10 +17,24 @@ import (
 // later declaration wins (later members usually refine earlier ones). A
 // one-member allOf without properties of its own is the 3.0 idiom for
 // "this reference, plus nullable/description": it becomes a use of the member.
+//
+// Members that only annotate ({}, {nullable: true}, {example: …}) describe
+// no shape: `allOf: [$ref, {nullable: true}]` is a use of the reference
+// (a union stays a union), and an allOf of annotations only is any JSON
+// value (Box's metadata values), not an object.
 func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
-	if len(v.AllOf) == 1 && len(v.Properties) == 0 && len(v.OneOf) == 0 && len(v.AnyOf) == 0 {
-		u := sb.use(v.AllOf[0], at.at("allOf", "0"), hint)
-		u.Nullable = u.Nullable || s.Nullable
+	real, nullable := shapedMembers(v.AllOf)
+	if len(real) <= 1 && len(v.Properties) == 0 && len(v.OneOf) == 0 && len(v.AnyOf) == 0 {
+		if len(real) == 0 {
+			if !v.Type.IsEmpty() || len(v.Required) > 0 || v.AdditionalProperties.Schema != nil {
+				return sb.allOfMerged(s, v, at, hint)
+			}
+			s.Kind, s.Nullable = ir.KindAny, s.Nullable || nullable
+			return s
+		}
+		i := strconv.Itoa(real[0])
+		u := sb.use(v.AllOf[real[0]], at.at("allOf", i), hint)
+		u.Nullable = u.Nullable || s.Nullable || nullable
 		u.ReadOnly, u.WriteOnly = u.ReadOnly || s.ReadOnly, u.WriteOnly || s.WriteOnly
 		u.Deprecated = u.Deprecated || s.Deprecated
 		if s.Description != "" {
@@ -29,6 +43,11 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		u.Source = s.Source
 		return u
 	}
+	return sb.allOfMerged(s, v, at, hint)
+}
+
+// allOfMerged is allOf for members that describe shapes.
+func (sb *schemaBuilder) allOfMerged(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
 	if ui := unionMember(v); ui >= 0 {
 		return sb.allOfUnion(s, v, at, hint, ui)
 	}
@@ -44,6 +63,20 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 	return m.object(s)
 }
 
+// shapedMembers lists the allOf members that describe a shape (a reference,
+// a type, properties, a required list…), and reports whether an annotation
+// member declares nullable.
+func shapedMembers(members openapi3.SchemaRefs) (real []int, nullable bool) {
+	for i, m := range members {
+		if m != nil && m.Ref == "" && m.Value != nil && constraintOnly(m.Value) && len(m.Value.Required) == 0 {
+			nullable = nullable || m.Value.Nullable
+			continue
+		}
+		real = append(real, i)
+	}
+	return real, nullable
+}
+
 func newMerge(sb *schemaBuilder, hint string) *merge {
 	return &merge{sb: sb, hint: hint, seen: map[*openapi3.Schema]bool{}, props: map[string]*mergedProp{}, required: map[string]bool{}}
 }
@@ -57,6 +90,11 @@ func (m *merge) object(s *ir.Schema) *ir.Schema {
 		p.GoName = names.unique(GoName(name))
 		p.Required = m.required[name]
 		s.Properties = append(s.Properties, p)
+	}
+	for _, name := range sortedMapKeys(m.required) {
+		if m.props[name] == nil {
+			s.Properties = append(s.Properties, &ir.Property{Name: name, GoName: names.unique(GoName(name)), Required: true, Type: &ir.Schema{Kind: ir.KindAny}})
+		}
 	}
 	sort.SliceStable(s.Properties, func(i, j int) bool { return s.Properties[i].Name < s.Properties[j].Name })
 	s.AdditionalProperties = m.addl
