@@ -176,7 +176,11 @@ func conformance(t *testing.T, root, path string) confCounts {
 	}
 	routeOf := map[string]*route{}
 	for _, r := range m.routes {
-		routeOf[r.method+" "+r.path] = r
+		// The client's path has no "#…" suffix (the parser strips it); two
+		// keys that differ only there are told apart by operation.
+		path, _, _ := strings.Cut(r.path, "#")
+		routeOf[r.method+" "+path] = r
+		routeOf[r.method+" "+path+" "+r.id] = r
 	}
 	for _, op := range api.Operations {
 		if skipped[op.ID] {
@@ -186,7 +190,10 @@ func conformance(t *testing.T, root, path string) confCounts {
 		if op.Query != "" {
 			key += "?" + op.Query
 		}
-		rt := routeOf[key]
+		rt := routeOf[key+" "+op.ID]
+		if rt == nil {
+			rt = routeOf[key]
+		}
 		if rt == nil {
 			t.Errorf("%s %s: the mock has no route", op.Method, op.Path)
 			continue
@@ -255,7 +262,11 @@ func conformance(t *testing.T, root, path string) confCounts {
 	for _, k := range keys {
 		t.Logf("  %4d  %s", counts.Reasons[k], k)
 	}
-	if os.Getenv("IDEMGEN_CONFORMANCE_STRICT") == "1" && counts.Accepted-counts.Undecodable != counts.Generated {
+	// Our own documents hold one case per defect found so far: they must
+	// round-trip always, so a regression fails CI; the real ones only
+	// with IDEMGEN_CONFORMANCE_STRICT=1.
+	strict := os.Getenv("IDEMGEN_CONFORMANCE_STRICT") == "1" || strings.Contains(filepath.ToSlash(path), "testdata/specs/")
+	if strict && counts.Accepted-counts.Undecodable != counts.Generated {
 		t.Errorf("strict: %d of %d operations did not round-trip", counts.Generated-(counts.Accepted-counts.Undecodable), counts.Generated)
 	}
 	return counts
