@@ -101,6 +101,12 @@ func (m *merge) object(s *ir.Schema) *ir.Schema {
 	if len(s.Properties) == 0 && s.AdditionalProperties != nil {
 		s.Kind = ir.KindMap
 	}
+	for _, p := range s.Properties {
+		if !validTagName(p.Name) {
+			s.Kind, s.Properties, s.AdditionalProperties = ir.KindMap, nil, &ir.Schema{Kind: ir.KindAny}
+			break
+		}
+	}
 	return s
 }
 

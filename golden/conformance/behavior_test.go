@@ -77,3 +77,20 @@ func TestUnionBehindNullableAllOfDecodesItsStringVariant(t *testing.T) {
 		t.Fatalf("null tool_choice: %+v, %v", r.ToolChoice, err)
 	}
 }
+
+// TestUntaggableMemberNameKeepsItsValue pins the map fallback for a member
+// name encoding/json cannot carry in a tag ("it's"): it round-trips under
+// its own name instead of going out as the Go field's name.
+func TestUntaggableMemberNameKeepsItsValue(t *testing.T) {
+	var r Run
+	if err := json.Unmarshal([]byte(`{"tool_choice":"auto","quirky":{"it's":"x"}}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if string(r.Quirky["it's"]) != `"x"` {
+		t.Fatalf("quirky = %v", r.Quirky)
+	}
+	b, _ := json.Marshal(r.Quirky)
+	if string(b) != `{"it's":"x"}` {
+		t.Fatalf("quirky encodes as %s", b)
+	}
+}

@@ -53,6 +53,11 @@ type Metadata struct {
 	Value json.RawMessage `json:"value"`
 }
 
+// Quirky is a map.
+//
+// A member name encoding/json cannot carry in a struct tag.
+type Quirky map[string]json.RawMessage
+
 // Record is an object.
 type Record struct {
 	ID         string          `json:"Id"`
@@ -67,7 +72,9 @@ type Record struct {
 type Run struct {
 	ID         string              `json:"id,omitzero"`
 	Modalities []RunModalitiesItem `json:"modalities,omitempty"`
-	ToolChoice *ToolChoice         `json:"tool_choice"`
+	// A member name encoding/json cannot carry in a struct tag.
+	Quirky     Quirky      `json:"quirky,omitempty"`
+	ToolChoice *ToolChoice `json:"tool_choice"`
 }
 
 // RunModalitiesItem is an enumeration.
