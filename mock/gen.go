@@ -75,7 +75,9 @@ func (g *gen) schema(s *openapi3.Schema, depth int, minimal bool) any {
 	switch {
 	case s.Type.Is("object") || (s.Type.IsEmpty() && (len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil)):
 		return g.object(s, depth, minimal)
-	case s.Type.Permits("array") && !s.Type.IsEmpty():
+	case s.Type.Permits("array") && !s.Type.IsEmpty(), s.Type.IsEmpty() && s.Items != nil:
+		// An untyped schema with items (OpenAI's modalities) means a list:
+		// a string would validate too, but no client types it so.
 		return g.array(s, minimal)
 	case s.Type.Permits("string") && !s.Type.IsEmpty():
 		return g.str(s)

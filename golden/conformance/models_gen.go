@@ -70,7 +70,8 @@ type Record struct {
 
 // Run is an object.
 type Run struct {
-	ID         string              `json:"id,omitzero"`
+	ID string `json:"id,omitzero"`
+	// A list without a type keyword, as in OpenAI realtime sessions.
 	Modalities []RunModalitiesItem `json:"modalities,omitempty"`
 	// A member name encoding/json cannot carry in a struct tag.
 	Quirky     Quirky      `json:"quirky,omitempty"`
