@@ -42,11 +42,12 @@ func TestRequestsAsTheDocumentSaysTheyGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	line := "a"
 	items, err := c.ListAppItems(ctx)
 	if err != nil || len(*items) != 2 || string((*items)[0].Value) != `"forty-two"` {
 		t.Fatalf("ListAppItems = %v, %v", items, err)
 	}
-	_, err = c.Search(ctx, SearchParams{Details: &Details{TaxIDs: []DetailsTaxIDsItem{{Type: DetailsTaxIDsItemTypeEuVat, Value: "1"}}}})
+	_, err = c.Search(ctx, SearchParams{Lines: []Filter{{Name: &line}}, Details: &Details{TaxIDs: []DetailsTaxIDsItem{{Type: DetailsTaxIDsItemTypeEuVat, Value: "1"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestRequestsAsTheDocumentSaysTheyGo(t *testing.T) {
 	if err != nil || rec.ID2 != 7 || rec.ID != "A" || string(rec.Extra) != "true" {
 		t.Fatalf("CreateRecord = %+v, %v", rec, err)
 	}
-	want := []string{"/shared_items?", "/search?details[tax_ids][0][type]=eu_vat&details[tax_ids][0][value]=1", "/records?"}
+	want := []string{"/shared_items?", "/search?details[tax_ids][0][type]=eu_vat&details[tax_ids][0][value]=1&lines[0][name]=a", "/records?"}
 	for i := range want {
 		if i >= len(got) || got[i] != want[i] {
 			t.Errorf("request %d = %q, want %q", i, got, want[i])

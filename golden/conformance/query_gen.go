@@ -53,6 +53,8 @@ var searchOp = idemrt.Operation{
 type SearchParams struct {
 	// Details is the query parameter "details".
 	Details *Details
+	// Lines is the query parameter "lines" (required).
+	Lines []Filter
 	// Q is the query parameter "q".
 	Q *Filter
 }
@@ -66,6 +68,7 @@ type SearchParams struct {
 func (c *Client) Search(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) (*Metadata, error) {
 	b := wire.NewBuilder(c.server, "GET", "/search")
 	b.Query(wire.Param{Name: "details", Style: wire.StyleDeepObject, Explode: true}, params.Details)
+	b.Query(wire.Param{Name: "lines", Style: wire.StyleDeepObject, Explode: true}, params.Lines)
 	b.Query(wire.Param{Name: "q", Style: wire.StyleForm, Explode: true, JSON: true}, params.Q)
 	req, err := b.Build()
 	if err != nil {

@@ -382,6 +382,7 @@ func TestQueryDeepObjectListsAndUnsetJSON(t *testing.T) {
 		Grid:   [][]int{{1}, {2, 3}},
 		Next:   &details{TaxIDs: []taxID{{"x", "y"}}},
 	})
+	b.Query(Param{Name: "lines", Style: StyleDeepObject, Explode: true}, []taxID{{"a", "b"}})
 	var unset map[string]any
 	b.Query(Param{Name: "q", Style: StyleForm, Explode: true, JSON: true}, unset)
 	req, err := b.Build()
@@ -391,7 +392,7 @@ func TestQueryDeepObjectListsAndUnsetJSON(t *testing.T) {
 	got, _ := url.QueryUnescape(req.URL.RawQuery)
 	want := "d[tax_ids][0][type]=eu_vat&d[tax_ids][0][value]=1&d[tax_ids][1][type]=us_ein&d[tax_ids][1][value]=2" +
 		"&d[tags]=a&d[tags]=b&d[grid][0]=1&d[grid][1]=2&d[grid][1]=3" +
-		"&d[next][tax_ids][0][type]=x&d[next][tax_ids][0][value]=y"
+		"&d[next][tax_ids][0][type]=x&d[next][tax_ids][0][value]=y&lines[0][type]=a&lines[0][value]=b"
 	if got != want {
 		t.Errorf("query =\n%s\nwant\n%s", got, want)
 	}

@@ -116,6 +116,10 @@ func stylePairs(p Param, n node) []string {
 	case nodeScalar:
 		return []string{name + "=" + esc(n.scalar)}
 	case nodeList:
+		if p.Style == StyleDeepObject && structured(n.items) {
+			// A list of objects at the top (Stripe's lines): lines[0][amount]=v.
+			return deepMember(name, n, esc)
+		}
 		return queryList(p, name, n, esc)
 	}
 	if p.Style == StyleDeepObject {

@@ -167,6 +167,7 @@ func listNode(rv reflect.Value) (node, error) {
 		if err != nil {
 			return node{}, err
 		}
+		n.items = append(n.items, el)
 		switch el.kind {
 		case nodeScalar:
 			n.list = append(n.list, el.scalar)
