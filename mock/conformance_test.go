@@ -281,7 +281,9 @@ func buildCall(op *ir.Operation, rt *route) confCall {
 	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil {
 		mt, media := clientMedia(rb.Value.Content)
 		if media != nil {
+			g.form = mediaBase(mt) == "application/x-www-form-urlencoded"
 			v := g.value(media.Schema)
+			g.form = false
 			c.Body, _ = json.Marshal(v)
 			switch base := mediaBase(mt); {
 			case isJSON(base):

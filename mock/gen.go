@@ -20,7 +20,10 @@ type gen struct {
 	rnd *rand.Rand
 	// response: leave writeOnly members out; request: leave readOnly out.
 	response bool
-	stack    []*openapi3.Schema
+	// form: the value goes into a form body, where an empty list cannot be
+	// written (it would read as a missing member), so lists get one item.
+	form  bool
+	stack []*openapi3.Schema
 }
 
 // Bounds of the generated values: recursion, nesting, sizes.
@@ -321,7 +324,10 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 			continue
 		}
 		if !required[name] {
-			if minimal || depth >= fullDepth {
+			// In a form an empty object is not written at all, so the
+			// first optional member stands in for it.
+			keep := g.form && len(out) == 0 && len(s.Required) == 0 && depth < maxDepth
+			if (minimal || depth >= fullDepth) && !keep {
 				continue
 			}
 			if g.rnd != nil && g.rnd.IntN(2) == 0 {
@@ -365,6 +371,9 @@ func (g *gen) array(s *openapi3.Schema, minimal bool) any {
 		if g.rnd != nil {
 			n = g.rnd.IntN(maxArrayItems + 1)
 		}
+	}
+	if g.form && n == 0 && len(g.stack) < maxDepth {
+		n = 1
 	}
 	if s.MaxItems != nil && uint64(n) > *s.MaxItems {
 		n = int(*s.MaxItems)
