@@ -19,9 +19,11 @@ type NewNote struct {
 	// A level from 1 to 5, or a named level ("urgent").
 	Priority *NewNotePriority `json:"priority,omitempty"`
 	Rating   *int32           `json:"rating,omitempty"`
-	Tags     []string         `json:"tags,omitempty"`
-	Text     string           `json:"text"`
-	Title    *string          `json:"title,omitempty"`
+	// Items that may be null (Discord's roles).
+	Reviewers []*string `json:"reviewers,omitempty"`
+	Tags      []string  `json:"tags,omitempty"`
+	Text      string    `json:"text"`
+	Title     *string   `json:"title,omitempty"`
 }
 
 // NewNotePriority is one of Integer, String (oneOf): the first variant, in this order, that decodes
