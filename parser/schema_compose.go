@@ -228,6 +228,14 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 	if len(real) == 0 {
 		return sb.typed(s, v, at, hint)
 	}
+	if values, ok := constantVariants(refs, real); ok && v.Discriminator == nil && len(v.Properties) == 0 {
+		// oneOf: [{const: STARTED, title: …}, …] (Discord) is an enumeration:
+		// as a union of one-value enums the first variant would take every
+		// value, since enums decode unknown values.
+		e := *v
+		e.OneOf, e.AnyOf, e.Enum, e.Const = nil, nil, values, nil
+		return sb.enum(s, &e, at, hint)
+	}
 	if len(real) == 1 && v.Discriminator == nil && len(v.Properties) == 0 {
 		u := sb.use(refs[real[0]], at.at(key, strconv.Itoa(real[0])), hint)
 		u.Nullable = u.Nullable || s.Nullable
@@ -247,6 +255,29 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		s.Discriminator = sb.discriminator(v.Discriminator, s.Variants, at)
 	}
 	return s
+}
+
+// constantVariants returns the values of variants that are each inline
+// constants (const, or a one-value enum) and nothing more.
+func constantVariants(refs openapi3.SchemaRefs, real []int) ([]any, bool) {
+	if len(real) < 2 {
+		return nil, false
+	}
+	var values []any
+	for _, i := range real {
+		r := refs[i].Value
+		switch {
+		case refs[i].Ref != "" || len(r.Properties) > 0 || r.Items != nil || len(r.AllOf)+len(r.OneOf)+len(r.AnyOf) > 0:
+			return nil, false
+		case r.Const != nil:
+			values = append(values, r.Const)
+		case len(r.Enum) == 1:
+			values = append(values, r.Enum[0])
+		default:
+			return nil, false
+		}
+	}
+	return values, true
 }
 
 // constraintOnly reports whether a variant only constrains (required,

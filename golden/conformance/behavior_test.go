@@ -95,3 +95,16 @@ func TestUntaggableMemberNameKeepsItsValue(t *testing.T) {
 		t.Fatalf("quirky encodes as %s", b)
 	}
 }
+
+// TestConstantVariantsAreAnEnumeration pins oneOf of one-value enums
+// (Discord's join request status): one enum type, and "SUBMITTED" is
+// SUBMITTED, not the first variant.
+func TestConstantVariantsAreAnEnumeration(t *testing.T) {
+	var r Run
+	if err := json.Unmarshal([]byte(`{"tool_choice":"auto","status":"SUBMITTED"}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status == nil || *r.Status != RunStatusSubmitted || !r.Status.IsKnown() {
+		t.Fatalf("status = %v", r.Status)
+	}
+}

@@ -75,6 +75,7 @@ type Run struct {
 	Modalities []RunModalitiesItem `json:"modalities,omitempty"`
 	// A member name encoding/json cannot carry in a struct tag.
 	Quirky     Quirky      `json:"quirky,omitempty"`
+	Status     *RunStatus  `json:"status,omitempty"`
 	ToolChoice *ToolChoice `json:"tool_choice"`
 }
 
@@ -91,6 +92,26 @@ const (
 func (e RunModalitiesItem) IsKnown() bool {
 	switch e {
 	case RunModalitiesItemText, RunModalitiesItemAudio:
+		return true
+	}
+	return false
+}
+
+// RunStatus is an enumeration.
+//
+// Constants as oneOf variants (Discord's GuildJoinRequestApplicationStatus).
+type RunStatus string
+
+// The values of RunStatus the API document lists.
+const (
+	RunStatusStarted   RunStatus = "STARTED"
+	RunStatusSubmitted RunStatus = "SUBMITTED"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e RunStatus) IsKnown() bool {
+	switch e {
+	case RunStatusStarted, RunStatusSubmitted:
 		return true
 	}
 	return false
