@@ -148,7 +148,7 @@ func (g *gen) visitOpts() []openapi3.SchemaValidationOption {
 func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 	merged := map[string]any{}
 	declared := map[string]bool{}
-	var scalar any
+	var scalar, ownScalar any
 	isObject := false
 	own := *s
 	own.AllOf = nil
@@ -172,9 +172,17 @@ func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 					declared[k] = isDeclared
 				}
 			}
+		} else if m.Value == &own && v != nil && v != "value" {
+			// The holder's own type ({type: string, allOf: [$ref]}) is
+			// the fallback: a member's constants narrow it (Discord's
+			// join request action).
+			ownScalar = v
 		} else if scalar == nil && v != nil && v != "value" {
 			scalar = v
 		}
+	}
+	if scalar == nil {
+		scalar = ownScalar
 	}
 	if isObject {
 		// A placeholder whose property a member declares (but left out,
