@@ -344,6 +344,7 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 		}
 		out[name] = g.value(p)
 	}
+	g.notRequired(s, out, required)
 	// A required member without a declared schema still has to be there.
 	for _, r := range s.Required {
 		if _, ok := out[r]; !ok && s.Properties[r] == nil {
@@ -655,4 +656,23 @@ func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, reps, de
 		return false
 	}
 	return true
+}
+
+// notRequired honours `not: {required: [a, b]}` ("not both", OpenAI's image
+// references): when every listed member was filled, the last optional one
+// is left out.
+func (g *gen) notRequired(s *openapi3.Schema, out map[string]any, required map[string]bool) {
+	if s.Not == nil || s.Not.Value == nil || len(s.Not.Value.Required) == 0 {
+		return
+	}
+	drop := ""
+	for _, name := range s.Not.Value.Required {
+		if _, ok := out[name]; !ok {
+			return
+		}
+		if !required[name] {
+			drop = name
+		}
+	}
+	delete(out, drop)
 }

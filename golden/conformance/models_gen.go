@@ -71,12 +71,22 @@ type Record struct {
 // Run is an object.
 type Run struct {
 	ID string `json:"id,omitzero"`
+	// Either member, not both (OpenAI's image references).
+	Image *RunImage `json:"image,omitempty"`
 	// A list without a type keyword, as in OpenAI realtime sessions.
 	Modalities []RunModalitiesItem `json:"modalities,omitempty"`
 	// A member name encoding/json cannot carry in a struct tag.
 	Quirky     Quirky      `json:"quirky,omitempty"`
 	Status     *RunStatus  `json:"status,omitempty"`
 	ToolChoice *ToolChoice `json:"tool_choice"`
+}
+
+// RunImage is an object.
+//
+// Either member, not both (OpenAI's image references).
+type RunImage struct {
+	FileID *string `json:"file_id,omitempty"`
+	URL    *string `json:"url,omitempty"`
 }
 
 // RunModalitiesItem is an enumeration.
