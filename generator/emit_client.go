@@ -18,10 +18,13 @@ func (g *gen) clientFile() *jen.File {
 		f.Line().Comment("DefaultServerURL is the first server the API document lists.").Line().
 			Const().Id("DefaultServerURL").Op("=").Lit(u)
 	}
-	f.Line().Add(emitNewClient())
+	f.Line().Add(emitNewClient(g.cfg.Package))
 	for _, s := range g.api.SecuritySchemes {
 		if name, ok := g.schemeNames[s]; ok {
 			f.Line().Add(emitSchemeOption(s, name))
+		}
+		if name, ok := g.sourceNames[s]; ok {
+			f.Line().Add(emitSourceOption(s, name))
 		}
 	}
 	return f
@@ -60,28 +63,39 @@ func defaultServer(api *ir.API) string {
 	return u
 }
 
-// emitNewClient emits NewClient:
+// emitNewClient emits NewClient; the default User-Agent names the runtime's
+// version and the package (a constant of the runtime, so the generated
+// bytes do not depend on it), and the caller's options come after it, so
+// idemrt.WithUserAgent overrides it:
 //
 //	func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 //		server, err := wire.ParseServerURL(serverURL)
 //		if err != nil {
 //			return nil, err
 //		}
+//		opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("orders"))}, opts...)
 //		return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 //	}
-func emitNewClient() jen.Code {
+func emitNewClient(pkg string) jen.Code {
 	return comment("NewClient returns a client for the API at serverURL, an absolute URL such as "+
 		"https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), "+
-		"retry policies and budgets, observers, and authentication (the With functions of this package).").
+		"retry policies and budgets, observers, authentication (the With functions of this package) and "+
+		"the defaults of the call options (idemrt.WithMaxAttempts, idemrt.WithTimeout...). Requests carry the "+
+		"User-Agent idemrt.UserAgent("+strconvQuote(pkg)+") unless idemrt.WithUserAgent says otherwise.").
 		Func().Id("NewClient").Params(jen.Id("serverURL").String(), jen.Id("opts").Op("...").Qual(rtPath, "Option")).
 		Params(jen.Op("*").Id("Client"), jen.Error()).Block(
 		jen.List(jen.Id("server"), jen.Err()).Op(":=").Qual(wirePath, "ParseServerURL").Call(jen.Id("serverURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("opts").Op("=").Append(jen.Index().Qual(rtPath, "Option").Values(
+			jen.Qual(rtPath, "WithUserAgent").Call(jen.Qual(rtPath, "UserAgent").Call(jen.Lit(pkg)))), jen.Id("opts").Op("...")),
 		jen.Return(jen.Op("&").Id("Client").Values(
 			jen.Id("server").Op(":").Id("server"),
 			jen.Id("runner").Op(":").Qual(rtPath, "NewRunner").Call(jen.Id("opts").Op("..."))), jen.Nil()),
 	)
 }
+
+// strconvQuote quotes s as a Go string literal for a doc comment.
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
 // schemeSupported reports whether a security scheme becomes an option.
 // Mutual TLS is configured on the HTTP client instead (WithHTTPClient).
@@ -119,6 +133,33 @@ func emitSchemeOption(s *ir.SecurityScheme, name string) jen.Code {
 		jen.Return(jen.Qual(rtPath, "WithRequestEditor").Call(
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Qual("net/http", "Request")).Error().Block(
 				skip, stmt, jen.Return(jen.Nil())))))
+}
+
+// sourceSupported reports whether a scheme also gets a credential-source
+// option: one credential string (basic authentication takes two).
+func sourceSupported(s *ir.SecurityScheme) bool {
+	return schemeSupported(s) && !(s.Type == "http" && strings.EqualFold(s.Scheme, "basic"))
+}
+
+// emitSourceOption emits the credential-source option of a scheme: the
+// source is called for every attempt, and a 401 makes the engine call it
+// again and resend once (idemrt.WithCredentialSource):
+//
+//	func WithBearerAuthSource(source func(ctx context.Context) (string, error)) idemrt.Option {
+//		return idemrt.WithCredentialSource("bearerAuth", source, func(req *http.Request, token string) {
+//			req.Header.Set("Authorization", "Bearer "+token)
+//		})
+//	}
+func emitSourceOption(s *ir.SecurityScheme, name string) jen.Code {
+	params, stmt, what := schemeEdit(s)
+	doc := comment(fmt.Sprintf("%s authenticates the requests of the operations whose security requirements list "+
+		"the scheme %q, %s that source returns; it is called for every attempt. After a 401 the call asks "+
+		"source once more (idemrt.CredentialRefresh(ctx) reports true) and resends once; a second 401 "+
+		"ends it with idemrt.ErrUnauthorized.", name, s.Name, what))
+	source := jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.String(), jen.Error())
+	return doc.Func().Id(name).Params(jen.Id("source").Add(source)).Qual(rtPath, "Option").Block(
+		jen.Return(jen.Qual(rtPath, "WithCredentialSource").Call(jen.Lit(s.Name), jen.Id("source"),
+			jen.Func().Params(append([]jen.Code{jen.Id("req").Op("*").Qual("net/http", "Request")}, params...)...).Block(stmt))))
 }
 
 // schemeEdit returns an option's parameters, the statement that applies the

@@ -177,6 +177,9 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, 
 		seen = map[*ir.Schema]bool{}
 	}
 	typ := g.goTypeSeen(p.Type, seen)
+	if ft := g.fileType(owner, p); ft != nil {
+		typ = ft
+	}
 	ptr := !nilable(p.Type) && (!p.Required || isNullable(p.Type) || g.byPointer[fieldEdge{owner, p}])
 	if ptr {
 		typ = jen.Op("*").Add(typ)

@@ -20,6 +20,11 @@ type gen struct {
 	opNames map[*ir.Operation]*opIdents
 	// schemeNames maps each security scheme to its option function name.
 	schemeNames map[*ir.SecurityScheme]string
+	// sourceNames maps each security scheme to its credential-source
+	// option name (With<Scheme>Source), when it has one.
+	sourceNames map[*ir.SecurityScheme]string
+	// uploads marks the schemas of multipart bodies (emit_upload.go).
+	uploads map[*ir.Schema]bool
 	// enumConsts maps enum declarations to their constant names, by value
 	// index.
 	enumConsts map[*ir.Schema][]string
@@ -45,6 +50,8 @@ func newGen(api *ir.API, cfg Config) *gen {
 		typeNames:   map[*ir.Schema]string{},
 		opNames:     map[*ir.Operation]*opIdents{},
 		schemeNames: map[*ir.SecurityScheme]string{},
+		sourceNames: map[*ir.SecurityScheme]string{},
+		uploads:     map[*ir.Schema]bool{},
 		enumConsts:  map[*ir.Schema][]string{},
 	}
 }
@@ -60,6 +67,11 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	for _, s := range g.api.SecuritySchemes {
 		if schemeSupported(s) {
 			g.schemeNames[s] = g.ns.claim("With"+s.GoName, "Auth")
+		}
+	}
+	for _, s := range g.api.SecuritySchemes {
+		if sourceSupported(s) {
+			g.sourceNames[s] = g.ns.claim("With"+s.GoName+"Source", "Auth")
 		}
 	}
 	for _, op := range ops {

@@ -68,6 +68,7 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 		return nil, err
 	}
 	g.reserveNames(ops)
+	g.markUploads(ops)
 	out := &Output{}
 	if cfg.SkipUnsupported {
 		out.Skipped = diags

@@ -122,7 +122,7 @@ func (g *gen) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statemen
 	fields := make([]jen.Code, 0, len(s.Properties))
 	used := namespace{}
 	for _, p := range s.Properties {
-		fields = append(fields, g.field(nil, p, seen, used.claim(fieldName(p), "_")))
+		fields = append(fields, g.field(g.uploadOwner(s), p, seen, used.claim(fieldName(p), "_")))
 	}
 	return jen.Struct(fields...)
 }

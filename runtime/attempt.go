@@ -63,7 +63,11 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 		// A previous attempt's request may still be read by the Transport.
 		h = h.Clone()
 	}
-	hr := c.request(ctx, h)
+	hr, err := c.request(ctx, h)
+	if err != nil {
+		s.err, s.unsent = err, true
+		return s
+	}
 	for _, edit := range c.r.editors {
 		if err := edit(ctx, hr); err != nil {
 			s.err, s.unsent = err, true
@@ -85,18 +89,29 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 	return s
 }
 
-// request builds one attempt's *http.Request.
-func (c *call) request(ctx context.Context, h http.Header) *http.Request {
+// request builds one attempt's *http.Request. A streamed body gets a
+// GetBody (net/http's own rewind, for redirects and replays) only when
+// every attempt of it can be rebuilt and the operation is safe.
+func (c *call) request(ctx context.Context, h http.Header) (*http.Request, error) {
 	hr := http.Request{
 		Method: c.req.Method, URL: c.req.URL, Header: h,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 	}
 	if c.getBody != nil {
+		var err error
 		hr.ContentLength = int64(len(c.req.Body))
-		hr.Body, _ = c.getBody()
+		if hr.Body, err = c.getBody(); err != nil {
+			return nil, err
+		}
 		hr.GetBody = c.getBody
+		if c.req.Stream != nil {
+			hr.ContentLength = c.length
+			if !c.rewindable() || !c.op.safe() {
+				hr.GetBody = nil
+			}
+		}
 	}
-	return hr.WithContext(ctx)
+	return hr.WithContext(ctx), nil
 }
 
 // transportMayReplay reports whether net/http's Transport would resend req

@@ -27,6 +27,16 @@ func (c *call) run() (*http.Response, error) {
 		}
 		c.unknown = c.unknown || v.unknown
 		c.reached = c.reached || s.written || s.err == nil
+		if c.refreshCredentials(&s, v) {
+			// Not a retry: the request was not executed, and the resend is
+			// made at once, charged nothing and counted against no limit.
+			discard(s.resp, c.pol.ErrorBodyTimeout)
+			s.releaseAttempt()
+			c.emit(s.rec)
+			why, wait, src = ReasonCredentialRefresh, 0, WaitNone
+			continue
+		}
+		c.refreshing = false
 		if v.act != actRetry {
 			return c.finish(&s, v, nil)
 		}
@@ -91,6 +101,9 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 	if c.single || c.sends >= c.pol.MaxAttempts {
 		return 0, WaitNone, ErrAttemptsExhausted
 	}
+	if !c.replayable() {
+		return 0, WaitNone, ErrBodyNotReplayable
+	}
 	wait, src := s.hint, WaitRetryAfter
 	if !s.hasHint {
 		wait, src = backoff(c.retries, c.pol.BaseDelay, c.pol.MaxDelay, c.r.rand), WaitBackoff
@@ -129,6 +142,7 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 	if c.cfg.log != nil {
 		*c.cfg.log = append((*c.cfg.log)[:0], c.recs...)
 	}
+	c.storeResponse(s.resp)
 	if s.err == nil && s.resp.StatusCode < 400 {
 		return c.success(s), nil
 	}
@@ -137,7 +151,7 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 	c.ensureKey()
 	reason := stopReason(v, limit, rec.Outcome)
 	if s.err != nil {
-		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err}
+		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err, keyUnsent: c.keyUnsent()}
 	}
 	return nil, c.statusError(s, reason)
 }

@@ -43,12 +43,19 @@ type call struct {
 	current atomic.Pointer[attemptTrace]
 
 	getBody func() (io.ReadCloser, error)
+	// pieces is a streamed body (Request.Stream) prepared for replay, and
+	// length its size (-1 when unknown).
+	pieces []piece
+	length int64
 	// body holds the success body once read.
 	body respBody
 
 	sends   int
 	retries int
-	unknown bool
+	// refreshed: the call resent once after a 401 with fresh credentials;
+	// refreshing: that resend is the attempt in flight.
+	refreshed, refreshing bool
+	unknown               bool
 	// reached: some attempt was written or answered.
 	reached bool
 	recs    []Attempt
@@ -83,11 +90,18 @@ func (c *call) init(ctx context.Context) error {
 		// otherwise an unkeyed call makes its key only if it fails.
 		c.key = NewKey()
 	}
+	if err := c.applyCallConfig(); err != nil {
+		c.ensureKey()
+		return &CallError{Operation: c.op.ID, Key: c.key, Err: err}
+	}
 	c.initHeader()
 	c.initDeadline(ctx, class)
 	c.first.bind(!c.r.traced)
 	c.tctx = httptrace.WithClientTrace(&c.ctx, &c.first.trace)
-	if c.req.Body != nil {
+	switch {
+	case c.req.Stream != nil:
+		c.getBody = c.newStream
+	case c.req.Body != nil:
 		c.getBody = c.newBody
 	}
 	return nil
@@ -98,6 +112,9 @@ func (c *call) initHeader() {
 	c.header = c.req.Header
 	if c.header == nil {
 		c.header = make(http.Header, 2)
+	}
+	if c.r.userAgent != "" && c.header.Get("User-Agent") == "" {
+		c.header.Set("User-Agent", c.r.userAgent)
 	}
 	if c.op.Safety == Keyed && c.op.KeyHeader != "" {
 		c.header.Set(c.op.KeyHeader, c.key)
@@ -112,12 +129,16 @@ func (c *call) initHeader() {
 // context that cannot be cancelled) or a derived one.
 func (c *call) initDeadline(ctx context.Context, class Class) {
 	now := c.r.clock.Now()
+	if c.cfg.timeout > 0 {
+		// A per-call timeout; the context's deadline still wins when earlier.
+		ctx, c.cancel = context.WithTimeout(ctx, c.cfg.timeout)
+	}
 	if d, ok := ctx.Deadline(); ok {
 		// Expressed in the Runner clock's time, so a fake clock stays coherent.
 		c.deadline = now.Add(time.Until(d))
 	} else if c.pol.Timeout > 0 {
 		c.deadline = now.Add(c.pol.Timeout)
-		if ctx.Done() == nil {
+		if ctx.Done() == nil && c.cfg.timeout == 0 {
 			c.ctx.shared = c.r.deadlines[class].get(c.pol.Timeout)
 		} else {
 			ctx, c.cancel = context.WithTimeout(ctx, c.pol.Timeout)

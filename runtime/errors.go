@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -61,20 +62,44 @@ type StatusError struct {
 	// Reason is the sentinel that explains why the call stopped here, if any
 	// (ErrUnauthorized, ErrPreconditionFailed, ErrKeyReuse, ErrInProgress,
 	// ErrAttemptsExhausted, ErrBudgetExhausted, ErrDeadline,
-	// ErrRetryAfterTooLong); nil for a plain final status.
+	// ErrRetryAfterTooLong, ErrBodyNotReplayable); nil for a plain final
+	// status.
 	Reason error
+	// RequestID is the server's id of the final response, from its
+	// Request-Id, X-Request-Id or X-GitHub-Request-Id header, or one that
+	// WithRequestIDHeaders names ("" when it sent none): quote it to the
+	// API's support.
+	RequestID string
+	// keyUnsent: the call sent no key (an operation that is not keyed); Key
+	// is then only the engine's reconciliation key, which the message
+	// leaves out.
+	keyUnsent bool
 }
 
-// Error reports the operation, the status and the reason.
+// Error reports the operation, the status, the reason, the request id and
+// the idempotency key the call sent.
 func (e *StatusError) Error() string {
 	msg := fmt.Sprintf("%s: HTTP %d %s", e.Operation, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Reason != nil {
 		msg += ": " + e.Reason.Error()
 	}
-	if e.Key != "" {
-		msg += " (idempotency key " + e.Key + ")"
+	return msg + suffix(e.RequestID, e.Key, e.keyUnsent)
+}
+
+// suffix is the parenthesis closing an error message: the request id and
+// the key the call sent.
+func suffix(requestID, key string, keyUnsent bool) string {
+	var parts []string
+	if requestID != "" {
+		parts = append(parts, "request id "+requestID)
 	}
-	return msg
+	if key != "" && !keyUnsent {
+		parts = append(parts, "idempotency key "+key)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Unwrap exposes the reason to errors.Is.
@@ -92,6 +117,8 @@ type CallError struct {
 	Reason error
 	// Err is the last underlying error (a *net.OpError, context.Canceled...).
 	Err error
+	// keyUnsent: as StatusError's.
+	keyUnsent bool
 }
 
 // Error reports the operation, the reason, the cause and the key.
@@ -105,10 +132,7 @@ func (e *CallError) Error() string {
 	case e.Err != nil:
 		msg += e.Err.Error()
 	}
-	if e.Key != "" {
-		msg += " (idempotency key " + e.Key + ")"
-	}
-	return msg
+	return msg + suffix("", e.Key, e.keyUnsent)
 }
 
 // Unwrap exposes both the reason and the cause to errors.Is and errors.As.

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"time"
 )
 
 // Option configures a Runner.
@@ -16,12 +18,22 @@ type CallOption interface{ applyCall(*callConfig) }
 // sending.
 type RequestEditor func(ctx context.Context, req *http.Request) error
 
-// callConfig holds the per-call options.
+// callConfig holds the per-call options; a Runner holds the client's
+// defaults in one (options that are both kinds), which a call starts from.
 type callConfig struct {
 	class   Class
 	noRetry bool
 	log     *[]Attempt
 	headers []string // name, value pairs
+	// maxAttempts and timeout override the policy's when set (timeout < 0:
+	// none).
+	maxAttempts int
+	timeout     time.Duration
+	base        *url.URL
+	baseErr     error
+	query       []string // name, value pairs
+	fields      []jsonField
+	resp        **http.Response
 }
 
 type runnerFunc func(*Runner)

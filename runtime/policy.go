@@ -70,6 +70,10 @@ type Policy struct {
 	// to MaxErrorBody) or of a response the engine discards (default 1s), so
 	// a body that never finishes cannot spend the call's deadline.
 	ErrorBodyTimeout time.Duration
+	// MaxBuffer is the most of a plain io.Reader request body (a File's
+	// content, an octet-stream body) the engine buffers so it can resend it
+	// (default 8 MiB); a longer one is sent once (ErrBodyNotReplayable).
+	MaxBuffer int64
 }
 
 // DefaultMaxBody is the default Policy.MaxBody: 32 MiB.
@@ -98,6 +102,9 @@ func (p Policy) withDefaults(d Policy) Policy {
 	if p.MaxBody <= 0 {
 		p.MaxBody = d.MaxBody
 	}
+	if p.MaxBuffer <= 0 {
+		p.MaxBuffer = d.MaxBuffer
+	}
 	p.Timeout, p.AttemptTimeout = max(p.Timeout, 0), max(p.AttemptTimeout, 0)
 	return p
 }
@@ -125,6 +132,7 @@ func DefaultPolicy(c Class) Policy {
 			MaxRetryAfter:    5 * time.Minute,
 			MinAttempt:       time.Second,
 			MaxBody:          DefaultMaxBody,
+			MaxBuffer:        DefaultMaxBuffer,
 			ErrorBodyTimeout: time.Second,
 		}
 	}
@@ -136,6 +144,7 @@ func DefaultPolicy(c Class) Policy {
 		MaxRetryAfter:    3 * time.Second,
 		MinAttempt:       100 * time.Millisecond,
 		MaxBody:          DefaultMaxBody,
+		MaxBuffer:        DefaultMaxBuffer,
 		ErrorBodyTimeout: time.Second,
 	}
 }

@@ -23,6 +23,9 @@ const (
 	// ReasonRedirect is the send that follows a redirect the client
 	// followed (303, 307, 308...): not a retry, charged nothing.
 	ReasonRedirect
+	// ReasonCredentialRefresh is the one resend after a 401, with the
+	// credentials a source (WithCredentialSource) fetched afresh.
+	ReasonCredentialRefresh
 )
 
 // String names the reason.
@@ -40,6 +43,8 @@ func (r Reason) String() string {
 		return "transport-replay"
 	case ReasonRedirect:
 		return "redirect"
+	case ReasonCredentialRefresh:
+		return "credential-refresh"
 	default:
 		return "first"
 	}

@@ -38,5 +38,29 @@ func (c *call) statusError(s *sent, reason error) *StatusError {
 	return &StatusError{
 		Operation: c.op.ID, StatusCode: s.resp.StatusCode, Header: s.resp.Header, Body: body,
 		Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, RetryAfter: s.hint,
+		RequestID: c.r.requestID(s.resp.Header), keyUnsent: c.keyUnsent(),
 	}
+}
+
+// keyUnsent reports whether the call's key is the engine's own and its
+// requests never carried it (an operation that is not keyed): errors then
+// keep it for KeyOf but their messages do not mention it. A key the caller
+// gave is their reconciliation handle and is always shown.
+func (c *call) keyUnsent() bool {
+	return c.req.Key == "" && (c.op.Safety != Keyed || c.op.KeyHeader == "")
+}
+
+// storeResponse hands the final response's status and headers to
+// WithResponse, its body already consumed.
+func (c *call) storeResponse(resp *http.Response) {
+	if c.cfg.resp == nil {
+		return
+	}
+	if resp == nil {
+		*c.cfg.resp = nil
+		return
+	}
+	r := *resp
+	r.Body = http.NoBody
+	*c.cfg.resp = &r
 }

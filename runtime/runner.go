@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 
 	"github.com/google/uuid"
 	"github.com/idemgen/idemgen/runtime/internal/shared"
@@ -20,7 +21,9 @@ type Doer interface {
 // not import the codec. Its fields: Method; URL (absolute); Header (may be
 // nil, Content-Type set when there is a body; the engine adds the key header
 // and call headers to it, so do not share one Header between concurrent
-// calls); Body (nil for none; every attempt sends these same bytes); Key (the
+// calls); Body (nil for none; every attempt sends these same bytes); Stream
+// (a streamed body instead of Body: fixed pieces and readers, rebuilt per
+// attempt, see File); Server (the server URL the URL was built on); Key (the
 // idempotency key of the call, "" makes the engine generate one with NewKey;
 // keyed operations send it in their key header, and every call's errors and
 // attempt records carry it).
@@ -45,8 +48,17 @@ type Runner struct {
 	clock     Clock
 	rand      func() float64
 	noRetry   bool
-	// maxBody overrides the policies' MaxBody when set (WithMaxBody).
-	maxBody int64
+	// maxBody overrides the policies' MaxBody when set (WithMaxBody), and
+	// maxBuffer their MaxBuffer (WithBufferLimit).
+	maxBody, maxBuffer int64
+	// defaults holds the client's defaults of the call options.
+	defaults callConfig
+	// userAgent is the default User-Agent header; requestIDs the headers
+	// searched for a request id beyond the standard ones.
+	userAgent  string
+	requestIDs []string
+	// sources are the credential sources, by security scheme.
+	sources []credentialSource
 	// traced: the doer is known to report httptrace events (net/http's
 	// Transport), so the engine need not check that it does per attempt.
 	traced    bool
@@ -91,11 +103,13 @@ func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left(
 // a plain status such as 404. A call that ends without a usable response
 // returns a *CallError. Both carry the key and the attempt records.
 func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...CallOption) (*http.Response, error) {
-	c := &call{r: r, op: op}
+	c := &call{r: r, op: op, cfg: r.defaults}
 	c.ctx.call = c
 	if req != nil {
 		c.req = *req
 	}
+	// The defaults' slices are shared: a call's appends must copy them.
+	c.cfg.headers, c.cfg.query, c.cfg.fields = slices.Clip(c.cfg.headers), slices.Clip(c.cfg.query), slices.Clip(c.cfg.fields)
 	for _, o := range opts {
 		if o != nil {
 			o.applyCall(&c.cfg)

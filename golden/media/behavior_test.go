@@ -59,7 +59,7 @@ func TestMultipartPartsOnTheWire(t *testing.T) {
 		io.WriteString(w, `{"id":"d1"}`)
 	})
 	title, caption := "Deck", "*bold*"
-	doc, err := c.UploadDocument(context.Background(), media.DocumentUpload{File: []byte("PNG"), Caption: &caption,
+	doc, err := c.UploadDocument(context.Background(), media.DocumentUpload{File: idemrt.File{Content: strings.NewReader("PNG")}, Caption: &caption,
 		Metadata: &media.DocumentMetadata{Title: &title}, Labels: []string{"l1", "l2"},
 		AdditionalProperties: map[string]string{"source": "scanner", "batch": "7"}}, media.UploadDocumentParams{})
 	if err != nil || doc.ID != "d1" {

@@ -4,6 +4,7 @@ package media
 
 import (
 	"encoding/json"
+	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -21,7 +22,7 @@ type DocumentMetadata struct {
 // DocumentUpload is an object.
 type DocumentUpload struct {
 	Caption  *string           `json:"caption,omitempty"`
-	File     []byte            `json:"file"`
+	File     idemrt.File       `json:"file"`
 	Labels   []string          `json:"labels,omitempty"`
 	Metadata *DocumentMetadata `json:"metadata,omitempty"`
 

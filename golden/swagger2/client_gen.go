@@ -22,12 +22,15 @@ const DefaultServerURL = "https://inventory.example.com/v1"
 
 // NewClient returns a client for the API at serverURL, an absolute URL such as
 // https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
-// policies and budgets, observers, and authentication (the With functions of this package).
+// policies and budgets, observers, authentication (the With functions of this package) and the
+// defaults of the call options (idemrt.WithMaxAttempts, idemrt.WithTimeout...). Requests carry the
+// User-Agent idemrt.UserAgent("swagger2") unless idemrt.WithUserAgent says otherwise.
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	server, err := wire.ParseServerURL(serverURL)
 	if err != nil {
 		return nil, err
 	}
+	opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("swagger2"))}, opts...)
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 }
 
@@ -41,5 +44,15 @@ func WithAPIKey(key string) idemrt.Option {
 		}
 		req.Header.Set("X-API-Key", key)
 		return nil
+	})
+}
+
+// WithAPIKeySource authenticates the requests of the operations whose security requirements list the
+// scheme "apiKey", with the API key in the X-API-Key header that source returns; it is called for
+// every attempt. After a 401 the call asks source once more (idemrt.CredentialRefresh(ctx) reports
+// true) and resends once; a second 401 ends it with idemrt.ErrUnauthorized.
+func WithAPIKeySource(source func(ctx context.Context) (string, error)) idemrt.Option {
+	return idemrt.WithCredentialSource("apiKey", source, func(req *http.Request, key string) {
+		req.Header.Set("X-API-Key", key)
 	})
 }

@@ -29,6 +29,7 @@ type Builder struct {
 	header  http.Header
 	cookies []string
 	body    []byte
+	stream  []Piece
 	key     string
 	err     error
 }
@@ -199,16 +200,33 @@ func (b *Builder) FormBody(v any, enc ...Encoding) {
 }
 
 // MultipartBody encodes v as a multipart/form-data body; enc holds the
+// per-property encodings. File and io.Reader fields are streamed: the
+// engine reads them per attempt (see File), never copied here.
 // encodings the document declares for its properties (see EncodeMultipart).
 func (b *Builder) MultipartBody(v any, enc ...Encoding) {
-	body, ct, err := EncodeMultipart(v, enc...)
+	pieces, ct, err := encodeMultipart(v, enc)
+	if err == nil && len(pieces) > 1 {
+		b.body, b.stream = nil, pieces
+		b.headers().Set("Content-Type", ct)
+		return
+	}
+	var body []byte
+	if err == nil {
+		body = pieces[0].Bytes
+	}
 	b.Body(ct, body, err)
 }
 
-// ReaderBody reads r once, up front, as the body.
+// ReaderBody sends r as the body, streamed: the engine rewinds an
+// io.Seeker for every attempt and buffers another reader up to its limit
+// (see idemrt.File). A nil reader is an empty body.
 func (b *Builder) ReaderBody(contentType string, r io.Reader) {
-	body, err := ReadBody(r)
-	b.Body(contentType, body, err)
+	if r == nil {
+		b.Body(contentType, nil, nil)
+		return
+	}
+	b.body, b.stream = nil, []Piece{{Reader: r}}
+	b.headers().Set("Content-Type", contentType)
 }
 
 // TextBody sends s as the body.
@@ -242,7 +260,7 @@ func (b *Builder) Build() (*Request, error) {
 	if len(b.cookies) > 0 {
 		b.headers().Set("Cookie", strings.Join(b.cookies, "; "))
 	}
-	out.req = Request{Method: b.method, URL: u, Header: b.header, Body: b.body, Key: b.key}
+	out.req = Request{Method: b.method, URL: u, Header: b.header, Body: b.body, Key: b.key, Stream: b.stream, Server: b.server}
 	return &out.req, nil
 }
 

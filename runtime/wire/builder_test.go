@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"io"
 	"net/url"
 	"strings"
 	"testing"
@@ -296,9 +297,13 @@ func TestBuilderBodies(t *testing.T) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		ct, body := req.Header.Get("Content-Type"), string(req.Body)
+		for _, p := range req.Stream {
+			b, _ := io.ReadAll(p.Reader)
+			body += string(p.Bytes) + string(b)
+		}
 		okCT := ct == tt.ct || tt.prefix && strings.HasPrefix(ct, tt.ct)
 		okBody := body == tt.body || tt.prefix && strings.HasPrefix(body, tt.body)
-		if !okCT || !okBody || req.Body == nil || req.Key != "k-1" || req.Method != "POST" {
+		if !okCT || !okBody || (req.Body == nil && req.Stream == nil) || req.Key != "k-1" || req.Method != "POST" {
 			t.Errorf("%s: Content-Type %q body %q key %q", tt.name, ct, body, req.Key)
 		}
 	}

@@ -17,25 +17,84 @@ import (
 var (
 	bytesType  = reflect.TypeFor[[]byte]()
 	readerType = reflect.TypeFor[io.Reader]()
+	fileType   = reflect.TypeFor[File]()
 )
+
+// File is a binary multipart file part (the same type as idemrt.File).
+type File = shared.File
+
+// Piece is one part of a streamed body (see Request.Stream).
+type Piece = shared.Piece
+
+// partWriter is a multipart writer over a streamWriter.
+type partWriter struct {
+	*multipart.Writer
+	sw *streamWriter
+}
+
+// streamWriter is where a multipart body is written: fixed bytes go to buf,
+// and a caller's reader ends the current piece and becomes one of its own,
+// so that file content is streamed by the engine and never copied here.
+type streamWriter struct {
+	buf    bytes.Buffer
+	pieces []Piece
+}
+
+func (s *streamWriter) Write(p []byte) (int, error) { return s.buf.Write(p) }
+
+// reader appends r as a piece of its own.
+func (s *streamWriter) reader(r io.Reader) {
+	s.flush()
+	s.pieces = append(s.pieces, Piece{Reader: r})
+}
+
+// flush ends the current fixed piece.
+func (s *streamWriter) flush() {
+	if s.buf.Len() > 0 {
+		s.pieces = append(s.pieces, Piece{Bytes: bytes.Clone(s.buf.Bytes())})
+		s.buf.Reset()
+	}
+}
 
 // EncodeMultipart encodes a struct as multipart/form-data and returns the
 // body with its Content-Type (which carries the boundary). Each exported
-// field with a JSON name becomes one part: []byte and io.Reader fields are
-// file parts (read once), scalars are text parts, lists of scalars repeat the
-// part, anything else is a JSON part. An encoding's ContentType sets the
+// field with a JSON name becomes one part: []byte, File and io.Reader
+// fields are file parts (readers read once here; Builder.MultipartBody
+// streams them instead), scalars are text parts, lists of scalars repeat
+// the part, anything else is a JSON part. An encoding's ContentType sets the
 // part's Content-Type: a JSON type sends the whole value as one JSON part, a
 // file part takes the type instead of application/octet-stream, a text part
 // carries it. Members the type adds in its own MarshalJSON (additional
 // properties) follow as parts of their own, sorted by name, so that none is
 // dropped. Nil and omitempty-empty fields are left out.
 func EncodeMultipart(v any, enc ...Encoding) ([]byte, string, error) {
+	pieces, ct, err := encodeMultipart(v, enc)
+	if err != nil {
+		return nil, "", err
+	}
+	var out []byte
+	for _, p := range pieces {
+		b := p.Bytes
+		if p.Reader != nil {
+			if b, err = ReadBody(p.Reader); err != nil {
+				return nil, "", err
+			}
+		}
+		out = append(out, b...)
+	}
+	return out, ct, nil
+}
+
+// encodeMultipart encodes v as the pieces of a multipart body: one fixed
+// piece when it has no reader content, else fixed pieces around each File
+// or io.Reader field's content.
+func encodeMultipart(v any, enc []Encoding) ([]Piece, string, error) {
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {
 		return nil, "", fmt.Errorf("encoding multipart body: want a struct, got %T", v)
 	}
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
+	var sw streamWriter
+	w := partWriter{multipart.NewWriter(&sw), &sw}
 	t := rv.Type()
 	declared := map[string]bool{}
 	for i := range t.NumField() {
@@ -57,7 +116,8 @@ func EncodeMultipart(v any, enc ...Encoding) ([]byte, string, error) {
 	if err := w.Close(); err != nil {
 		return nil, "", err
 	}
-	return buf.Bytes(), w.FormDataContentType(), nil
+	sw.flush()
+	return sw.pieces, w.FormDataContentType(), nil
 }
 
 // partType is the declared Content-Type of a property's part, the first of
@@ -75,7 +135,7 @@ var marshalerType = reflect.TypeFor[json.Marshaler]()
 
 // writeExtraParts writes the members a struct's own MarshalJSON adds beyond
 // its declared fields (a model's AdditionalProperties), sorted by name.
-func writeExtraParts(w *multipart.Writer, rv reflect.Value, declared map[string]bool, enc []Encoding) error {
+func writeExtraParts(w partWriter, rv reflect.Value, declared map[string]bool, enc []Encoding) error {
 	if !rv.Type().Implements(marshalerType) && !reflect.PointerTo(rv.Type()).Implements(marshalerType) {
 		return nil
 	}
@@ -127,19 +187,24 @@ func jsonName(f reflect.StructField) (name string, omitEmpty, ok bool) {
 
 // writePart writes one field as one or more parts; ct is the declared
 // Content-Type of its part ("" for the default of its kind).
-func writePart(w *multipart.Writer, name string, fv reflect.Value, ct string) error {
+func writePart(w partWriter, name string, fv reflect.Value, ct string) error {
 	if (fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface) && fv.IsNil() {
 		return nil
+	}
+	if fv.Kind() == reflect.Pointer && fv.Elem().Type() == fileType {
+		fv = fv.Elem()
 	}
 	switch {
 	case fv.Type() == bytesType:
 		return filePart(w, name, fv.Bytes(), ct)
-	case fv.Type().Implements(readerType) || fv.Type() == readerType:
-		b, err := ReadBody(fv.Interface().(io.Reader))
-		if err != nil {
-			return err
+	case fv.Type() == fileType:
+		f := fv.Interface().(File)
+		if f.Content == nil {
+			return nil
 		}
-		return filePart(w, name, b, ct)
+		return streamPart(w, name, f.Name, f.ContentType, ct, f.Content)
+	case fv.Type().Implements(readerType) || fv.Type() == readerType:
+		return streamPart(w, name, name, "", ct, fv.Interface().(io.Reader))
 	case ct != "" && shared.IsJSON(ct):
 		return jsonPart(w, name, fv.Interface(), ct)
 	}
@@ -185,7 +250,7 @@ func partHeader(name, filename, ct string) textproto.MIMEHeader {
 }
 
 // writeNamedPart writes one part with its header.
-func writeNamedPart(w *multipart.Writer, h textproto.MIMEHeader, b []byte) error {
+func writeNamedPart(w partWriter, h textproto.MIMEHeader, b []byte) error {
 	part, err := w.CreatePart(h)
 	if err != nil {
 		return err
@@ -196,22 +261,43 @@ func writeNamedPart(w *multipart.Writer, h textproto.MIMEHeader, b []byte) error
 
 // textPart writes a scalar as a text part, with its declared Content-Type
 // when there is one (a plain form field otherwise).
-func textPart(w *multipart.Writer, name, s, ct string) error {
+func textPart(w partWriter, name, s, ct string) error {
 	return writeNamedPart(w, partHeader(name, "", ct), []byte(s))
 }
 
 // filePart writes binary content as a file part named after the field, with
 // the declared Content-Type or application/octet-stream (also for a
 // wildcard such as image/*, which names no type to send).
-func filePart(w *multipart.Writer, name string, b []byte, ct string) error {
+func filePart(w partWriter, name string, b []byte, ct string) error {
 	if ct == "" || strings.Contains(ct, "*") {
 		ct = "application/octet-stream"
 	}
 	return writeNamedPart(w, partHeader(name, name, ct), b)
 }
 
+// streamPart writes a file part whose content r the engine streams: the
+// part's header now, the content as a piece of its own. The file name is
+// filename (the field name when empty), the type the file's own, else the
+// declared one, else application/octet-stream.
+func streamPart(w partWriter, name, filename, fileCT, ct string, r io.Reader) error {
+	if fileCT != "" {
+		ct = fileCT
+	}
+	if ct == "" || strings.Contains(ct, "*") {
+		ct = "application/octet-stream"
+	}
+	if filename == "" {
+		filename = name
+	}
+	if _, err := w.CreatePart(partHeader(name, filename, ct)); err != nil {
+		return err
+	}
+	w.sw.reader(r)
+	return nil
+}
+
 // jsonPart writes a value as a JSON part of type ct.
-func jsonPart(w *multipart.Writer, name string, v any, ct string) error {
+func jsonPart(w partWriter, name string, v any, ct string) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err

@@ -22,12 +22,15 @@ const DefaultServerURL = "http://127.0.0.1:8080"
 
 // NewClient returns a client for the API at serverURL, an absolute URL such as
 // https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
-// policies and budgets, observers, and authentication (the With functions of this package).
+// policies and budgets, observers, authentication (the With functions of this package) and the
+// defaults of the call options (idemrt.WithMaxAttempts, idemrt.WithTimeout...). Requests carry the
+// User-Agent idemrt.UserAgent("client") unless idemrt.WithUserAgent says otherwise.
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	server, err := wire.ParseServerURL(serverURL)
 	if err != nil {
 		return nil, err
 	}
+	opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("client"))}, opts...)
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 }
 
@@ -40,5 +43,15 @@ func WithBearerAuth(token string) idemrt.Option {
 		}
 		req.Header.Set("Authorization", "Bearer "+token)
 		return nil
+	})
+}
+
+// WithBearerAuthSource authenticates the requests of the operations whose security requirements list
+// the scheme "bearerAuth", with a bearer token that source returns; it is called for every attempt.
+// After a 401 the call asks source once more (idemrt.CredentialRefresh(ctx) reports true) and resends
+// once; a second 401 ends it with idemrt.ErrUnauthorized.
+func WithBearerAuthSource(source func(ctx context.Context) (string, error)) idemrt.Option {
+	return idemrt.WithCredentialSource("bearerAuth", source, func(req *http.Request, token string) {
+		req.Header.Set("Authorization", "Bearer "+token)
 	})
 }

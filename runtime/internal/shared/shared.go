@@ -6,6 +6,7 @@ package shared
 
 import (
 	"errors"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -29,6 +30,29 @@ type Request struct {
 	// one with NewKey. Keyed operations send it in their key header; every
 	// call's errors and attempt records carry it (KeyOf).
 	Key string
+	// Stream, when not nil, is the body instead of Body: fixed bytes and
+	// caller readers in order, assembled afresh for every attempt.
+	Stream []Piece
+	// Server is the server URL the URL was built on (WithBaseURL swaps it).
+	Server *url.URL
+}
+
+// Piece is one part of a streamed body: Bytes, or Reader when it is set
+// (a caller's content, rewound per attempt when it is an io.Seeker).
+type Piece struct {
+	Bytes  []byte
+	Reader io.Reader
+}
+
+// File is a binary multipart file part: its file name, its Content-Type
+// ("" for the part's declared type, else application/octet-stream) and its
+// content. Content that is an io.ReadSeeker is rewound for every attempt;
+// another io.Reader is buffered up to the client's limit so it can be
+// resent, and makes the call single-attempt above it.
+type File struct {
+	Name        string
+	ContentType string
+	Content     io.Reader
 }
 
 // ErrInvalidParam is wrapped by every error about a parameter value.
