@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"encoding/json"
+	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -176,6 +177,6 @@ type ToolChoiceVariant2 struct {
 
 // UploadRequest is an object.
 type UploadRequest struct {
-	File  []byte  `json:"file"`
-	Model *string `json:"model,omitempty"`
+	File  idemrt.File `json:"file"`
+	Model *string     `json:"model,omitempty"`
 }
