@@ -497,6 +497,72 @@ var (
 	bytesType  = reflect.TypeOf([]byte(nil))
 )
 
+var fileType = reflect.TypeOf(idemrt.File{})
+
+// decodeBody decodes the schema-built JSON into the body type; members of
+// type idemrt.File (binary multipart parts, which have no JSON form) take
+// the JSON string as their content.
+func decodeBody(body []byte, v reflect.Value) error {
+	st := v.Elem()
+	for st.Kind() == reflect.Pointer {
+		if st.IsNil() {
+			st.Set(reflect.New(st.Type().Elem()))
+		}
+		st = st.Elem()
+	}
+	var members map[string]json.RawMessage
+	if st.Kind() != reflect.Struct || json.Unmarshal(body, &members) != nil {
+		return json.Unmarshal(body, v.Interface())
+	}
+	files := map[int]json.RawMessage{}
+	for i := range st.NumField() {
+		f := st.Type().Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		base := f.Type
+		for base.Kind() == reflect.Pointer || base.Kind() == reflect.Slice {
+			base = base.Elem()
+		}
+		if raw, ok := members[name]; ok && base == fileType {
+			files[i] = raw
+			delete(members, name)
+		}
+	}
+	rest, _ := json.Marshal(members)
+	if err := json.Unmarshal(rest, v.Interface()); err != nil {
+		return err
+	}
+	for i, raw := range files {
+		if err := setFile(st.Field(i), raw, st.Type().Field(i).Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setFile fills a File, *File or []File field from a JSON string or list.
+func setFile(f reflect.Value, raw json.RawMessage, name string) error {
+	var contents []string
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		contents = []string{one}
+	} else if err := json.Unmarshal(raw, &contents); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	files := make([]idemrt.File, len(contents))
+	for i, c := range contents {
+		files[i] = idemrt.File{Name: strings.ToLower(name) + ".bin", Content: strings.NewReader(c)}
+	}
+	switch {
+	case f.Type() == fileType && len(files) > 0:
+		f.Set(reflect.ValueOf(files[0]))
+	case f.Type() == reflect.PointerTo(fileType) && len(files) > 0:
+		f.Set(reflect.ValueOf(&files[0]))
+	case f.Type() == reflect.SliceOf(fileType):
+		f.Set(reflect.ValueOf(files))
+	}
+	return nil
+}
+
 func run(cv reflect.Value, cl call) (res result) {
 	res.Op = cl.Op
 	defer func() {
@@ -532,7 +598,7 @@ func run(cv reflect.Value, cl call) (res result) {
 		} else if at == bytesType {
 			v.Elem().SetBytes(cl.Raw)
 		} else if len(cl.Body) > 0 {
-			if err := json.Unmarshal(cl.Body, v.Interface()); err != nil {
+			if err := decodeBody(cl.Body, v); err != nil {
 				return result{Op: cl.Op, Outcome: "build", Detail: "body " + at.String() + ": " + err.Error()}
 			}
 		}
