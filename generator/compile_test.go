@@ -18,7 +18,7 @@ func writeModule(t *testing.T, pkgs map[string][]File) string {
 	root := testutil.ModuleRoot(t)
 	dir := t.TempDir()
 	gomod := "module example.com/gentest\n\ngo 1.26\n\nrequire github.com/idemgen/idemgen v0.0.0\n\n" +
-		"replace github.com/idemgen/idemgen => " + root + "\n"
+		testutil.LocalReplaces(root)
 	writeFile(t, filepath.Join(dir, "go.mod"), []byte(gomod))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {

@@ -28,6 +28,9 @@ type gen struct {
 	// enumConsts maps enum declarations to their constant names, by value
 	// index.
 	enumConsts map[*ir.Schema][]string
+	// versionConst is set when doc.go may declare APIVersion: no other
+	// identifier took the name.
+	versionConst bool
 }
 
 // opIdents are the identifiers emitted for one operation.
@@ -86,6 +89,11 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 		}
 	}
 	g.byPointer = valueCycles(g.api.Schemas)
+	// APIVersion is claimed last, so it never renames a type of the
+	// document; a document that has its own APIVersion keeps it.
+	if !g.ns["APIVersion"] {
+		g.versionConst = g.ns.claim("APIVersion", "") == "APIVersion"
+	}
 }
 
 // reserveOp names an operation's contract variable, error-model function,

@@ -38,6 +38,14 @@ type Config struct {
 	// SkipUnsupported turns an operation the generator cannot honour into an
 	// entry of Output.Skipped instead of an error.
 	SkipUnsupported bool
+	// Version is the idemgen version recorded in doc.go and, for a module,
+	// required in go.mod; "" reads as "(devel)". Output depends on nothing
+	// else beside the document.
+	Version string
+	// Module, when set, makes the output a standalone module with this path:
+	// go.mod, README.md and example_test.go join the package's files (see
+	// emit_module.go).
+	Module string
 }
 
 // File is one generated file.
@@ -97,7 +105,7 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 // benchmark called generate(api, cfg, 400) and generate(api, cfg, MaxInt)
 // of commit 95de931, the last with the chunks, on github-api.json.)
 func (g *gen) render(ops []*ir.Operation) ([]File, error) {
-	doc, err := renderDoc(g.api, g.cfg.Package)
+	doc, err := renderDoc(g.api, g.cfg.Package, g.version(), g.versionConst)
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +120,13 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	files := []File{{Name: "doc.go", Content: doc}}
 	for i, job := range jobs {
 		files = append(files, File{Name: job.name, Content: out[i]})
+	}
+	if g.cfg.Module != "" {
+		mod, err := g.moduleFiles(ops)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, mod...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil

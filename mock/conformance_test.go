@@ -151,7 +151,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 	for _, f := range out.Files {
 		writeFile(t, filepath.Join(dir, "client", f.Name), f.Content)
 	}
-	gomod := fmt.Sprintf("module conformance\n\ngo 1.26.0\n\nrequire github.com/idemgen/idemgen v0.0.0\n\nreplace github.com/idemgen/idemgen => %s\n", root)
+	gomod := "module conformance\n\ngo 1.26.0\n\nrequire github.com/idemgen/idemgen v0.0.0\n\n" + testutil.LocalReplaces(root)
 	writeFile(t, filepath.Join(dir, "go.mod"), []byte(gomod))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {

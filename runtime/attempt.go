@@ -237,6 +237,6 @@ func (c *call) reemit(a Attempt) {
 
 func (c *call) notify(a Attempt) {
 	for _, o := range c.r.observers {
-		o.ObserveAttempt(a)
+		o.ObserveAttempt(&c.ctx, a)
 	}
 }

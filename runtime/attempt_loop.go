@@ -124,11 +124,23 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 }
 
 // finish ends the call after attempt s with verdict v, or with limit when a
-// limit stopped a retry the verdict wanted.
+// limit stopped a retry the verdict wanted, and tells the CallObservers.
 func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
+	outcome := c.outcome(s, v, limit)
+	resp, err := c.settle(s, v, limit, outcome)
+	for _, o := range c.r.observers {
+		if co, ok := o.(CallObserver); ok {
+			co.EndCall(&c.ctx, outcome, c.recs, err)
+		}
+	}
+	return resp, err
+}
+
+// settle records the final attempt and builds the call's result.
+func (c *call) settle(s *sent, v verdict, limit error, outcome Outcome) (*http.Response, error) {
 	c.active.Store(false)
 	rec := s.rec
-	rec.Final, rec.Outcome = true, c.outcome(s, v, limit)
+	rec.Final, rec.Outcome = true, outcome
 	if s.err == nil && limit == nil {
 		// The server answered and no retry was wanted: it is healthy.
 		c.bucket.credit()

@@ -95,6 +95,7 @@ func (c *call) init(ctx context.Context) error {
 		return &CallError{Operation: c.op.ID, Key: c.key, Err: err}
 	}
 	c.initHeader()
+	ctx = c.startObservers(ctx)
 	c.initDeadline(ctx, class)
 	c.first.bind(!c.r.traced)
 	c.tctx = httptrace.WithClientTrace(&c.ctx, &c.first.trace)
@@ -105,6 +106,17 @@ func (c *call) init(ctx context.Context) error {
 		c.getBody = c.newBody
 	}
 	return nil
+}
+
+// startObservers lets every CallObserver open its view of the call; the
+// context they return becomes the call's.
+func (c *call) startObservers(ctx context.Context) context.Context {
+	for _, o := range c.r.observers {
+		if co, ok := o.(CallObserver); ok {
+			ctx = co.StartCall(ctx, c.op, &c.req)
+		}
+	}
+	return ctx
 }
 
 // initHeader adds the key header and the call headers to the caller's map.

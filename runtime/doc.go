@@ -135,8 +135,10 @@
 //
 // # Attempt records
 //
-// An Observer (WithObserver, WithSlog) receives one Attempt per send, and
-// WithAttemptLog returns the list to the caller; errors carry it too
+// An Observer (WithObserver, WithSlog) receives one Attempt per send, with
+// the call's context; a CallObserver also hears of the call's start (and
+// can add to its context, e.g. a trace span) and end. WithAttemptLog
+// returns the list to the caller; errors carry it too
 // (AttemptsOf). Records hold no headers, so Authorization and Cookie values
 // never reach an observer or a log.
 //

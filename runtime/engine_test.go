@@ -197,7 +197,7 @@ func TestObserverAndSlogNeverSeeSecrets(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d := &fakeDoer{script: []step{answer(503), reset, ok200}}
 	r := newTestRunner(d, newFakeClock(), WithSlog(logger),
-		WithObserver(ObserverFunc(func(a Attempt) { mu.Lock(); seen = append(seen, a); mu.Unlock() })),
+		WithObserver(ObserverFunc(func(_ context.Context, a Attempt) { mu.Lock(); seen = append(seen, a); mu.Unlock() })),
 		WithRequestEditor(func(_ context.Context, q *http.Request) error {
 			q.Header.Set("Authorization", "Bearer s3cr3t")
 			q.Header.Set("Cookie", "session=c00kie")

@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	_ "github.com/idemgen/idemgen/internal/testutil"
 )
 
 // fakeClock advances only when the engine sleeps: tests never wait.

@@ -173,7 +173,7 @@ func TestObserverHearsAttemptBeforeWait(t *testing.T) {
 		cancel()
 	}
 	d := &fakeDoer{script: []step{answer(503), ok200}}
-	r := newTestRunner(d, clk, WithObserver(ObserverFunc(func(a Attempt) { seen = append(seen, a) })))
+	r := newTestRunner(d, clk, WithObserver(ObserverFunc(func(_ context.Context, a Attempt) { seen = append(seen, a) })))
 	var log []Attempt
 	_, err := r.Do(ctx, &idempotentOp, &Request{Method: "PUT", URL: mustURL(t, "http://api.test/x")}, WithAttemptLog(&log))
 	if !errors.Is(err, context.Canceled) || !heardBeforeWait {

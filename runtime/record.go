@@ -1,6 +1,9 @@
 package runtime
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Reason says why an attempt was made.
 type Reason int
@@ -145,12 +148,32 @@ type Attempt struct {
 // (before any wait that follows it). When the call ends during that wait (its
 // context is cancelled), the same attempt is delivered once more with Final
 // set. It is called synchronously from the calling goroutine: keep it fast.
+// ctx is the call's context: the caller's values (a trace span, say), plus
+// what a CallObserver's StartCall added.
 type Observer interface {
-	ObserveAttempt(Attempt)
+	ObserveAttempt(ctx context.Context, a Attempt)
 }
 
 // ObserverFunc adapts a function to Observer.
-type ObserverFunc func(Attempt)
+type ObserverFunc func(context.Context, Attempt)
 
-// ObserveAttempt calls f(a).
-func (f ObserverFunc) ObserveAttempt(a Attempt) { f(a) }
+// ObserveAttempt calls f(ctx, a).
+func (f ObserverFunc) ObserveAttempt(ctx context.Context, a Attempt) { f(ctx, a) }
+
+// CallObserver is an Observer that also hears of each call's start and end,
+// for tracing: StartCall can open a span and put it in the context, which
+// request editors (to inject trace headers), the attempts, nested calls and
+// ObserveAttempt then see; EndCall closes it. Calls the engine refuses before
+// starting (a nil operation or URL) reach neither.
+type CallObserver interface {
+	Observer
+	// StartCall runs before the call's first attempt, with the caller's
+	// context, the operation and the request (whose Key may still be empty;
+	// records carry the key the call uses). The context it returns becomes
+	// the call's context; return ctx to add nothing.
+	StartCall(ctx context.Context, op *Operation, req *Request) context.Context
+	// EndCall runs once, when the call ends: with its outcome, its attempt
+	// records in order (none when no attempt was sent) and the error it
+	// returns (nil on success).
+	EndCall(ctx context.Context, outcome Outcome, attempts []Attempt, err error)
+}

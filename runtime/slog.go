@@ -25,7 +25,7 @@ func WithSlog(l *slog.Logger) Option { return WithObserver(SlogObserver(l)) }
 type slogObserver struct{ l *slog.Logger }
 
 // ObserveAttempt logs a.
-func (o slogObserver) ObserveAttempt(a Attempt) {
+func (o slogObserver) ObserveAttempt(ctx context.Context, a Attempt) {
 	level := slog.LevelInfo
 	switch {
 	case a.Final && a.Outcome != OutcomeSuccess:
@@ -33,7 +33,6 @@ func (o slogObserver) ObserveAttempt(a Attempt) {
 	case a.Final && a.Number == 1:
 		level = slog.LevelDebug
 	}
-	ctx := context.Background()
 	if !o.l.Enabled(ctx, level) {
 		return
 	}

@@ -16,6 +16,7 @@ type genSettings struct {
 	Spec            string   `yaml:"spec"`
 	Package         string   `yaml:"package"`
 	Out             string   `yaml:"out"`
+	Module          string   `yaml:"module"`
 	SkipUnsupported bool     `yaml:"skip-unsupported"`
 	AllowRemoteRefs bool     `yaml:"allow-remote-refs"`
 	RefRoot         string   `yaml:"ref-root"`
@@ -72,6 +73,9 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 	if set("out") {
 		s.Out = flags.Out
 	}
+	if set("module") {
+		s.Module = flags.Module
+	}
 	if set("skip-unsupported") {
 		s.SkipUnsupported = flags.SkipUnsupported
 	}
@@ -85,6 +89,9 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 		s.Overlays = flags.Overlays
 	}
 	s.Check = flags.Check
+	if s.Package == "" && s.Module != "" {
+		s.Package = packageFromModule(s.Module)
+	}
 	return s, validateSettings(s)
 }
 
@@ -97,12 +104,16 @@ func validateSettings(s genSettings) error {
 	switch {
 	case s.Spec == "":
 		return usageErrorf("missing SPEC: name the OpenAPI document as an argument or as `spec` in --config")
+	case s.Package == "" && s.Module != "":
+		return usageErrorf("--module %q gives no usable package name; set --package", s.Module)
 	case s.Package == "":
 		return usageErrorf("missing --package: the Go package name of the generated client")
 	case !isPackageName(s.Package):
 		return usageErrorf("--package %q is not a valid Go package name", s.Package)
 	case s.Out == "":
 		return usageErrorf("missing --out: the directory to write the client into")
+	case s.Module != "" && !isModulePath(s.Module):
+		return usageErrorf("--module %q is not a module path (such as github.com/acme/payments-go)", s.Module)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ func newGenerateCmd(tc toolchain) *cobra.Command {
 		Long:  generateLong,
 		Example: `  idemgen generate api/orders.yaml --package orders --out internal/orders
   idemgen generate api/orders.yaml -p orders -o internal/orders --check
+  idemgen generate api/payments.yaml --module github.com/acme/payments-go -o payments-go
   idemgen generate --config idemgen.yaml`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -33,7 +34,8 @@ func newGenerateCmd(tc toolchain) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&flags.Package, "package", "p", "", "Go package name of the generated client")
 	f.StringVarP(&flags.Out, "out", "o", "", "directory to write the generated files into (created if missing)")
-	f.StringVar(&configPath, "config", "", "YAML file with spec, package, out, skip-unsupported, allow-remote-refs, ref-root, overlays")
+	f.StringVar(&flags.Module, "module", "", "write a standalone module with this path: go.mod, README.md and example_test.go too")
+	f.StringVar(&configPath, "config", "", "YAML file with spec, package, out, skip-unsupported, allow-remote-refs, ref-root, overlays, module")
 	f.BoolVar(&flags.Check, "check", false, "write nothing; exit 1 if the output on disk differs from what would be generated")
 	f.BoolVar(&flags.SkipUnsupported, "skip-unsupported", false, "skip (and report) operations the generator cannot honour instead of failing")
 	f.BoolVar(&flags.AllowRemoteRefs, "allow-remote-refs", false, "follow $refs to http(s) URLs")
@@ -54,7 +56,7 @@ func runGenerate(tc toolchain, s genSettings, stdout, stderr io.Writer) error {
 	if api == nil {
 		return problemf("loading %s produced no document", s.Spec)
 	}
-	files, skipped, err := tc.safeGenerate(api, s.Package, s.SkipUnsupported)
+	files, skipped, err := tc.safeGenerate(api, s)
 	if err != nil {
 		var ds ir.Diagnostics
 		if errors.As(err, &ds) {
@@ -134,11 +136,17 @@ atomic: everything is rendered and written beside --out first, then moved into p
 a failed run leaves the previous output untouched. *_gen.go files in --out that idemgen
 wrote earlier and no longer produces are removed; no other file in --out is touched.
 
+--module PATH makes --out a standalone module to tag and publish: go.mod (requiring
+this idemgen's version), README.md generated from the document and example_test.go
+with runnable examples join the package. --package defaults to the module path's
+last element ("payments-go" -> "payments").
+
 --config names a YAML file holding the same settings:
 
   spec: ../api/orders.yaml   # relative paths resolve against the config file's directory
   package: orders
   out: .
+  module: ""                 # a module path makes --out a standalone module
   skip-unsupported: false
   allow-remote-refs: false
   ref-root: ..               # local $refs may also read files under this folder

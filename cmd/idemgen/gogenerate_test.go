@@ -35,7 +35,7 @@ func TestGoGenerate(t *testing.T) {
 	writeFile(t, filepath.Join(app, "api", "orders.yaml"), string(spec))
 	writeFile(t, filepath.Join(app, "go.sum"), string(sum))
 	writeFile(t, filepath.Join(app, "go.mod"), "module example.com/app\n\ngo 1.26\n\n"+
-		"require github.com/idemgen/idemgen v0.0.0\n\nreplace github.com/idemgen/idemgen => "+root+"\n")
+		"require github.com/idemgen/idemgen v0.0.0\n\n"+testutil.LocalReplaces(root))
 	writeFile(t, filepath.Join(app, "orders", "generate.go"),
 		"package orders\n\n//go:generate go tool idemgen generate ../api/orders.yaml --package orders --out .\n")
 

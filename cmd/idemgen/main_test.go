@@ -50,9 +50,9 @@ func (f *fake) toolchain() toolchain {
 			}
 			return api, f.diags, f.loadErr
 		},
-		generate: func(_ *ir.API, pkg string, skip bool) ([]genFile, ir.Diagnostics, error) {
+		generate: func(_ *ir.API, s genSettings) ([]genFile, ir.Diagnostics, error) {
 			fakeMu.Lock()
-			f.pkg, f.skip = pkg, skip
+			f.pkg, f.skip = s.Package, s.SkipUnsupported
 			fakeMu.Unlock()
 			return f.files, f.skipped, f.genErr
 		},

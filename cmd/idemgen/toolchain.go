@@ -15,8 +15,8 @@ type toolchain struct {
 	// the document; err reports a spec that could not be loaded at all.
 	load func(path string, ls loadSettings) (api *ir.API, diags ir.Diagnostics, err error)
 	// generate renders the client files, sorted by name. skipped lists the
-	// operations left out under skipUnsupported.
-	generate func(api *ir.API, pkg string, skipUnsupported bool) (files []genFile, skipped ir.Diagnostics, err error)
+	// operations left out under s.SkipUnsupported.
+	generate func(api *ir.API, s genSettings) (files []genFile, skipped ir.Diagnostics, err error)
 	// check lists what generate would refuse in api, for lint; nil checks
 	// nothing.
 	check func(api *ir.API) ir.Diagnostics
@@ -52,11 +52,11 @@ type loadSettings struct {
 }
 
 // safeGenerate calls tc.generate and turns a panic into an error.
-func (tc toolchain) safeGenerate(api *ir.API, pkg string, skip bool) (files []genFile, skipped ir.Diagnostics, err error) {
+func (tc toolchain) safeGenerate(api *ir.API, s genSettings) (files []genFile, skipped ir.Diagnostics, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			files, skipped, err = nil, nil, fmt.Errorf("internal error while generating (please report it): %v\n%s", r, debug.Stack())
 		}
 	}()
-	return tc.generate(api, pkg, skip)
+	return tc.generate(api, s)
 }

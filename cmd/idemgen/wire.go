@@ -15,8 +15,9 @@ func loadSpec(path string, ls loadSettings) (*ir.API, ir.Diagnostics, error) {
 	return parser.Load(path, parser.Options{AllowRemoteRefs: ls.AllowRemoteRefs, RefRoot: ls.RefRoot, Overlays: ls.Overlays})
 }
 
-func generateFiles(api *ir.API, pkg string, skip bool) ([]genFile, ir.Diagnostics, error) {
-	out, err := generator.Generate(api, generator.Config{Package: pkg, SkipUnsupported: skip})
+func generateFiles(api *ir.API, s genSettings) ([]genFile, ir.Diagnostics, error) {
+	out, err := generator.Generate(api, generator.Config{Package: s.Package, SkipUnsupported: s.SkipUnsupported,
+		Module: s.Module, Version: versionString()})
 	if err != nil {
 		return nil, nil, err
 	}

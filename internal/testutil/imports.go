@@ -30,7 +30,15 @@ var (
 // every package below it.
 func CheckImports(t testing.TB, allowed ...string) {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
+	CheckImportsIn(t, ".", allowed...)
+}
+
+// CheckImportsIn is CheckImports on the package in dir. The runtime is a
+// module of its own, so its import table is checked from this module
+// (runtime_imports_test.go) rather than by tests inside it.
+func CheckImportsIn(t testing.TB, dir string, allowed ...string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,4 +74,12 @@ func importAllowed(path string, allowed []string) bool {
 		}
 	}
 	return false
+}
+
+// LocalReplaces is the go.mod text that points a scratch module at the
+// checkout in root: the main module, and the runtime, a module of its own
+// (a dependency's replace directives do not apply to the module using it).
+func LocalReplaces(root string) string {
+	return "replace github.com/idemgen/idemgen => " + root + "\n\n" +
+		"replace github.com/idemgen/idemgen/runtime => " + filepath.Join(root, "runtime") + "\n"
 }

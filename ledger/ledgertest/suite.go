@@ -359,15 +359,21 @@ func testPurge(t *testing.T, open Opener) {
 // cancelled; its writes roll back, the key is freed and the client is told
 // to retry (503), which then executes once.
 func testLeaseTimeout(t *testing.T, open Opener) {
-	f := newFixture(t, open, func(c *ledger.Config) { c.Lease = 20 * time.Millisecond })
-	slow := true
-	h := f.l.Handle("createOrder", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if slow {
-			// Stuck downstream: only the lease's cancellation ends it.
-			<-r.Context().Done()
-		}
+	var cfg ledger.Config
+	f := newFixture(t, open, func(c *ledger.Config) { c.Lease = 20 * time.Millisecond; cfg = *c })
+	stuck := f.l.Handle("createOrder", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Stuck downstream: only the lease's cancellation ends it.
+		<-r.Context().Done()
 		f.createOrder(w, r)
 	}))
+	// The retry runs under the normal lease on the same store: a 20 ms lease
+	// would also bound a healthy handler, which a loaded machine can exceed.
+	cfg.Lease = lease
+	healthy, err := ledger.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := stuck
 	do := func() *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodPost, "/orders", bytes.NewReader([]byte(body1)))
 		r.Header.Set("X-Caller", "alice")
@@ -384,7 +390,7 @@ func testLeaseTimeout(t *testing.T, open Opener) {
 	if _, ok := f.row("alice", "k1"); ok {
 		t.Fatalf("the timed-out execution kept the key")
 	}
-	slow = false
+	h = healthy.Handle("createOrder", http.HandlerFunc(f.createOrder))
 	wantStatus(t, do(), http.StatusCreated)
 	f.wantCounts(1, 1)
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	_ "github.com/idemgen/idemgen/internal/testutil"
 )
 
 type paramStatus string
