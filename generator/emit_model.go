@@ -204,6 +204,8 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, 
 	}
 	if !p.Required && !three {
 		tag += ",omitempty"
+	} else if p.ReadOnly {
+		tag += ",omitzero" // the spec forbids readOnly members in requests
 	}
 	return comment(p.Description, deprecated(p.Deprecated)).
 		Id(name).Add(typ).Tag(map[string]string{"json": tag})

@@ -85,6 +85,13 @@ func TestSpecTextNeverBecomesCode(t *testing.T) {
 			left[k]++
 		}
 		for _, k := range d {
+			// A member name encoding/json cannot carry in a tag (quotes,
+			// newlines) makes its object a map of json.RawMessage, so such a
+			// file may import encoding/json where the benign one does not;
+			// import paths come from the generator, never from the text.
+			if strings.Contains(k, ":import") {
+				continue
+			}
 			if left[k]--; left[k] < 0 {
 				t.Errorf("%s: an extra declaration %s (got %v, benign %v)", name, k, d, decls["benign"])
 			}

@@ -36,6 +36,10 @@ func (g *gen) goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement 
 	case ir.KindString:
 		return stringType(s.Format)
 	case ir.KindArray:
+		if isNullable(s.Items) && !nilable(s.Items) {
+			// A null item stays null (Discord's roles: oneOf [null, snowflake]).
+			return jen.Index().Op("*").Add(g.goTypeSeen(s.Items, seen))
+		}
 		return jen.Index().Add(g.goTypeSeen(s.Items, seen))
 	case ir.KindMap:
 		return jen.Map(jen.String()).Add(g.goTypeSeen(s.AdditionalProperties, seen))

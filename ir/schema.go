@@ -137,6 +137,10 @@ type Property struct {
 	Required    bool
 	Description string
 	Deprecated  bool
+	// ReadOnly is set for a member the server writes and a request must not
+	// carry (readOnly on the member or on its type); a required one is left
+	// out of requests when zero instead of going out as "id":0.
+	ReadOnly bool
 }
 
 // EnumValue is one allowed value.

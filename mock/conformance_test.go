@@ -176,7 +176,11 @@ func conformance(t *testing.T, root, path string) confCounts {
 	}
 	routeOf := map[string]*route{}
 	for _, r := range m.routes {
-		routeOf[r.method+" "+r.path] = r
+		// The client's path has no "#…" suffix (the parser strips it); two
+		// keys that differ only there are told apart by operation.
+		path, _, _ := strings.Cut(r.path, "#")
+		routeOf[r.method+" "+path] = r
+		routeOf[r.method+" "+path+" "+r.id] = r
 	}
 	for _, op := range api.Operations {
 		if skipped[op.ID] {
@@ -186,7 +190,10 @@ func conformance(t *testing.T, root, path string) confCounts {
 		if op.Query != "" {
 			key += "?" + op.Query
 		}
-		rt := routeOf[key]
+		rt := routeOf[key+" "+op.ID]
+		if rt == nil {
+			rt = routeOf[key]
+		}
 		if rt == nil {
 			t.Errorf("%s %s: the mock has no route", op.Method, op.Path)
 			continue
@@ -255,7 +262,11 @@ func conformance(t *testing.T, root, path string) confCounts {
 	for _, k := range keys {
 		t.Logf("  %4d  %s", counts.Reasons[k], k)
 	}
-	if os.Getenv("IDEMGEN_CONFORMANCE_STRICT") == "1" && counts.Accepted-counts.Undecodable != counts.Generated {
+	// Our own documents hold one case per defect found so far: they must
+	// round-trip always, so a regression fails CI; the real ones only
+	// with IDEMGEN_CONFORMANCE_STRICT=1.
+	strict := os.Getenv("IDEMGEN_CONFORMANCE_STRICT") == "1" || strings.Contains(filepath.ToSlash(path), "testdata/specs/")
+	if strict && counts.Accepted-counts.Undecodable != counts.Generated {
 		t.Errorf("strict: %d of %d operations did not round-trip", counts.Generated-(counts.Accepted-counts.Undecodable), counts.Generated)
 	}
 	return counts
@@ -270,7 +281,9 @@ func buildCall(op *ir.Operation, rt *route) confCall {
 	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil {
 		mt, media := clientMedia(rb.Value.Content)
 		if media != nil {
+			g.form = mediaBase(mt) == "application/x-www-form-urlencoded"
 			v := g.value(media.Schema)
+			g.form = false
 			c.Body, _ = json.Marshal(v)
 			switch base := mediaBase(mt); {
 			case isJSON(base):
@@ -484,6 +497,72 @@ var (
 	bytesType  = reflect.TypeOf([]byte(nil))
 )
 
+var fileType = reflect.TypeOf(idemrt.File{})
+
+// decodeBody decodes the schema-built JSON into the body type; members of
+// type idemrt.File (binary multipart parts, which have no JSON form) take
+// the JSON string as their content.
+func decodeBody(body []byte, v reflect.Value) error {
+	st := v.Elem()
+	for st.Kind() == reflect.Pointer {
+		if st.IsNil() {
+			st.Set(reflect.New(st.Type().Elem()))
+		}
+		st = st.Elem()
+	}
+	var members map[string]json.RawMessage
+	if st.Kind() != reflect.Struct || json.Unmarshal(body, &members) != nil {
+		return json.Unmarshal(body, v.Interface())
+	}
+	files := map[int]json.RawMessage{}
+	for i := range st.NumField() {
+		f := st.Type().Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		base := f.Type
+		for base.Kind() == reflect.Pointer || base.Kind() == reflect.Slice {
+			base = base.Elem()
+		}
+		if raw, ok := members[name]; ok && base == fileType {
+			files[i] = raw
+			delete(members, name)
+		}
+	}
+	rest, _ := json.Marshal(members)
+	if err := json.Unmarshal(rest, v.Interface()); err != nil {
+		return err
+	}
+	for i, raw := range files {
+		if err := setFile(st.Field(i), raw, st.Type().Field(i).Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setFile fills a File, *File or []File field from a JSON string or list.
+func setFile(f reflect.Value, raw json.RawMessage, name string) error {
+	var contents []string
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		contents = []string{one}
+	} else if err := json.Unmarshal(raw, &contents); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	files := make([]idemrt.File, len(contents))
+	for i, c := range contents {
+		files[i] = idemrt.File{Name: strings.ToLower(name) + ".bin", Content: strings.NewReader(c)}
+	}
+	switch {
+	case f.Type() == fileType && len(files) > 0:
+		f.Set(reflect.ValueOf(files[0]))
+	case f.Type() == reflect.PointerTo(fileType) && len(files) > 0:
+		f.Set(reflect.ValueOf(&files[0]))
+	case f.Type() == reflect.SliceOf(fileType):
+		f.Set(reflect.ValueOf(files))
+	}
+	return nil
+}
+
 func run(cv reflect.Value, cl call) (res result) {
 	res.Op = cl.Op
 	defer func() {
@@ -519,7 +598,7 @@ func run(cv reflect.Value, cl call) (res result) {
 		} else if at == bytesType {
 			v.Elem().SetBytes(cl.Raw)
 		} else if len(cl.Body) > 0 {
-			if err := json.Unmarshal(cl.Body, v.Interface()); err != nil {
+			if err := decodeBody(cl.Body, v); err != nil {
 				return result{Op: cl.Op, Outcome: "build", Detail: "body " + at.String() + ": " + err.Error()}
 			}
 		}

@@ -20,7 +20,10 @@ type gen struct {
 	rnd *rand.Rand
 	// response: leave writeOnly members out; request: leave readOnly out.
 	response bool
-	stack    []*openapi3.Schema
+	// form: the value goes into a form body, where an empty list cannot be
+	// written (it would read as a missing member), so lists get one item.
+	form  bool
+	stack []*openapi3.Schema
 }
 
 // Bounds of the generated values: recursion, nesting, sizes.
@@ -75,7 +78,9 @@ func (g *gen) schema(s *openapi3.Schema, depth int, minimal bool) any {
 	switch {
 	case s.Type.Is("object") || (s.Type.IsEmpty() && (len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil)):
 		return g.object(s, depth, minimal)
-	case s.Type.Permits("array") && !s.Type.IsEmpty():
+	case s.Type.Permits("array") && !s.Type.IsEmpty(), s.Type.IsEmpty() && s.Items != nil:
+		// An untyped schema with items (OpenAI's modalities) means a list:
+		// a string would validate too, but no client types it so.
 		return g.array(s, minimal)
 	case s.Type.Permits("string") && !s.Type.IsEmpty():
 		return g.str(s)
@@ -143,7 +148,7 @@ func (g *gen) visitOpts() []openapi3.SchemaValidationOption {
 func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 	merged := map[string]any{}
 	declared := map[string]bool{}
-	var scalar any
+	var scalar, ownScalar any
 	isObject := false
 	own := *s
 	own.AllOf = nil
@@ -167,9 +172,17 @@ func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 					declared[k] = isDeclared
 				}
 			}
+		} else if m.Value == &own && v != nil && v != "value" {
+			// The holder's own type ({type: string, allOf: [$ref]}) is
+			// the fallback: a member's constants narrow it (Discord's
+			// join request action).
+			ownScalar = v
 		} else if scalar == nil && v != nil && v != "value" {
 			scalar = v
 		}
+	}
+	if scalar == nil {
+		scalar = ownScalar
 	}
 	if isObject {
 		// A placeholder whose property a member declares (but left out,
@@ -319,7 +332,10 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 			continue
 		}
 		if !required[name] {
-			if minimal || depth >= fullDepth {
+			// In a form an empty object is not written at all, so the
+			// first optional member stands in for it.
+			keep := g.form && len(out) == 0 && len(s.Required) == 0 && depth < maxDepth
+			if (minimal || depth >= fullDepth) && !keep {
 				continue
 			}
 			if g.rnd != nil && g.rnd.IntN(2) == 0 {
@@ -328,6 +344,7 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 		}
 		out[name] = g.value(p)
 	}
+	g.notRequired(s, out, required)
 	// A required member without a declared schema still has to be there.
 	for _, r := range s.Required {
 		if _, ok := out[r]; !ok && s.Properties[r] == nil {
@@ -363,6 +380,9 @@ func (g *gen) array(s *openapi3.Schema, minimal bool) any {
 		if g.rnd != nil {
 			n = g.rnd.IntN(maxArrayItems + 1)
 		}
+	}
+	if g.form && n == 0 && len(g.stack) < maxDepth {
+		n = 1
 	}
 	if s.MaxItems != nil && uint64(n) > *s.MaxItems {
 		n = int(*s.MaxItems)
@@ -636,4 +656,23 @@ func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, reps, de
 		return false
 	}
 	return true
+}
+
+// notRequired honours `not: {required: [a, b]}` ("not both", OpenAI's image
+// references): when every listed member was filled, the last optional one
+// is left out.
+func (g *gen) notRequired(s *openapi3.Schema, out map[string]any, required map[string]bool) {
+	if s.Not == nil || s.Not.Value == nil || len(s.Not.Value.Required) == 0 {
+		return
+	}
+	drop := ""
+	for _, name := range s.Not.Value.Required {
+		if _, ok := out[name]; !ok {
+			return
+		}
+		if !required[name] {
+			drop = name
+		}
+	}
+	delete(out, drop)
 }

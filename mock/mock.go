@@ -312,8 +312,9 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	pat.WriteString("^")
 	last := 0
 	// Some documents put a fixed query in the path key ("/responses?beta=true");
-	// the path alone routes.
-	tmpl, fixed, _ := strings.Cut(path, "?")
+	// the path alone routes. A "#…" suffix is never sent (see the parser).
+	tmpl, _, _ := strings.Cut(path, "#")
+	tmpl, fixed, _ := strings.Cut(tmpl, "?")
 	if fixed != "" {
 		r.query, _ = url.ParseQuery(fixed)
 	}

@@ -127,7 +127,13 @@ func (b *builder) rawOps() []*rawOp {
 			continue
 		}
 		itemAt := b.follow(pathsAt.at(key))
-		path, query, _ := strings.Cut(key, "?")
+		// A "#…" suffix only tells two path items apart in the document
+		// (Box's "/shared_items#app_items" beside "/shared_items"): a URL's
+		// fragment is never sent, so it is not part of the request path.
+		// Left in the template it would go out percent-encoded ("%23…")
+		// and hit another route.
+		path, _, _ := strings.Cut(key, "#")
+		path, query, _ := strings.Cut(path, "?")
 		if query != "" {
 			b.l.sink.warnf(pathsAt.at(key), "", rulePathQuery,
 				"path %q carries a query string; it is sent as a fixed query (%s) with every call", key, query)

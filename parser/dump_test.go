@@ -62,7 +62,11 @@ func dumpOperation(b *strings.Builder, op *ir.Operation) {
 
 func dumpSchemaBody(b *strings.Builder, s *ir.Schema, indent string) {
 	for _, p := range s.Properties {
-		fmt.Fprintf(b, "%sprop %s %q required=%v %s\n", indent, p.GoName, p.Name, p.Required, schemaText(p.Type, false))
+		ro := ""
+		if p.ReadOnly {
+			ro = " readOnly"
+		}
+		fmt.Fprintf(b, "%sprop %s %q required=%v%s %s\n", indent, p.GoName, p.Name, p.Required, ro, schemaText(p.Type, false))
 	}
 	if s.AdditionalProperties != nil && s.Kind == ir.KindObject {
 		fmt.Fprintf(b, "%sextra %s\n", indent, schemaText(s.AdditionalProperties, false))

@@ -4,6 +4,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
@@ -297,6 +298,57 @@ func (sb *schemaBuilder) object(s *ir.Schema, v *openapi3.Schema, at loc, hint s
 	for _, name := range sortedMapKeys(v.Properties) {
 		s.Properties = append(s.Properties, sb.property(v.Properties[name], name, contains(v.Required, name), at.at("properties", name), hint, names))
 	}
+	s.Properties = append(s.Properties, requiredOnly(v.Required, v.Properties, at, sb, names)...)
+	sort.SliceStable(s.Properties, func(i, j int) bool { return s.Properties[i].Name < s.Properties[j].Name })
+	sb.untaggable(s, at)
+}
+
+// untaggable turns an object with a member name that encoding/json cannot
+// carry in a struct tag (a quote, a backslash, a comma, an apostrophe, a
+// backquote, the empty name) into a map of JSON values, with a warning:
+// encoding/json would silently use the Go field name instead. Such names are
+// rare, and a map keeps the output small where a custom MarshalJSON and
+// UnmarshalJSON per model would not.
+func (sb *schemaBuilder) untaggable(s *ir.Schema, at loc) {
+	for _, p := range s.Properties {
+		if !validTagName(p.Name) {
+			sb.b.l.sink.warnf(at, "", ruleUnsupportedSchema,
+				"member name %q cannot be a Go struct tag; the object is a map of JSON values", p.Name)
+			s.Kind, s.Properties, s.AdditionalProperties = ir.KindMap, nil, sb.any(at)
+			return
+		}
+	}
+}
+
+// validTagName mirrors encoding/json's isValidTag: letters, digits and
+// this punctuation only.
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// requiredOnly gives each member that required lists and properties does
+// not declare a field of any JSON value (json.RawMessage), so a valid
+// request can still be built: without it no value of the type satisfies the
+// document. Its shape is unknown, so nothing narrower is honest.
+func requiredOnly(required []string, props openapi3.Schemas, at loc, sb *schemaBuilder, names *namer) []*ir.Property {
+	var out []*ir.Property
+	seen := map[string]bool{}
+	for _, name := range required {
+		if _, ok := props[name]; ok || seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, &ir.Property{Name: name, GoName: names.unique(GoName(name)), Required: true, Type: sb.any(at.at("required"))})
+	}
+	return out
 }
 
 func (sb *schemaBuilder) property(pr *openapi3.SchemaRef, name string, required bool, at loc, hint string, names *namer) *ir.Property {
@@ -305,7 +357,9 @@ func (sb *schemaBuilder) property(pr *openapi3.SchemaRef, name string, required 
 	p.Type = sb.use(pr, at, hint+g)
 	if pr != nil && pr.Value != nil {
 		p.Description, p.Deprecated = pr.Value.Description, pr.Value.Deprecated
+		p.ReadOnly = pr.Value.ReadOnly
 	}
+	p.ReadOnly = p.ReadOnly || p.Type.ReadOnly
 	return p
 }
 

@@ -17,10 +17,24 @@ import (
 // later declaration wins (later members usually refine earlier ones). A
 // one-member allOf without properties of its own is the 3.0 idiom for
 // "this reference, plus nullable/description": it becomes a use of the member.
+//
+// Members that only annotate ({}, {nullable: true}, {example: …}) describe
+// no shape: `allOf: [$ref, {nullable: true}]` is a use of the reference
+// (a union stays a union), and an allOf of annotations only is any JSON
+// value (Box's metadata values), not an object.
 func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
-	if len(v.AllOf) == 1 && len(v.Properties) == 0 && len(v.OneOf) == 0 && len(v.AnyOf) == 0 {
-		u := sb.use(v.AllOf[0], at.at("allOf", "0"), hint)
-		u.Nullable = u.Nullable || s.Nullable
+	real, nullable := shapedMembers(v.AllOf)
+	if len(real) <= 1 && len(v.Properties) == 0 && len(v.OneOf) == 0 && len(v.AnyOf) == 0 {
+		if len(real) == 0 {
+			if !v.Type.IsEmpty() || len(v.Required) > 0 || v.AdditionalProperties.Schema != nil {
+				return sb.allOfMerged(s, v, at, hint)
+			}
+			s.Kind, s.Nullable = ir.KindAny, s.Nullable || nullable
+			return s
+		}
+		i := strconv.Itoa(real[0])
+		u := sb.use(v.AllOf[real[0]], at.at("allOf", i), hint)
+		u.Nullable = u.Nullable || s.Nullable || nullable
 		u.ReadOnly, u.WriteOnly = u.ReadOnly || s.ReadOnly, u.WriteOnly || s.WriteOnly
 		u.Deprecated = u.Deprecated || s.Deprecated
 		if s.Description != "" {
@@ -29,6 +43,11 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		u.Source = s.Source
 		return u
 	}
+	return sb.allOfMerged(s, v, at, hint)
+}
+
+// allOfMerged is allOf for members that describe shapes.
+func (sb *schemaBuilder) allOfMerged(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
 	if ui := unionMember(v); ui >= 0 {
 		return sb.allOfUnion(s, v, at, hint, ui)
 	}
@@ -42,6 +61,20 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		return u
 	}
 	return m.object(s)
+}
+
+// shapedMembers lists the allOf members that describe a shape (a reference,
+// a type, properties, a required list…), and reports whether an annotation
+// member declares nullable.
+func shapedMembers(members openapi3.SchemaRefs) (real []int, nullable bool) {
+	for i, m := range members {
+		if m != nil && m.Ref == "" && m.Value != nil && constraintOnly(m.Value) && len(m.Value.Required) == 0 {
+			nullable = nullable || m.Value.Nullable
+			continue
+		}
+		real = append(real, i)
+	}
+	return real, nullable
 }
 
 func newMerge(sb *schemaBuilder, hint string) *merge {
@@ -58,10 +91,21 @@ func (m *merge) object(s *ir.Schema) *ir.Schema {
 		p.Required = m.required[name]
 		s.Properties = append(s.Properties, p)
 	}
+	for _, name := range sortedMapKeys(m.required) {
+		if m.props[name] == nil {
+			s.Properties = append(s.Properties, &ir.Property{Name: name, GoName: names.unique(GoName(name)), Required: true, Type: &ir.Schema{Kind: ir.KindAny}})
+		}
+	}
 	sort.SliceStable(s.Properties, func(i, j int) bool { return s.Properties[i].Name < s.Properties[j].Name })
 	s.AdditionalProperties = m.addl
 	if len(s.Properties) == 0 && s.AdditionalProperties != nil {
 		s.Kind = ir.KindMap
+	}
+	for _, p := range s.Properties {
+		if !validTagName(p.Name) {
+			s.Kind, s.Properties, s.AdditionalProperties = ir.KindMap, nil, &ir.Schema{Kind: ir.KindAny}
+			break
+		}
 	}
 	return s
 }
@@ -184,6 +228,14 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 	if len(real) == 0 {
 		return sb.typed(s, v, at, hint)
 	}
+	if values, ok := constantVariants(refs, real); ok && v.Discriminator == nil && len(v.Properties) == 0 {
+		// oneOf: [{const: STARTED, title: …}, …] (Discord) is an enumeration:
+		// as a union of one-value enums the first variant would take every
+		// value, since enums decode unknown values.
+		e := *v
+		e.OneOf, e.AnyOf, e.Enum, e.Const = nil, nil, values, nil
+		return sb.enum(s, &e, at, hint)
+	}
 	if len(real) == 1 && v.Discriminator == nil && len(v.Properties) == 0 {
 		u := sb.use(refs[real[0]], at.at(key, strconv.Itoa(real[0])), hint)
 		u.Nullable = u.Nullable || s.Nullable
@@ -203,6 +255,29 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		s.Discriminator = sb.discriminator(v.Discriminator, s.Variants, at)
 	}
 	return s
+}
+
+// constantVariants returns the values of variants that are each inline
+// constants (const, or a one-value enum) and nothing more.
+func constantVariants(refs openapi3.SchemaRefs, real []int) ([]any, bool) {
+	if len(real) < 2 {
+		return nil, false
+	}
+	var values []any
+	for _, i := range real {
+		r := refs[i].Value
+		switch {
+		case refs[i].Ref != "" || len(r.Properties) > 0 || r.Items != nil || len(r.AllOf)+len(r.OneOf)+len(r.AnyOf) > 0:
+			return nil, false
+		case r.Const != nil:
+			values = append(values, r.Const)
+		case len(r.Enum) == 1:
+			values = append(values, r.Enum[0])
+		default:
+			return nil, false
+		}
+	}
+	return values, true
 }
 
 // constraintOnly reports whether a variant only constrains (required,

@@ -20,9 +20,11 @@ type NewNote struct {
 	// A level from 1 to 5, or a named level ("urgent").
 	Priority idemrt.Nullable[NewNotePriority] `json:"priority,omitzero"`
 	Rating   idemrt.Nullable[int32]           `json:"rating,omitzero"`
-	Tags     []string                         `json:"tags,omitempty"`
-	Text     string                           `json:"text"`
-	Title    idemrt.Nullable[string]          `json:"title,omitzero"`
+	// Items that may be null (Discord's roles).
+	Reviewers []*string               `json:"reviewers,omitempty"`
+	Tags      []string                `json:"tags,omitempty"`
+	Text      string                  `json:"text"`
+	Title     idemrt.Nullable[string] `json:"title,omitzero"`
 }
 
 // NewNotePriority is one of Integer, String (oneOf): the first variant, in this order, that decodes

@@ -362,3 +362,41 @@ func TestStyleNotAllowedInItsLocationIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryDeepObjectListsAndUnsetJSON pins two conformance findings: a list
+// of objects inside a deepObject keeps its structure with indices (Stripe's
+// customer_details[tax_ids][0][type]), and an unset JSON-content parameter
+// (a nil map) is absent, not q=null (Apache Superset).
+func TestQueryDeepObjectListsAndUnsetJSON(t *testing.T) {
+	type taxID struct {
+		Type  string `json:"type"`
+		Value string `json:"value"`
+	}
+	type details struct {
+		TaxIDs []taxID  `json:"tax_ids"`
+		Tags   []string `json:"tags"`
+		Grid   [][]int  `json:"grid"`
+		Next   *details `json:"next,omitempty"`
+	}
+	b := NewBuilder(serverURL(t, "https://x.test"), "GET", "/p")
+	b.Query(Param{Name: "d", Style: StyleDeepObject, Explode: true}, details{
+		TaxIDs: []taxID{{"eu_vat", "1"}, {"us_ein", "2"}},
+		Tags:   []string{"a", "b"},
+		Grid:   [][]int{{1}, {2, 3}},
+		Next:   &details{TaxIDs: []taxID{{"x", "y"}}},
+	})
+	b.Query(Param{Name: "lines", Style: StyleDeepObject, Explode: true}, []taxID{{"a", "b"}})
+	var unset map[string]any
+	b.Query(Param{Name: "q", Style: StyleForm, Explode: true, JSON: true}, unset)
+	req, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := url.QueryUnescape(req.URL.RawQuery)
+	want := "d[tax_ids][0][type]=eu_vat&d[tax_ids][0][value]=1&d[tax_ids][1][type]=us_ein&d[tax_ids][1][value]=2" +
+		"&d[tags]=a&d[tags]=b&d[grid][0]=1&d[grid][1]=2&d[grid][1]=3" +
+		"&d[next][tax_ids][0][type]=x&d[next][tax_ids][0][value]=y&lines[0][type]=a&lines[0][value]=b"
+	if got != want {
+		t.Errorf("query =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -115,6 +116,10 @@ func stylePairs(p Param, n node) []string {
 	case nodeScalar:
 		return []string{name + "=" + esc(n.scalar)}
 	case nodeList:
+		if p.Style == StyleDeepObject && structured(n.items) {
+			// A list of objects at the top (Stripe's lines): lines[0][amount]=v.
+			return deepMember(name, n, esc)
+		}
 		return queryList(p, name, n, esc)
 	}
 	if p.Style == StyleDeepObject {
@@ -149,23 +154,48 @@ func queryList(p Param, name string, n node, esc func(string) string) []string {
 }
 
 // deepObject renders name[member]=value pairs, recursing into nested objects
-// (name[a][b]=v) and repeating the key for list members.
+// (name[a][b]=v), repeating the key for a list of scalars and indexing a list
+// that holds objects or lists (name[a][0][b]=v, as Stripe and Rails read it).
 func deepObject(prefix string, n node, esc func(string) string) []string {
 	var out []string
 	for i, k := range n.keys {
-		key := prefix + "[" + url.QueryEscape(k) + "]"
-		switch v := n.vals[i]; v.kind {
-		case nodeObject:
-			out = append(out, deepObject(key, v, esc)...)
-		case nodeList:
+		out = append(out, deepMember(prefix+"["+url.QueryEscape(k)+"]", n.vals[i], esc)...)
+	}
+	return out
+}
+
+// deepMember renders one deepObject member under key.
+func deepMember(key string, v node, esc func(string) string) []string {
+	switch v.kind {
+	case nodeObject:
+		return deepObject(key, v, esc)
+	case nodeList:
+		if !structured(v.items) {
+			out := make([]string, 0, len(v.list))
 			for _, s := range v.list {
 				out = append(out, key+"="+esc(s))
 			}
-		default:
-			out = append(out, key+"="+esc(v.scalar))
+			return out
+		}
+		var out []string
+		for j, el := range v.items {
+			out = append(out, deepMember(key+"["+strconv.Itoa(j)+"]", el, esc)...)
+		}
+		return out
+	case nodeScalar:
+		return []string{key + "=" + esc(v.scalar)}
+	}
+	return nil
+}
+
+// structured reports whether a list holds objects or lists.
+func structured(items []node) bool {
+	for _, el := range items {
+		if el.kind == nodeObject || el.kind == nodeList {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 // queryEscaper returns the escaping function of a query value.

@@ -31,6 +31,9 @@ type node struct {
 	list   []string
 	keys   []string
 	vals   []node
+	// items are a decoded list's elements as they were, for the styles
+	// that keep the structure of objects inside lists (deepObject).
+	items []node
 }
 
 // ErrInvalidParam is wrapped by every error about a parameter value (the
@@ -78,6 +81,12 @@ func jsonScalar(v any) (node, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return node{}, err
+	}
+	if string(b) == "null" {
+		// A nil map or slice, or a union with no variant set, is unset: an
+		// absent parameter, not q=null (Apache Superset's optional JSON
+		// query parameters).
+		return node{}, nil
 	}
 	return node{kind: nodeScalar, scalar: string(b)}, nil
 }
@@ -158,6 +167,7 @@ func listNode(rv reflect.Value) (node, error) {
 		if err != nil {
 			return node{}, err
 		}
+		n.items = append(n.items, el)
 		switch el.kind {
 		case nodeScalar:
 			n.list = append(n.list, el.scalar)
@@ -249,6 +259,7 @@ func decodeList(dec *json.Decoder) (node, error) {
 			return node{}, err
 		}
 		n.list = append(n.list, val.flatten()...)
+		n.items = append(n.items, val)
 	}
 	_, err := dec.Token()
 	return n, err
