@@ -13,12 +13,18 @@ const (
 	SeverityError Severity = iota
 	// SeverityWarning is reported; `lint --strict` makes it fatal.
 	SeverityWarning
+	// SeverityInfo is a finding to review, never fatal (not even under
+	// `lint --strict`): an inferred pagination contract.
+	SeverityInfo
 )
 
-// String returns "error" or "warning".
+// String returns "error", "warning" or "info".
 func (s Severity) String() string {
-	if s == SeverityWarning {
+	switch s {
+	case SeverityWarning:
 		return "warning"
+	case SeverityInfo:
+		return "info"
 	}
 	return "error"
 }
@@ -106,12 +112,17 @@ func (ds Diagnostics) Errors() error {
 }
 
 // Warnings returns the warning-severity findings.
-func (ds Diagnostics) Warnings() Diagnostics {
-	var ws Diagnostics
+func (ds Diagnostics) Warnings() Diagnostics { return ds.bySeverity(SeverityWarning) }
+
+// Infos returns the info-severity findings.
+func (ds Diagnostics) Infos() Diagnostics { return ds.bySeverity(SeverityInfo) }
+
+func (ds Diagnostics) bySeverity(sev Severity) Diagnostics {
+	var out Diagnostics
 	for _, d := range ds {
-		if d.Severity == SeverityWarning {
-			ws = append(ws, d)
+		if d.Severity == sev {
+			out = append(out, d)
 		}
 	}
-	return ws
+	return out
 }

@@ -85,8 +85,11 @@ type Operation struct {
 	// (the operation's own, else the document's). Nil means none.
 	Security []SecurityRequirement
 	// Retry is the operation's resolved retry contract.
-	Retry  RetryContract
-	Source Source
+	Retry RetryContract
+	// Pagination is how the operation's results are paged (x-pagination, or
+	// inferred); nil when it is not paginated.
+	Pagination *Pagination
+	Source     Source
 }
 
 // ParamLocation is where a parameter travels.

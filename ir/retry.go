@@ -71,6 +71,9 @@ const (
 	LevelOperation
 	// LevelParameter is a declared key header parameter (keyed inference).
 	LevelParameter
+	// LevelInferred is a setting idemgen inferred from the operation's
+	// parameters and responses (an unannotated paginated operation).
+	LevelInferred
 )
 
 // String names the level.
@@ -84,6 +87,8 @@ func (l Level) String() string {
 		return "operation"
 	case LevelParameter:
 		return "parameter"
+	case LevelInferred:
+		return "inferred"
 	default:
 		return "default"
 	}

@@ -43,6 +43,10 @@ func build(l *loader, doc *openapi3.T, version string) *ir.API {
 		l.sink.warnf(b.rootLoc.at(extIdempotent), "", ruleIdempotentPlace,
 			"x-idempotent is not read at the document root; put it on path items or operations")
 	}
+	if b.rootLoc.at(extPagination).node != nil {
+		l.sink.warnf(b.rootLoc.at(extPagination), "", rulePaginationPlace,
+			"x-pagination is not read at the document root; put it on path items or operations")
+	}
 	b.api.Operations = b.operations()
 	b.api.Schemas = b.schemas.finish()
 	return b.api
@@ -181,6 +185,7 @@ func (b *builder) operation(r *rawOp) *ir.Operation {
 	op.Body = b.body(r, op)
 	op.Responses = b.responses(r, op)
 	op.Security = b.security(r, op.ID)
+	op.Pagination = b.pagination(r, op)
 	return op
 }
 

@@ -37,6 +37,11 @@ func dumpOperation(b *strings.Builder, op *ir.Operation) {
 	fmt.Fprintf(b, " tag=%s @%s:%d\n", op.Tag, op.Source.Pointer, op.Source.Line)
 	fmt.Fprintf(b, "  retry safety=%s kind=%s level=%s key=%s:%s retryable=%v/%v from %s\n",
 		r.Safety, r.Kind, r.IdempotencyLevel, r.KeyIn, r.KeyName, r.Retryable.Codes, r.Retryable.Classes, r.RetryableLevel)
+	if pg := op.Pagination; pg != nil {
+		fmt.Fprintf(b, "  pagination %s level=%s param=%s cursor=%s lastItem=%s next=%s items=%s limit=%s hasMore=%s total=%s stop=%s @%s:%d\n",
+			pg.Kind, pg.Level, pg.Param, fieldText(pg.Cursor), fieldText(pg.LastItem), fieldText(pg.Next), pg.Items, pg.Limit,
+			fieldText(pg.HasMore), fieldText(pg.Total), pg.Stop, pg.Source.Pointer, pg.Source.Line)
+	}
 	for _, p := range op.Params {
 		fmt.Fprintf(b, "  param %s %s %q style=%s explode=%v required=%v %s\n", p.GoName, p.In, p.Name, p.Style, p.Explode, p.Required, schemaText(p.Type, false))
 	}
@@ -116,4 +121,12 @@ func schemaText(s *ir.Schema, decl bool) string {
 		t += " (UNNAMED)"
 	}
 	return t
+}
+
+// fieldText prints an unset field as "-" (ir.Field prints nil as ".", the body).
+func fieldText(f ir.Field) string {
+	if f == nil {
+		return "-"
+	}
+	return f.String()
 }

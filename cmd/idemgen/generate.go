@@ -89,13 +89,24 @@ func reportLoad(stderr io.Writer, spec string, diags ir.Diagnostics, err error) 
 		return problemf("%v", err)
 	}
 	if diags.HasErrors() {
-		printDiagnostics(stderr, diags)
+		printDiagnostics(stderr, withoutInfos(diags))
 		return errProblemsPrinted
 	}
 	if n := len(diags.Warnings()); n > 0 {
 		fmt.Fprintf(stderr, "idemgen: %s: %s (run `idemgen lint %s` to see them)\n", spec, plural(n, "warning"), spec)
 	}
 	return nil
+}
+
+// withoutInfos drops the info findings, which only lint prints.
+func withoutInfos(ds ir.Diagnostics) ir.Diagnostics {
+	var out ir.Diagnostics
+	for _, d := range ds {
+		if d.Severity != ir.SeverityInfo {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // printDiagnostics prints every finding, one per line, prefixed by its

@@ -112,8 +112,12 @@ func writeLintText(w io.Writer, ds ir.Diagnostics, files int) error {
 			return err
 		}
 	}
-	errs := len(ds) - len(ds.Warnings())
-	_, err := fmt.Fprintf(w, "%s, %s in %s\n", plural(errs, "error"), plural(len(ds.Warnings()), "warning"), plural(files, "file"))
+	errs := len(ds) - len(ds.Warnings()) - len(ds.Infos())
+	infos := ""
+	if n := len(ds.Infos()); n > 0 {
+		infos = ", " + plural(n, "info")
+	}
+	_, err := fmt.Fprintf(w, "%s, %s%s in %s\n", plural(errs, "error"), plural(len(ds.Warnings()), "warning"), infos, plural(files, "file"))
 	return err
 }
 
@@ -151,10 +155,12 @@ auth statuses (401, 403, 407) or 412 or 2xx/3xx in a retryable list, documents t
 cannot be loaded. Warnings flag contracts that are legal but probably not what was
 meant: a POST or PATCH without annotation (its unknown outcomes can never be retried),
 x-idempotent: true on a POST without a key, 400/404/409/422 in a retryable list.
+Infos are for review and never fatal: a pagination contract inferred for an operation
+without x-pagination.
 
 Every finding is printed as "severity: file:line:col: operation (pointer): message [rule]",
 followed by a summary line. --format json prints one JSON array of objects with the keys
 severity, rule, file, line, column, pointer, operation and message.
 
-Exit status: 0 when there are no errors (warnings are allowed unless --strict), 1 when
+Exit status: 0 when there are no errors (warnings are allowed unless --strict; infos always), 1 when
 there are, 2 for usage errors.`

@@ -1,0 +1,229 @@
+package parser
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+const extPagination = "x-pagination"
+
+// paginationMembers are the members of x-pagination each kind allows besides
+// kind, items, hasMore and x- members.
+var paginationMembers = map[ir.PaginationKind][]string{
+	ir.PageCursor: {"param", "cursor", "lastItem", "limit"},
+	ir.PageOffset: {"param", "limit", "total"},
+	ir.PagePage:   {"param", "limit", "total"},
+	ir.PageLink:   {"next", "limit", "total"},
+}
+
+// pagination resolves the operation's paging contract: its own x-pagination,
+// else its path item's, else the inferred one (reported as an info finding).
+// x-pagination: false on either level says the operation is not paginated.
+func (b *builder) pagination(r *rawOp, op *ir.Operation) *ir.Pagination {
+	for _, l := range []struct {
+		at    loc
+		level ir.Level
+	}{{r.at.at(extPagination), ir.LevelOperation}, {r.itemAt.at(extPagination), ir.LevelPathItem}} {
+		if l.at.node != nil {
+			return pageReader{sink: b.l.sink, op: op}.parse(l.at, l.level)
+		}
+	}
+	p := InferPagination(op)
+	if p != nil {
+		p.Source = op.Source
+		b.l.sink.add(ir.SeverityInfo, r.at, op.ID, rulePaginationInferred,
+			"inferred "+PaginationSummary(p)+"; annotate x-pagination to confirm it (or x-pagination: false)")
+	}
+	return p
+}
+
+type pageReader struct {
+	sink *diagSink
+	op   *ir.Operation
+}
+
+func (r pageReader) errorf(at loc, rule, format string, args ...any) {
+	r.sink.errorf(at, r.op.ID, rule, format, args...)
+}
+
+func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
+	n := unalias(at.node)
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" && n.Value == "false" {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		r.errorf(at, rulePaginationType, "x-pagination must be an object {kind: cursor|offset|page|link, ...} or false, not %s", describe(n))
+		return nil
+	}
+	p := &ir.Pagination{Level: level, Source: r.sink.source(at)}
+	kindAt := at.at("kind")
+	switch k := ir.PaginationKind(scalarString(kindAt.node)); {
+	case kindAt.node == nil:
+		r.errorf(at, rulePaginationKind, "x-pagination needs a kind: cursor, offset, page or link")
+		return nil
+	case paginationMembers[k] == nil:
+		r.errorf(kindAt, rulePaginationKind, "x-pagination kind must be cursor, offset, page or link, not %s", describe(unalias(kindAt.node)))
+		return nil
+	default:
+		p.Kind = k
+	}
+	ok := true
+	allowed := append([]string{"kind", "items", "hasMore"}, paginationMembers[p.Kind]...)
+	str := map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if strings.HasPrefix(k, "x-") {
+			continue
+		}
+		if !contains(allowed, k) {
+			r.errorf(at.at(k), rulePaginationMember, "%q is not a member of a %s x-pagination (allowed: %s)", k, p.Kind, strings.Join(allowed, ", "))
+			ok = false
+			continue
+		}
+		v := unalias(n.Content[i+1])
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+			r.errorf(at.at(k), rulePaginationType, "x-pagination %s must be a string, not %s", k, describe(v))
+			ok = false
+			continue
+		}
+		str[k] = v.Value
+	}
+	if !ok {
+		return nil
+	}
+	switch {
+	case p.Kind == ir.PageCursor && (str["cursor"] == "") == (str["lastItem"] == ""):
+		r.errorf(at, rulePaginationMember, "a cursor x-pagination needs exactly one of cursor (a response field) and lastItem (a field of the last item)")
+		return nil
+	case p.Kind != ir.PageLink && str["param"] == "":
+		r.errorf(at, rulePaginationParam, "a %s x-pagination needs param: the query parameter that carries the %s", p.Kind, p.Kind)
+		return nil
+	}
+	for _, m := range []struct {
+		name string
+		dst  *string
+	}{{"param", &p.Param}, {"limit", &p.Limit}} {
+		if v, set := str[m.name]; set {
+			if !hasQueryParam(r.op, v) {
+				r.errorf(at.at(m.name), rulePaginationParam, "%s %q is not a query parameter of the operation", m.name, v)
+				ok = false
+			}
+			*m.dst = v
+		}
+	}
+	body := successSchema(r.op)
+	p.Items = parseField(str["items"])
+	items, found := lookupField(body, p.Items)
+	switch {
+	case body == nil:
+		r.errorf(at.at("items"), rulePaginationItems, "the operation has no JSON success response to page through")
+		return nil
+	case !found || (items != nil && items.Deref().Kind != ir.KindArray && items.Deref().Kind != ir.KindAny):
+		r.errorf(at.at("items"), rulePaginationItems, "items %q does not lead to an array in the success response", p.Items.String())
+		ok = false
+	}
+	for _, m := range []struct {
+		name   string
+		dst    *ir.Field
+		schema *ir.Schema
+	}{{"cursor", &p.Cursor, body}, {"next", &p.Next, body}, {"hasMore", &p.HasMore, body}, {"total", &p.Total, body}, {"lastItem", &p.LastItem, elemOf(items)}} {
+		v, set := str[m.name]
+		if !set {
+			continue
+		}
+		*m.dst = parseField(v)
+		if _, found := lookupField(m.schema, *m.dst); !found || len(*m.dst) == 0 {
+			r.errorf(at.at(m.name), rulePaginationField, "%s %q is not a field of the %s", m.name, v,
+				map[bool]string{true: "items", false: "success response"}[m.name == "lastItem"])
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	p.Stop = p.ResolveStop()
+	return p
+}
+
+// parseField reads a dotted path ("links.next") or a JSON pointer
+// ("/links/next"); "", "." and "/" are the body itself.
+func parseField(s string) ir.Field {
+	switch {
+	case s == "" || s == "." || s == "/":
+		return nil
+	case strings.HasPrefix(s, "/"):
+		var f ir.Field
+		for _, t := range strings.Split(s[1:], "/") {
+			f = append(f, strings.NewReplacer("~1", "/", "~0", "~").Replace(t))
+		}
+		return f
+	}
+	return strings.Split(s, ".")
+}
+
+// lookupField walks f through object properties. A schema that says nothing
+// (any) accepts every path; found is false when a step is missing.
+func lookupField(s *ir.Schema, f ir.Field) (*ir.Schema, bool) {
+	for _, name := range f {
+		s = s.Deref()
+		if s == nil || s.Kind == ir.KindAny {
+			return nil, true
+		}
+		p := property(s, name)
+		if p == nil {
+			return nil, false
+		}
+		s = p.Type
+	}
+	return s, true
+}
+
+func property(s *ir.Schema, name string) *ir.Property {
+	if s = s.Deref(); s == nil {
+		return nil
+	}
+	for _, p := range s.Properties {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+func elemOf(s *ir.Schema) *ir.Schema {
+	if s = s.Deref(); s != nil && s.Kind == ir.KindArray {
+		return s.Items
+	}
+	return nil
+}
+
+func hasQueryParam(op *ir.Operation, name string) bool {
+	for _, p := range op.Params {
+		if p.In == ir.InQuery && p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// successSchema is the schema of the first JSON success response; nil when
+// there is none.
+func successSchema(op *ir.Operation) *ir.Schema {
+	for _, r := range op.Responses {
+		if !r.IsSuccess() {
+			continue
+		}
+		for _, m := range r.Content {
+			if strings.Contains(m.Name, "json") {
+				if m.Schema == nil {
+					return &ir.Schema{Kind: ir.KindAny}
+				}
+				return m.Schema
+			}
+		}
+	}
+	return nil
+}
