@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -79,7 +80,7 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 			continue
 		}
 		if !contains(allowed, k) {
-			r.errorf(at.at(k), rulePaginationMember, "%q is not a member of a %s x-pagination (allowed: %s)", k, p.Kind, strings.Join(allowed, ", "))
+			r.errorf(at.at(k), rulePaginationMember, "%q is not a member of x-pagination kind %s (allowed: %s)", k, p.Kind, strings.Join(allowed, ", "))
 			ok = false
 			continue
 		}
@@ -96,10 +97,10 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 	}
 	switch {
 	case p.Kind == ir.PageCursor && (str["cursor"] == "") == (str["lastItem"] == ""):
-		r.errorf(at, rulePaginationMember, "a cursor x-pagination needs exactly one of cursor (a response field) and lastItem (a field of the last item)")
+		r.errorf(at, rulePaginationMember, "x-pagination kind cursor needs exactly one of cursor (a response field) and lastItem (a field of the last item)")
 		return nil
 	case p.Kind != ir.PageLink && str["param"] == "":
-		r.errorf(at, rulePaginationParam, "a %s x-pagination needs param: the query parameter that carries the %s", p.Kind, p.Kind)
+		r.errorf(at, rulePaginationParam, "x-pagination kind %s needs param: the query parameter that carries the %s", p.Kind, p.Kind)
 		return nil
 	}
 	for _, m := range []struct {
@@ -122,7 +123,7 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 		r.errorf(at.at("items"), rulePaginationItems, "the operation has no JSON success response to page through")
 		return nil
 	case !found || (items != nil && items.Deref().Kind != ir.KindArray && items.Deref().Kind != ir.KindAny):
-		r.errorf(at.at("items"), rulePaginationItems, "items %q does not lead to an array in the success response", p.Items.String())
+		r.errorf(at.at("items"), rulePaginationItems, "items %s does not lead to an array in the success response", itemsText(p.Items))
 		ok = false
 	}
 	for _, m := range []struct {
@@ -226,4 +227,11 @@ func successSchema(op *ir.Operation) *ir.Schema {
 		}
 	}
 	return nil
+}
+
+func itemsText(f ir.Field) string {
+	if len(f) == 0 {
+		return "(the body itself)"
+	}
+	return strconv.Quote(f.String())
 }
