@@ -95,6 +95,8 @@ type Result struct {
 	Annotated []byte
 	// Edits are in document order.
 	Edits []Edit
+	// Pages are the x-pagination values added, in document order.
+	Pages []PageEdit
 	Notes []Note
 }
 
@@ -109,6 +111,11 @@ type Options struct {
 	// accept an idempotency key everywhere without declaring it (Stripe).
 	// It must be a header name ValidKeyHeader accepts.
 	KeyHeader string
+	// Pagination, when set, returns the x-pagination members to add to the
+	// operation (method upper case, path as written) when neither it nor its
+	// path item has x-pagination; nil adds none. idemgen passes the
+	// contracts the parser inferred (parser.InferPagination).
+	Pagination func(method, path string) []Member
 }
 
 // ValidKeyHeader reports whether name can be written as Options.KeyHeader:
@@ -157,12 +164,12 @@ func (o Options) Annotate(src []byte) (res *Result, err error) {
 	w := walker{opts: o, root: root, sp: splicer{idx: idx, json: isJSON, compact: isJSON && isCompact(src, root)}}
 	w.paths(paths)
 	out := w.sp.apply()
-	if len(w.edits) > 0 {
-		if err := verify(root, out, isJSON, w.edits); err != nil {
+	if len(w.edits) > 0 || len(w.pages) > 0 {
+		if err := verify(root, out, isJSON, w.edits, w.pages); err != nil {
 			return nil, err
 		}
 	}
-	return &Result{Annotated: out, Edits: w.edits, Notes: w.notes}, nil
+	return &Result{Annotated: out, Edits: w.edits, Pages: w.pages, Notes: w.notes}, nil
 }
 
 // parse reads src as JSON when it starts like JSON, else as YAML. A YAML
@@ -204,6 +211,7 @@ type walker struct {
 	root  *node
 	sp    splicer
 	edits []Edit
+	pages []PageEdit
 	notes []Note
 }
 
@@ -219,30 +227,47 @@ func (w *walker) paths(paths *node) {
 			continue
 		case item.has("$ref"):
 			w.note(item, ptr, "path item is a $ref (%s); annotate its target by hand", item.str("$ref"))
-		case item.has("x-idempotent"):
-			continue // the path item's value already covers every operation in it
 		default:
-			w.pathItem(i, k.value, item, ptr)
+			// A path item's x-idempotent already covers every operation in it.
+			w.pathItem(i, k.value, item, ptr, !item.has("x-idempotent"))
 		}
 	}
 }
 
-func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string) {
+func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string, idem bool) {
 	for i, k := range item.keys {
 		method, ok := ir.OperationMethod(k.value)
 		if !ok {
 			continue
 		}
 		op, opPtr := item.vals[i], ptr+"/"+k.value
-		if op.kind != kindMap || op.has("x-idempotent") {
+		if op.kind != kindMap {
+			continue
+		}
+		var page []Member
+		if w.opts.Pagination != nil && !op.has("x-pagination") && !item.has("x-pagination") {
+			page = w.opts.Pagination(method, path)
+		}
+		needIdem := idem && !op.has("x-idempotent")
+		if !needIdem && page == nil {
 			continue
 		}
 		if op.shared {
 			w.note(op, opPtr, "operation is a shared YAML anchor or alias; annotate it by hand")
 			continue
 		}
-		e := Edit{Method: method, Path: path, Line: op.line, pathIndex: pathIndex, opIndex: i, methodKey: k.value}
-		w.operation(e, k, op, item, opPtr)
+		if needIdem {
+			e := Edit{Method: method, Path: path, Line: op.line, pathIndex: pathIndex, opIndex: i, methodKey: k.value}
+			w.operation(e, k, op, item, opPtr)
+		}
+		if page != nil {
+			if err := w.sp.insertPage(k, op)(page); err != nil {
+				w.note(op, opPtr, "%v; add its x-pagination by hand", err)
+				continue
+			}
+			w.pages = append(w.pages, PageEdit{Method: method, Path: path, Line: op.line, Members: page,
+				pathIndex: pathIndex, opIndex: i, methodKey: k.value})
+		}
 	}
 }
 

@@ -9,13 +9,13 @@ import (
 // Overlay renders the edits as an OpenAPI Overlay 1.0 document instead of
 // changes to the spec: one action per edit, in document order, targeting
 // the operation by JSONPath (`$.paths['/orders'].post`) with an `update`
-// that adds its x-idempotent. Applied to the original spec (idemgen
+// that adds its x-idempotent, then one per x-pagination added. Applied to the original spec (idemgen
 // generate/lint/mock --overlay), it gives what the annotated spec gives,
 // while the spec itself stays as its owner publishes it. title names the
 // overlay; extends, when not empty, is the spec's location written in it.
 // It returns nil when there are no edits: an overlay needs one action.
 func (r *Result) Overlay(title, extends string) []byte {
-	if len(r.Edits) == 0 {
+	if len(r.Edits) == 0 && len(r.Pages) == 0 {
 		return nil
 	}
 	var b strings.Builder
@@ -31,6 +31,12 @@ func (r *Result) Overlay(title, extends string) []byte {
 			fmt.Fprintf(&b, "      x-idempotent:\n        key:\n          in: header\n          name: %s\n", quote(e.KeyName))
 		default:
 			fmt.Fprintf(&b, "      x-idempotent: %s\n", e.Value)
+		}
+	}
+	for _, e := range r.Pages {
+		fmt.Fprintf(&b, "  - target: %s\n    update:\n      x-pagination:\n", quote(Target(e.Path, e.methodKey)))
+		for _, m := range e.Members {
+			fmt.Fprintf(&b, "        %s: %s\n", m.Name, quote(m.Value))
 		}
 	}
 	return []byte(b.String())

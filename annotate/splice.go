@@ -32,16 +32,16 @@ var errNoInsertionPoint = errors.New("cannot find where to insert x-idempotent i
 // under the mapping key key.
 func (s *splicer) insert(key, op *node, e Edit) error {
 	if op.flow {
-		return s.insertFlow(op, e)
+		return s.insertFlowText(op, s.flowEntry(e))
 	}
-	return s.insertBlock(key, op, e)
+	return s.insertBlockText(key, op, func(indent string, step int) string { return s.blockEntry(indent, step, e) })
 }
 
 // insertBlock adds the entry as the first line of a YAML block mapping,
 // right after the line of its key, indented like the mapping's first key.
 // Inserting before any comment that precedes the first key keeps that comment
 // attached to the key it describes.
-func (s *splicer) insertBlock(key, op *node, e Edit) error {
+func (s *splicer) insertBlockText(key, op *node, text func(indent string, step int) string) error {
 	first := s.idx.lineStart(op.line)
 	if op.line <= key.line || strings.Trim(string(s.idx.src[first:op.off]), " ") != "" {
 		return errNoInsertionPoint
@@ -51,6 +51,12 @@ func (s *splicer) insertBlock(key, op *node, e Edit) error {
 	if step <= 0 {
 		step = 2
 	}
+	s.ins = append(s.ins, insertion{off: s.idx.lineStart(key.line + 1), text: text(indent, step)})
+	return nil
+}
+
+// blockEntry renders the x-idempotent entry as block YAML lines.
+func (s *splicer) blockEntry(indent string, step int, e Edit) string {
 	eol := s.idx.eol()
 	var b strings.Builder
 	if e.Value == Keyed {
@@ -60,19 +66,17 @@ func (s *splicer) insertBlock(key, op *node, e Edit) error {
 	} else {
 		fmt.Fprintf(&b, "%sx-idempotent: %s%s", indent, e.Value, eol)
 	}
-	s.ins = append(s.ins, insertion{off: s.idx.lineStart(key.line + 1), text: b.String()})
-	return nil
+	return b.String()
 }
 
 // insertFlow adds the entry as the first member of a `{...}` mapping (a JSON
 // object or a YAML flow mapping): on its own line, indented like the first
 // member, when members are one per line; inline otherwise.
-func (s *splicer) insertFlow(op *node, e Edit) error {
+func (s *splicer) insertFlowText(op *node, entry string) error {
 	src := s.idx.src
 	if op.off >= len(src) || src[op.off] != '{' {
 		return errNoInsertionPoint
 	}
-	entry := s.flowEntry(e)
 	sep := ", "
 	if s.compact {
 		sep = ","

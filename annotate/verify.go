@@ -13,7 +13,7 @@ var ErrUnsafeLayout = errors.New("annotate cannot edit this document's layout sa
 // verify parses the rewrite and checks that it holds exactly the original
 // document plus the planned x-idempotent entries. It is the safety net that
 // makes splicing text trustworthy on layouts nobody thought of.
-func verify(orig *node, out []byte, isJSON bool, edits []Edit) error {
+func verify(orig *node, out []byte, isJSON bool, edits []Edit, pages []PageEdit) error {
 	idx := newLineIndex(out)
 	var root *node
 	var err error
@@ -25,14 +25,21 @@ func verify(orig *node, out []byte, isJSON bool, edits []Edit) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUnsafeLayout, err)
 	}
-	c := comparer{edited: map[*node]bool{}, seen: map[[2]*node]bool{}}
+	c := comparer{edited: map[*node]map[string]bool{}, seen: map[[2]*node]bool{}}
 	paths := root.get("paths")
 	for _, e := range edits {
 		op := entry(entry(paths, e.pathIndex), e.opIndex)
 		if op == nil || !holds(op.get("x-idempotent"), e) {
 			return fmt.Errorf("%w: %s %s", ErrUnsafeLayout, e.Method, e.Path)
 		}
-		c.edited[op] = true
+		c.add(op, "x-idempotent")
+	}
+	for _, e := range pages {
+		op := entry(entry(paths, e.pathIndex), e.opIndex)
+		if op == nil || !holdsPage(op.get("x-pagination"), e) {
+			return fmt.Errorf("%w: %s %s", ErrUnsafeLayout, e.Method, e.Path)
+		}
+		c.add(op, "x-pagination")
 	}
 	if !c.same(orig, root) {
 		return ErrUnsafeLayout
@@ -64,8 +71,15 @@ func holds(v *node, e Edit) bool {
 // seen memoises pairs already compared, so documents that share subtrees
 // through many aliases are compared in linear time.
 type comparer struct {
-	edited map[*node]bool
+	edited map[*node]map[string]bool // the members added to each mapping
 	seen   map[[2]*node]bool
+}
+
+func (c *comparer) add(n *node, member string) {
+	if c.edited[n] == nil {
+		c.edited[n] = map[string]bool{}
+	}
+	c.edited[n][member] = true
 }
 
 func (c *comparer) same(a, b *node) bool {
@@ -84,10 +98,10 @@ func (c *comparer) same(a, b *node) bool {
 		return c.sameList(a.items, b.items)
 	}
 	bKeys, bVals := b.keys, b.vals
-	if c.edited[b] {
+	if added := c.edited[b]; added != nil {
 		bKeys, bVals = nil, nil
 		for i, k := range b.keys {
-			if k.value != "x-idempotent" {
+			if !added[k.value] {
 				bKeys, bVals = append(bKeys, k), append(bVals, b.vals[i])
 			}
 		}
