@@ -141,7 +141,7 @@ func PaginationSummary(p *ir.Pagination) string {
 	if p.Limit != "" {
 		s += ", page size " + p.Limit
 	}
-	s += ", items " + p.Items.String()
+	s += ", items " + itemsText(p.Items)
 	switch p.Stop {
 	case ir.StopHasMore:
 		s += fmt.Sprintf(", stop when %s is false", p.HasMore)

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/idemgen/idemgen/annotate"
+	"github.com/idemgen/idemgen/ir"
+	"github.com/idemgen/idemgen/parser"
 )
 
 // annotateFlags are the options of `idemgen annotate`.
@@ -71,14 +73,14 @@ func annotateOne(spec string, flags annotateFlags, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	res, err := annotate.Options{KeyHeader: flags.keyHeader}.Annotate(src)
+	res, err := annotate.Options{KeyHeader: flags.keyHeader, Pagination: inferredPages(spec)}.Annotate(src)
 	if err != nil {
 		return err
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(stderr, "note: %s:%s\n", spec, n)
 	}
-	if len(res.Edits) == 0 {
+	if len(res.Edits) == 0 && len(res.Pages) == 0 {
 		if flags.overlayOut != "" {
 			fmt.Fprintf(stderr, "%s: every operation is annotated; no overlay written\n", spec)
 		}
@@ -95,8 +97,58 @@ func annotateOne(spec string, flags annotateFlags, stdout, stderr io.Writer) err
 	if err := replaceFile(spec, res.Annotated); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "%s: added x-idempotent to %s\n", spec, plural(len(res.Edits), "operation"))
+	if len(res.Edits) > 0 {
+		fmt.Fprintf(stderr, "%s: added x-idempotent to %s\n", spec, plural(len(res.Edits), "operation"))
+	}
+	if len(res.Pages) > 0 {
+		fmt.Fprintf(stderr, "%s: added the inferred x-pagination to %s\n", spec, plural(len(res.Pages), "operation"))
+	}
 	return nil
+}
+
+// inferredPages returns the pagination contracts the parser infers for the
+// spec's unannotated operations (lint's pagination-inferred findings), for
+// annotate to write; nil when the spec does not load without errors.
+func inferredPages(spec string) func(method, path string) []annotate.Member {
+	var api *ir.API
+	func() {
+		defer func() { _ = recover() }() // annotate still adds x-idempotent
+		a, diags, err := parser.Load(spec, parser.Options{})
+		if err == nil && !diags.HasErrors() {
+			api = a
+		}
+	}()
+	if api == nil {
+		return nil
+	}
+	pages := map[string][]annotate.Member{}
+	for _, op := range api.Operations {
+		if p := op.Pagination; p != nil && p.Level == ir.LevelInferred && op.Query == "" {
+			pages[op.Method+" "+op.Path] = pageMembers(p)
+		}
+	}
+	return func(method, path string) []annotate.Member { return pages[method+" "+path] }
+}
+
+// pageMembers writes a contract as x-pagination members, in the order of
+// docs/extensions.md's table.
+func pageMembers(p *ir.Pagination) []annotate.Member {
+	ms := []annotate.Member{{Name: "kind", Value: string(p.Kind)}}
+	for _, m := range []struct {
+		name  string
+		value string
+		set   bool
+	}{
+		{"param", p.Param, p.Param != ""}, {"cursor", p.Cursor.String(), p.Cursor != nil},
+		{"lastItem", p.LastItem.String(), p.LastItem != nil}, {"next", p.Next.String(), p.Next != nil},
+		{"items", p.Items.String(), p.Items != nil}, {"limit", p.Limit, p.Limit != ""},
+		{"hasMore", p.HasMore.String(), p.HasMore != nil}, {"total", p.Total.String(), p.Total != nil},
+	} {
+		if m.set {
+			ms = append(ms, annotate.Member{Name: m.name, Value: m.value})
+		}
+	}
+	return ms
 }
 
 // writeOverlay writes the edits as an overlay document to out ("-" is
@@ -119,6 +171,9 @@ func writeOverlay(spec, out string, res *annotate.Result, stdout, stderr io.Writ
 		return err
 	}
 	fmt.Fprintf(stderr, "%s: wrote x-idempotent for %s to %s\n", spec, plural(len(res.Edits), "operation"), out)
+	if len(res.Pages) > 0 {
+		fmt.Fprintf(stderr, "%s: wrote the inferred x-pagination for %s to %s\n", spec, plural(len(res.Pages), "operation"), out)
+	}
 	return nil
 }
 
