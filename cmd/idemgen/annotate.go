@@ -220,6 +220,10 @@ An operation that already has x-idempotent, or whose path item has it, is left a
 The key header is found case-insensitively, inline or through a $ref inside the same
 file, on the operation or its path item.
 
+It also adds the x-pagination that lint reports as inferred (pagination-inferred)
+to every operation whose path item has none either, e.g.
+  x-pagination: {kind: link, limit: per_page}
+
 --key-header NAME keys every POST and PATCH that has neither x-idempotent nor a
 declared key header with that header: x-idempotent: {key: {in: header, name: NAME}}
 (for APIs that accept an idempotency key on every call without declaring it, as
