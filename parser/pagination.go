@@ -168,9 +168,19 @@ func parseField(s string) ir.Field {
 // lookupField walks f through object properties. A schema that says nothing
 // (any) accepts every path; found is false when a step is missing.
 func lookupField(s *ir.Schema, f ir.Field) (*ir.Schema, bool) {
-	for _, name := range f {
+	for i, name := range f {
 		s = s.Deref()
 		if s == nil || s.Kind == ir.KindAny {
+			return nil, true
+		}
+		if len(s.Variants) > 0 {
+			// A union: the path must exist in every variant; its type is
+			// then not one schema.
+			for _, v := range s.Variants {
+				if _, found := lookupField(v, f[i:]); !found {
+					return nil, false
+				}
+			}
 			return nil, true
 		}
 		p := property(s, name)

@@ -54,7 +54,7 @@ func InferPagination(op *ir.Operation) *ir.Pagination {
 	case hasQueryParam(op, "starting_after") && bodyField("has_more") != nil && len(items) == 1 && items[0] == "data":
 		p.Kind, p.Param, p.HasMore = ir.PageCursor, "starting_after", ir.Field{"has_more"}
 		p.LastItem = ir.Field{"id"}
-		if elem := elemOf(fieldSchema(body, items)); elem != nil && elem.Deref().Kind == ir.KindObject && property(elem, "id") == nil {
+		if _, found := lookupField(elemOf(fieldSchema(body, items)), p.LastItem); !found {
 			return nil
 		}
 	case queryParam("cursor", "page_token", "pageToken") != "" && bodyField("next_cursor", "next_page_token", "nextPageToken") != nil:
