@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/idemgen/idemgen/internal/ctxtime"
 )
 
 // Config configures a Ledger. Store and Caller are required.
@@ -132,20 +134,9 @@ func setDefaults(c *Config) {
 		c.Now = time.Now
 	}
 	if c.Sleep == nil {
-		c.Sleep = sleepCtx
+		c.Sleep = ctxtime.Sleep
 	}
 	if c.Owner == nil {
 		c.Owner = uuid.NewString
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }

@@ -43,6 +43,8 @@ import (
 
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
+
+	"github.com/idemgen/idemgen/internal/ctxtime"
 )
 
 // StatsPath is the admin endpoint: GET gives the counts as JSON, DELETE
@@ -248,7 +250,7 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 		opts.MaxBody = 1 << 20
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleepCtx
+		opts.Sleep = ctxtime.Sleep
 	}
 	s := &Server{
 		doc: doc, name: name, opts: opts,
@@ -573,20 +575,6 @@ func hasQuery(q, fixed url.Values) bool {
 		}
 	}
 	return true
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // readBody reads at most max bytes; a longer body is an error.

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/idemgen/idemgen/internal/ctxtime"
 )
 
 // Hooks are fault injections for the end-to-end suite (examples/payments/e2e).
@@ -109,17 +111,7 @@ func (hs *hookState) dropAfterCommit(next http.Handler) http.Handler {
 }
 
 func (hs *hookState) pauseAfterReserve(ctx context.Context) error {
-	if hs.h.PauseAfterReserve <= 0 {
-		return nil
-	}
-	t := time.NewTimer(hs.h.PauseAfterReserve)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return ctxtime.Sleep(ctx, hs.h.PauseAfterReserve)
 }
 
 type discard struct{ h http.Header }
