@@ -17,40 +17,9 @@ import (
 	"time"
 
 	"github.com/idemgen/idemgen/golden/orders"
-	_ "github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/internal/testutil"
 	idemrt "github.com/idemgen/idemgen/runtime"
 )
-
-// fakeClock never sleeps: Sleep records the wait and moves time forward.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps []time.Duration
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sleeps = append(c.sleeps, d)
-	c.now = c.now.Add(d)
-	return ctx.Err()
-}
-
-func (c *fakeClock) waits() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.sleeps...)
-}
 
 // server is a loopback API that records every request it receives and
 // counts business executions separately.
@@ -88,12 +57,12 @@ func (s *server) counts() (requests, executions int) {
 
 // start serves h on 127.0.0.1 and returns a client for it, with a fake
 // clock so that no retry really waits.
-func start(t *testing.T, h func(s *server, w http.ResponseWriter, r *http.Request)) (*server, *orders.Client, *fakeClock) {
+func start(t *testing.T, h func(s *server, w http.ResponseWriter, r *http.Request)) (*server, *orders.Client, *testutil.FakeClock) {
 	t.Helper()
 	s := &server{t: t, byKey: map[string][]byte{}}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h(s, w, r) }))
 	t.Cleanup(ts.Close)
-	clock := newFakeClock()
+	clock := testutil.NewFakeClock()
 	c, err := orders.NewClient(ts.URL+"/v1", idemrt.WithClock(clock), idemrt.WithRandom(func() float64 { return 0.5 }),
 		orders.WithBearerAuth("secret"))
 	if err != nil {
@@ -246,7 +215,7 @@ func TestRetryAfterIsHonouredInSecondsAndAsADate(t *testing.T) {
 		"date":    func(now time.Time) string { return now.Add(2 * time.Second).Format(http.TimeFormat) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			var clock *fakeClock
+			var clock *testutil.FakeClock
 			s, c, fc := start(t, func(s *server, w http.ResponseWriter, r *http.Request) {
 				s.record(r)
 				if n, _ := s.counts(); n == 1 {
@@ -261,7 +230,7 @@ func TestRetryAfterIsHonouredInSecondsAndAsADate(t *testing.T) {
 			if err != nil || pay.ID != "p1" {
 				t.Fatalf("GetPayment = %+v, %v", pay, err)
 			}
-			if waits := clock.waits(); len(waits) != 1 || waits[0] != 2*time.Second {
+			if waits := clock.Waits(); len(waits) != 1 || waits[0] != 2*time.Second {
 				t.Errorf("waits = %v, want [2s]", waits)
 			}
 			if requests, _ := s.counts(); requests != 2 {
