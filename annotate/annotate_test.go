@@ -180,13 +180,7 @@ func TestErrors(t *testing.T) {
 // check, which the small inputs above test against an independent decoder),
 // and be a fixed point.
 func TestRealSpecs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the real-world specs under -short")
-	}
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("no shared specs folder beside the checkout")
-	}
+	dir := testutil.RealSpecs(t, "skipping the real-world specs under -short")
 	files, err := filepath.Glob(filepath.Join(dir, "*.*"))
 	if err != nil {
 		t.Fatal(err)

@@ -19,13 +19,7 @@ import (
 // that is not HTML is the author's prose, not a tag, and is allowed: it
 // names no HTML element and nothing closes it. Skipped under -short.
 func TestStripeCommentsHaveNoHTML(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates the Stripe client")
-	}
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("no shared specs (set IDEMGEN_SHARED_SPECS)")
-	}
+	dir := testutil.RealSpecs(t, "generates the Stripe client")
 	api, diags, err := idemparser.Load(filepath.Join(dir, "stripe-spec3-2023-09.yaml"), idemparser.Options{})
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("load: %v %v", err, diags.Errors())

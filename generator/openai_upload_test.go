@@ -71,13 +71,7 @@ func TestCreateFileUpload(t *testing.T) {
 // file name and content type to a loopback server checking the part. It
 // is skipped under -short: the package is large.
 func TestOpenAIUploadsAFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and compiles the OpenAI client")
-	}
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("no ../shared/specs beside the checkout")
-	}
+	dir := testutil.RealSpecs(t, "generates and compiles the OpenAI client")
 	api, diags, err := parser.Load(filepath.Join(dir, "openai.yaml"), parser.Options{})
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("load: %v %v", err, diags.Errors())

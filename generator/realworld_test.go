@@ -17,13 +17,7 @@ import (
 // into one temporary module (a package per document), then runs go build
 // and go vet on it. It is skipped under -short: the packages are large.
 func TestRealWorldSpecsBuildAndVet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and compiles the real-world specs")
-	}
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("no ../shared/specs beside the checkout")
-	}
+	dir := testutil.RealSpecs(t, "generates and compiles the real-world specs")
 	specs, _ := filepath.Glob(filepath.Join(dir, "*"))
 	pkgs := map[string][]File{}
 	for _, spec := range specs {

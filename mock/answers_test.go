@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -27,7 +26,7 @@ func answerSpecs(t *testing.T) []string {
 	if testing.Short() {
 		return own
 	}
-	dir := sharedSpecs(t)
+	dir := testutil.SharedSpecsDir(t)
 	if dir == "" {
 		t.Log("../shared/specs not found: real documents not checked")
 		return own
@@ -110,30 +109,6 @@ func validateAnswers(t *testing.T, s *Server) (int, []string) {
 		}
 	}
 	return checked, failures
-}
-
-// sharedSpecs is ../shared/specs beside the checkout, or, in a git
-// worktree, beside the main checkout the worktree belongs to.
-func sharedSpecs(t *testing.T) string {
-	if dir := testutil.SharedSpecsDir(t); dir != "" {
-		return dir
-	}
-	root := testutil.ModuleRoot(t)
-	b, err := os.ReadFile(filepath.Join(root, ".git"))
-	if err != nil {
-		return ""
-	}
-	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok {
-		return ""
-	}
-	// <main>/.git/worktrees/<name> -> <main>
-	main := filepath.Dir(filepath.Dir(filepath.Dir(gitdir)))
-	p := filepath.Join(main, "..", "shared", "specs")
-	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return p
-	}
-	return ""
 }
 
 func concretePath(p string) string {

@@ -15,13 +15,7 @@ import (
 // many operations are inferred as paginated, by kind (the table of
 // docs/extensions.md, "Inference"). GitHub and Stripe page hundreds.
 func TestInferredPaginationCounts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads every shared spec")
-	}
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("no shared specs (set IDEMGEN_SHARED_SPECS)")
-	}
+	dir := testutil.RealSpecs(t, "loads every shared spec")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -27,10 +27,7 @@ var realSpecs = map[string]int{
 // allowed (they are real users' documents; warnings are fine), every
 // operation is there, and the IR keeps its invariants.
 func TestRealWorldSpecs(t *testing.T) {
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("../shared/specs not found beside the checkout; real-world specs not tested")
-	}
+	dir := testutil.RealSpecs(t, "")
 	for name, ops := range realSpecs {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)

@@ -39,10 +39,7 @@ func TestLintCleanSpec(t *testing.T) {
 // each must load and exit 0 (warnings are fine). `idemgen lint` is quick on
 // them; see docs/cli.md for the measured times.
 func TestLintSharedSpecs(t *testing.T) {
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("no shared specs folder beside the checkout (../shared/specs)")
-	}
+	dir := testutil.RealSpecs(t, "")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

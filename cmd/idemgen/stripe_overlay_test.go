@@ -19,13 +19,7 @@ import (
 // (parser and generator, in process) a client whose every POST is keyed by
 // Idempotency-Key, while the document stays byte for byte as published.
 func TestStripeOverlayRoundTrip(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow: loads and generates the 4 MB Stripe document")
-	}
-	dir := testutil.SharedSpecsDir(t)
-	if dir == "" {
-		t.Skip("no shared specs folder beside the checkout (../shared/specs)")
-	}
+	dir := testutil.RealSpecs(t, "slow: loads and generates the 4 MB Stripe document")
 	spec := filepath.Join(dir, "stripe-spec3-2023-09.yaml")
 	before := readBytes(t, spec)
 	ov := filepath.Join(t.TempDir(), "stripe.overlay.yaml")

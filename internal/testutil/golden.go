@@ -10,6 +10,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,18 +40,58 @@ func Golden(t testing.TB, path string, got []byte) {
 }
 
 // SharedSpecsDir returns the folder of real-world specs beside the checkout
-// (<module root>/../shared/specs, or $IDEMGEN_SHARED_SPECS when set, for a
-// checkout elsewhere such as a git worktree), or "" when it does not exist.
+// (<module root>/../shared/specs, or $IDEMGEN_SHARED_SPECS when set), or, in a
+// git worktree, beside the main checkout the worktree belongs to; "" when
+// none exists.
 func SharedSpecsDir(t testing.TB) string {
 	t.Helper()
-	p := filepath.Join(ModuleRoot(t), "..", "shared", "specs")
+	root := ModuleRoot(t)
+	candidates := []string{filepath.Join(root, "..", "shared", "specs")}
 	if env := os.Getenv("IDEMGEN_SHARED_SPECS"); env != "" {
-		p = env
+		candidates = []string{env}
+	} else if main := worktreeMain(root); main != "" {
+		candidates = append(candidates, filepath.Join(main, "..", "shared", "specs"))
 	}
-	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return p
+	for _, p := range candidates {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p
+		}
 	}
 	return ""
+}
+
+// worktreeMain returns the main checkout of the git worktree at root, or ""
+// when root is not a worktree (its .git is then a folder, not a file).
+func worktreeMain(root string) string {
+	b, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil {
+		return ""
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return ""
+	}
+	// <main>/.git/worktrees/<name> -> <main>
+	return filepath.Dir(filepath.Dir(filepath.Dir(gitdir)))
+}
+
+// RealSpecs returns SharedSpecsDir for a test of the real-world documents.
+// With slow set, the test is skipped under -short (slow says why). A missing
+// folder skips the test, except under CI=true: CI always lays shared/ beside
+// the checkout, so there a missing folder fails instead of passing silently.
+func RealSpecs(t testing.TB, slow string) string {
+	t.Helper()
+	if slow != "" && testing.Short() {
+		t.Skip(slow)
+	}
+	dir := SharedSpecsDir(t)
+	if dir == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("../shared/specs not found beside the checkout (set IDEMGEN_SHARED_SPECS)")
+		}
+		t.Skip("../shared/specs not found beside the checkout (set IDEMGEN_SHARED_SPECS)")
+	}
+	return dir
 }
 
 // ModuleRoot returns the directory holding the module's go.mod.
