@@ -136,9 +136,12 @@ func emitSchemeOption(s *ir.SecurityScheme, name string) jen.Code {
 }
 
 // sourceSupported reports whether a scheme also gets a credential-source
-// option: one credential string (basic authentication takes two).
-func sourceSupported(s *ir.SecurityScheme) bool {
-	return schemeSupported(s) && !(s.Type == "http" && strings.EqualFold(s.Scheme, "basic"))
+// option: every scheme that gets a static one.
+func sourceSupported(s *ir.SecurityScheme) bool { return schemeSupported(s) }
+
+// isBasic reports HTTP basic authentication, whose credentials are a pair.
+func isBasic(s *ir.SecurityScheme) bool {
+	return s.Type == "http" && strings.EqualFold(s.Scheme, "basic")
 }
 
 // emitSourceOption emits the credential-source option of a scheme: the
@@ -151,6 +154,9 @@ func sourceSupported(s *ir.SecurityScheme) bool {
 //		})
 //	}
 func emitSourceOption(s *ir.SecurityScheme, name string) jen.Code {
+	if isBasic(s) {
+		return emitBasicSourceOption(s, name)
+	}
 	params, stmt, what := schemeEdit(s)
 	doc := comment(fmt.Sprintf("%s authenticates the requests of the operations whose security requirements list "+
 		"the scheme %q, %s that source returns; it is called for every attempt. After a 401 the call asks "+
@@ -160,6 +166,36 @@ func emitSourceOption(s *ir.SecurityScheme, name string) jen.Code {
 	return doc.Func().Id(name).Params(jen.Id("source").Add(source)).Qual(rtPath, "Option").Block(
 		jen.Return(jen.Qual(rtPath, "WithCredentialSource").Call(jen.Lit(s.Name), jen.Id("source"),
 			jen.Func().Params(append([]jen.Code{jen.Id("req").Op("*").Qual("net/http", "Request")}, params...)...).Block(stmt))))
+}
+
+// emitBasicSourceOption emits the credential-source option of HTTP basic
+// authentication: the source returns the pair, which travels through the
+// runtime's one-string source already encoded (RFC 7617), so that the
+// runtime needs no knowledge of the scheme:
+//
+//	func WithBasicAuthSource(source func(ctx context.Context) (username, password string, err error)) idemrt.Option {
+//		return idemrt.WithCredentialSource("basicAuth", func(ctx context.Context) (string, error) {
+//			username, password, err := source(ctx)
+//			return base64.StdEncoding.EncodeToString([]byte(username + ":" + password)), err
+//		}, func(req *http.Request, credentials string) {
+//			req.Header.Set("Authorization", "Basic "+credentials)
+//		})
+//	}
+func emitBasicSourceOption(s *ir.SecurityScheme, name string) jen.Code {
+	doc := comment(fmt.Sprintf("%s authenticates the requests of the operations whose security requirements list "+
+		"the scheme %q, with HTTP basic authentication by the username and password that source returns; it is "+
+		"called for every attempt. After a 401 the call asks source once more (idemrt.CredentialRefresh(ctx) "+
+		"reports true) and resends once; a second 401 ends it with idemrt.ErrUnauthorized.", name, s.Name))
+	ctx := jen.Id("ctx").Qual("context", "Context")
+	source := jen.Func().Params(ctx.Clone()).Params(jen.Id("username"), jen.Id("password").String(), jen.Err().Error())
+	encode := jen.Func().Params(ctx.Clone()).Params(jen.String(), jen.Error()).Block(
+		jen.List(jen.Id("username"), jen.Id("password"), jen.Err()).Op(":=").Id("source").Call(jen.Id("ctx")),
+		jen.Return(jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(
+			jen.Index().Byte().Parens(jen.Id("username").Op("+").Lit(":").Op("+").Id("password"))), jen.Err()))
+	apply := jen.Func().Params(jen.Id("req").Op("*").Qual("net/http", "Request"), jen.Id("credentials").String()).Block(
+		jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Authorization"), jen.Lit("Basic ").Op("+").Id("credentials")))
+	return doc.Func().Id(name).Params(jen.Id("source").Add(source)).Qual(rtPath, "Option").Block(
+		jen.Return(jen.Qual(rtPath, "WithCredentialSource").Call(jen.Lit(s.Name), encode, apply)))
 }
 
 // schemeEdit returns an option's parameters, the statement that applies the
@@ -183,7 +219,7 @@ func schemeEdit(s *ir.SecurityScheme) ([]jen.Code, jen.Code, string) {
 			fmt.Sprintf("with the API key in the %s header", s.ParamName)
 	}
 	switch {
-	case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
+	case isBasic(s):
 		return []jen.Code{jen.List(jen.Id("username"), jen.Id("password")).String()},
 			req.Clone().Dot("SetBasicAuth").Call(jen.Id("username"), jen.Id("password")), "with HTTP basic authentication"
 	case s.Type == "http" && s.Scheme != "" && !strings.EqualFold(s.Scheme, "bearer"):

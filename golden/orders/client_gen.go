@@ -4,6 +4,7 @@ package orders
 
 import (
 	"context"
+	"encoding/base64"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
 	"net/http"
@@ -54,6 +55,33 @@ func WithAPIKeyAuth(key string) idemrt.Option {
 func WithAPIKeyAuthSource(source func(ctx context.Context) (string, error)) idemrt.Option {
 	return idemrt.WithCredentialSource("apiKeyAuth", source, func(req *http.Request, key string) {
 		req.Header.Set("X-API-Key", key)
+	})
+}
+
+// WithBasicAuth authenticates the requests of the operations whose security requirements list the
+// scheme "basicAuth", with HTTP basic authentication; other operations are sent without these
+// credentials.
+func WithBasicAuth(username, password string) idemrt.Option {
+	return idemrt.WithRequestEditor(func(ctx context.Context, req *http.Request) error {
+		if !idemrt.OperationOf(ctx).Uses("basicAuth") {
+			return nil
+		}
+		req.SetBasicAuth(username, password)
+		return nil
+	})
+}
+
+// WithBasicAuthSource authenticates the requests of the operations whose security requirements list
+// the scheme "basicAuth", with HTTP basic authentication by the username and password that source
+// returns; it is called for every attempt. After a 401 the call asks source once more
+// (idemrt.CredentialRefresh(ctx) reports true) and resends once; a second 401 ends it with
+// idemrt.ErrUnauthorized.
+func WithBasicAuthSource(source func(ctx context.Context) (username, password string, err error)) idemrt.Option {
+	return idemrt.WithCredentialSource("basicAuth", func(ctx context.Context) (string, error) {
+		username, password, err := source(ctx)
+		return base64.StdEncoding.EncodeToString([]byte(username + ":" + password)), err
+	}, func(req *http.Request, credentials string) {
+		req.Header.Set("Authorization", "Basic "+credentials)
 	})
 }
 

@@ -16,7 +16,7 @@ var createOrderOp = idemrt.Operation{
 	Safety:    idemrt.Keyed,
 	KeyHeader: "Idempotency-Key",
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // CreateOrderParams holds the parameters of CreateOrder.
@@ -79,7 +79,7 @@ var deleteOrderOp = idemrt.Operation{
 	Path:      "/orders/{order_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // DeleteOrderParams holds the parameters of DeleteOrder.
@@ -120,7 +120,7 @@ var getOrderOp = idemrt.Operation{
 	Path:      "/orders/{order_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{429}, Classes: []int{5}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // GetOrderParams holds the parameters of GetOrder.
@@ -178,7 +178,7 @@ var listOrdersOp = idemrt.Operation{
 	Path:      "/orders",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // ListOrdersParams holds the parameters of ListOrders.
@@ -241,7 +241,7 @@ var sendReceiptOp = idemrt.Operation{
 	Path:      "/orders/{order_id}/receipt",
 	Safety:    idemrt.Unsafe,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // SendReceiptParams holds the parameters of SendReceipt.
@@ -284,7 +284,7 @@ var updateOrderOp = idemrt.Operation{
 	Path:      "/orders/{order_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // UpdateOrderParams holds the parameters of UpdateOrder.

@@ -15,7 +15,7 @@ var capturePaymentOp = idemrt.Operation{
 	Path:      "/payments/{payment_id}/capture",
 	Safety:    idemrt.Unsafe,
 	Retryable: idemrt.StatusSet{Codes: []int{429, 503}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // CapturePaymentParams holds the parameters of CapturePayment.
@@ -64,7 +64,7 @@ var createPaymentOp = idemrt.Operation{
 	Safety:    idemrt.Keyed,
 	KeyHeader: "Idempotency-Key",
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"bearerAuth"},
+	Security:  []string{"basicAuth", "bearerAuth"},
 }
 
 // CreatePaymentParams holds the parameters of CreatePayment.
@@ -115,7 +115,7 @@ var getPaymentOp = idemrt.Operation{
 	Path:      "/payments/{payment_id}",
 	Safety:    idemrt.Idempotent,
 	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"apiKeyAuth", "bearerAuth"},
+	Security:  []string{"apiKeyAuth", "basicAuth", "bearerAuth"},
 }
 
 // GetPaymentParams holds the parameters of GetPayment.

@@ -6,6 +6,7 @@ package orders_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -143,6 +144,35 @@ func TestCredentialSourceRefreshesOnce(t *testing.T) {
 		} else if err != nil {
 			t.Fatalf("refreshed call: %v", err)
 		}
+	}
+}
+
+// TestBasicCredentialSourceRefreshesOnce: the basic-auth source is asked
+// per attempt, its pair is sent per RFC 7617, and a 401 makes the client
+// ask again and resend once with the fresh password.
+func TestBasicCredentialSourceRefreshesOnce(t *testing.T) {
+	var calls int
+	source := func(ctx context.Context) (string, string, error) {
+		calls++
+		if idemrt.CredentialRefresh(ctx) {
+			return "ada", "fresh:pw", nil
+		}
+		return "ada", "stale", nil
+	}
+	c, _, seen := surfaceServer(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		if user, pass, ok := r.BasicAuth(); !ok || user != "ada" || pass != "fresh:pw" {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"code": "expired", "message": "password rotated"})
+			return
+		}
+		payment(w)
+	}, orders.WithBasicAuthSource(source))
+	if _, err := c.GetPayment(context.Background(), orders.GetPaymentParams{PaymentID: "p1"}); err != nil {
+		t.Fatalf("refreshed call: %v", err)
+	}
+	reqs := seen()
+	stale := "Basic " + base64.StdEncoding.EncodeToString([]byte("ada:stale"))
+	if len(reqs) != 2 || calls != 2 || reqs[0].auth != stale {
+		t.Fatalf("%d requests, %d source calls, first Authorization %q", len(reqs), calls, reqs[0].auth)
 	}
 }
 
