@@ -76,7 +76,7 @@ func setScalar(v reflect.Value, cursor string) error {
 }
 
 // JSONField returns the member at path of v's JSON form, as a cursor: a
-// string as is, a number as written, "" for anything else or when a member
+// string as is, a number or a boolean as written, "" for anything else or when a member
 // is missing. Generated code uses it where a path cannot be followed
 // through Go fields (an item type that is a union, say).
 func JSONField(v any, path ...string) string {
@@ -97,8 +97,9 @@ func JSONField(v any, path ...string) string {
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	if raw = bytes.TrimSpace(raw); len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
-		return string(raw)
+	raw = bytes.TrimSpace(raw)
+	if s := string(raw); s == "true" || s == "false" || len(s) > 0 && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+		return s
 	}
 	return ""
 }

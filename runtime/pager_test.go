@@ -182,6 +182,12 @@ func (s *pageServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(page)
 }
 
+func (s *pageServer) hitsOf(idx int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[idx]
+}
+
 func (s *pageServer) total() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -263,8 +269,8 @@ func TestPagerRetryAndResume(t *testing.T) {
 			if want := catalog[:6]; !slices.Equal(ids, want) {
 				t.Fatalf("items %v, want %v exactly once each", ids, want)
 			}
-			if s.hits[2] != 2 {
-				t.Errorf("page 2 served %d times, want 2 (503, then the retry)", s.hits[2])
+			if n := s.hitsOf(2); n != 2 {
+				t.Errorf("page 2 served %d times, want 2 (503, then the retry)", n)
 			}
 			var pe *PageError
 			if !errors.As(err, &pe) || pe.Page != 3 || pe.Items != 6 {
