@@ -56,52 +56,23 @@ func nilCheck(expr func() *jen.Statement, fail func() jen.Code) jen.Code {
 }
 
 // value is the checks and the expression of the value itself: a pointer
-// checked and dereferenced, a Nullable read with Or(zero) (absent and null
-// read as the zero value); false for a Nullable of a pointer or of a type
-// without a literal zero here.
-func (a access) value(fail func() jen.Code) ([]jen.Code, *jen.Statement, bool) {
+// checked and dereferenced, a Nullable read with Get into the variable
+// name (absent and null fail); false for a Nullable of a pointer.
+func (a access) value(fail func() jen.Code, name string) ([]jen.Code, *jen.Statement, bool) {
 	checks := a.checks
 	switch {
 	case a.nullable:
-		zero := zeroLit(a.schema)
-		if a.ptr || zero == nil {
+		if a.ptr {
 			return nil, nil, false
 		}
-		return checks, a.expr().Dot("Or").Call(zero), true
+		checks = append(checks, jen.List(jen.Id(name), jen.Id("ok")).Op(":=").Add(a.expr()).Dot("Get").Call(),
+			jen.If(jen.Op("!").Id("ok")).Block(fail()))
+		return checks, jen.Id(name), true
 	case a.ptr:
 		checks = append(checks, nilCheck(a.expr, fail))
 		return checks, jen.Op("*").Add(a.expr()), true
 	}
 	return checks, a.expr(), true
-}
-
-// zeroLit is the literal zero of a scalar, slice or map schema's Go type.
-func zeroLit(s *ir.Schema) jen.Code {
-	d := s.Deref()
-	if d == nil {
-		return nil
-	}
-	kind := d.Kind
-	if kind == ir.KindEnum {
-		kind = d.EnumBase
-	}
-	switch kind {
-	case ir.KindString:
-		if d.Format == ir.FormatDateTime || d.Format == ir.FormatDate {
-			return nil
-		}
-		if d.Format == ir.FormatByte || d.Format == ir.FormatBinary {
-			return jen.Nil()
-		}
-		return jen.Lit("")
-	case ir.KindInteger, ir.KindNumber:
-		return jen.Lit(0)
-	case ir.KindBool:
-		return jen.False()
-	case ir.KindArray, ir.KindMap:
-		return jen.Nil()
-	}
-	return nil
 }
 
 // structField finds the property name of the struct schema d and the Go

@@ -63,7 +63,7 @@ func cursorReturn(a access, ok bool, fail func() jen.Code) ([]jen.Code, bool) {
 	if !ok {
 		return nil, false
 	}
-	checks, v, ok := a.value(fail)
+	checks, v, ok := a.value(fail, "v")
 	if !ok {
 		return nil, false
 	}
@@ -85,7 +85,7 @@ func cursorReturn(a access, ok bool, fail func() jen.Code) ([]jen.Code, bool) {
 func (g *gen) lastItemCursor(plan *pagerPlan) []jen.Code {
 	fail := failWith(emptyString)
 	items, _ := g.walk(plan.body, plan.schema, false, plan.pag.Items, fail)
-	checks, v, _ := items.value(fail)
+	checks, v, _ := items.value(fail, "list")
 	body := append(checks,
 		jen.Id("items").Op(":=").Add(v),
 		jen.If(jen.Len(jen.Id("items")).Op("==").Lit(0)).Block(fail()),
@@ -114,7 +114,7 @@ func (g *gen) emitHasMore(plan *pagerPlan) jen.Code {
 	body := []jen.Code{jen.Return(jsonField(plan.body(), path).Op("==").Lit("true"))}
 	if a, ok := g.walk(plan.body, plan.schema, false, path, fail); ok {
 		if d := a.schema.Deref(); d != nil && d.Kind == ir.KindBool {
-			if checks, v, ok := a.value(fail); ok {
+			if checks, v, ok := a.value(fail, "v"); ok {
 				body = append(checks, jen.Return(v))
 			}
 		}
@@ -139,10 +139,13 @@ func (g *gen) emitTotal(plan *pagerPlan) jen.Code {
 	}
 	fail := failWith(func() jen.Code { return jen.Lit(0) }, falseLit)
 	a, ok := g.walk(plan.body, plan.schema, false, path, fail)
-	if d := a.schema.Deref(); !ok || a.nullable || d == nil || d.Kind != ir.KindInteger {
+	if d := a.schema.Deref(); !ok || d == nil || d.Kind != ir.KindInteger {
 		return nil
 	}
-	checks, v, _ := a.value(fail)
+	checks, v, ok := a.value(fail, "v")
+	if !ok {
+		return nil
+	}
 	return jen.Func().Params(plan.pageParam()).Params(jen.Int64(), jen.Bool()).
 		Block(append(checks, jen.Return(jen.Int64().Call(v), jen.True()))...)
 }

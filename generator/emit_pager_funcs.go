@@ -156,6 +156,6 @@ func (plan *pagerPlan) pageParam() jen.Code {
 //		return p.Data
 //	}
 func (g *gen) emitItemsOf(plan *pagerPlan) jen.Code {
-	checks, v, _ := plan.items.value(func() jen.Code { return jen.Return(jen.Nil()) })
+	checks, v, _ := plan.items.value(func() jen.Code { return jen.Return(jen.Nil()) }, "list")
 	return jen.Func().Params(plan.pageParam()).Index().Add(plan.item.Clone()).Block(append(checks, jen.Return(v))...)
 }
