@@ -105,7 +105,7 @@ func (g *gen) emitPagerFunc(plan *pagerPlan) jen.Code {
 	vals = append(vals, jen.Line())
 	args := g.pagerArgs(op)
 	args = append(args, jen.Id("opts").Index().Qual(rtPath, "CallOption"))
-	return jen.Commentf("%s builds the idemrt.Pager of %s and %s.", ids.pager, ids.iter, ids.pages).Line().
+	return comment(fmt.Sprintf("%s builds the idemrt.Pager of %s and %s.", ids.pager, ids.iter, ids.pages)).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(ids.pager).Params(args...).Op("*").Add(typ()).Block(
 		jen.Return(jen.Op("&").Add(typ()).Values(vals...)))
 }
