@@ -23,7 +23,8 @@ func ParamCursor(v any) string {
 }
 
 // SetCursor places cursor in a params field: dst is the field's address
-// (a *V, or a **V for an optional parameter, set to nil for ""). V is a
+// (a *V, or a **V for an optional parameter, set to nil for ""; an untyped
+// parameter, *any, is set to the string, or nil for ""). V is a
 // string, integer or number type (a named one too, an enum say); a cursor
 // that does not parse as V is an error, and so is any other V.
 func SetCursor(dst any, cursor string) error {
@@ -32,6 +33,10 @@ func SetCursor(dst any, cursor string) error {
 		return fmt.Errorf("pagination: SetCursor needs a pointer, not %T", dst)
 	}
 	field := rv.Elem()
+	if field.Kind() == reflect.Interface && cursor == "" {
+		field.SetZero() // an untyped parameter: not sent
+		return nil
+	}
 	if field.Kind() == reflect.Pointer {
 		if cursor == "" {
 			field.SetZero()

@@ -192,6 +192,10 @@ func TestCursorHelpers(t *testing.T) {
 			t.Errorf("ParamCursor after SetCursor(%q) = %q", set.cursor, got)
 		}
 	}
+	var untyped any
+	if SetCursor(&untyped, "t") != nil || untyped != "t" || SetCursor(&untyped, "") != nil || untyped != nil {
+		t.Errorf("SetCursor on an untyped parameter left %v", untyped)
+	}
 	if err := SetCursor(&n, "x"); err == nil {
 		t.Error("SetCursor parsed x as an integer")
 	}
