@@ -27,49 +27,65 @@ func noFault(int, int) string { return "" }
 
 // TestPagerRepeatedCursor: a server that sends a cursor already requested
 // ends the iteration with ErrRepeatedCursor after the pages it did serve,
-// instead of looping.
+// instead of looping. (Offsets and page numbers are counted by the Pager
+// and never repeat; a server that lies about them ends with ErrEmptyPage.)
 func TestPagerRepeatedCursor(t *testing.T) {
 	for name, edit := range map[string]func(p *testPage, h http.Header, idx int){
-		"cursor-field": func(p *testPage, _ http.Header, idx int) { p.NextCursor = "c2" },
-		"link-header": func(_ *testPage, h http.Header, idx int) {
+		"cursor-field": func(p *testPage, _ http.Header, _ int) { p.NextCursor = "c2" },
+		"last-item": func(p *testPage, _ http.Header, idx int) {
+			if idx == 2 {
+				p.Items = []testItem{{"a"}, {"b"}, {"c"}} // page 2 ends where page 1 did
+			}
+		},
+		"link-header": func(_ *testPage, h http.Header, _ int) {
 			h.Set("Link", strings.Replace(h.Get("Link"), "page=3", "page=2", 1))
 		},
-		"page": func(p *testPage, _ http.Header, _ int) { *p.Total = 100 }, // never repeats: the empty page stops it
+		"body-next-url": func(p *testPage, _ http.Header, _ int) { p.Links.Next = "/list?page=2" },
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := newPageServer(t, kindNamed(t, name))
 			s.fault, s.edit = noFault, edit
-			ids, err := drain(s.pager(oneRetryRunner(t)).Items(context.Background()))
-			if name == "page" {
-				if !errors.Is(err, ErrEmptyPage) || !slices.Equal(ids, catalog) {
-					t.Fatalf("%v, %v; want every item, then ErrEmptyPage", ids, err)
+			var ids []string
+			var err error
+			for item, e := range s.pager(oneRetryRunner(t)).Items(context.Background()) {
+				if err = e; e != nil {
+					break
 				}
-				return
+				ids = append(ids, item.ID)
 			}
-			if !errors.Is(err, ErrRepeatedCursor) || !slices.Equal(ids, catalog[:6]) {
-				t.Fatalf("%v, %v; want pages 1 and 2, then ErrRepeatedCursor", ids, err)
-			}
-			if s.total() != 2 {
-				t.Errorf("%d requests, want 2", s.total())
+			if !errors.Is(err, ErrRepeatedCursor) || len(ids) != 6 || s.total() != 2 {
+				t.Fatalf("%v, %v in %d requests; want pages 1 and 2, then ErrRepeatedCursor", ids, err, s.total())
 			}
 		})
 	}
 }
 
-// TestPagerEmptyPageWithMore: an empty page with has_more true is an
-// error, not an endless loop or a silent end.
+// TestPagerEmptyPageWithMore: an empty page that says more follow (has_more
+// true, or a total not reached) is an error, not an endless loop or a
+// silent end.
 func TestPagerEmptyPageWithMore(t *testing.T) {
-	s := newPageServer(t, kindNamed(t, "last-item"))
-	s.fault = noFault
-	s.edit = func(p *testPage, _ http.Header, idx int) {
-		if idx == 2 {
-			p.Items = []testItem{}
-		}
-	}
-	ids, err := drain(s.pager(oneRetryRunner(t)).Items(context.Background()))
-	var pe *PageError
-	if !errors.Is(err, ErrEmptyPage) || !errors.As(err, &pe) || pe.Page != 2 || !slices.Equal(ids, catalog[:3]) {
-		t.Fatalf("%v, %v; want page 1, then ErrEmptyPage on page 2", ids, err)
+	for name, tc := range map[string]struct {
+		kind  string
+		edit  func(p *testPage, h http.Header, idx int)
+		items []string
+		page  int
+	}{
+		"has_more": {"last-item", func(p *testPage, _ http.Header, idx int) {
+			if idx == 2 {
+				p.Items = []testItem{}
+			}
+		}, catalog[:3], 2},
+		"total": {"page", func(p *testPage, _ http.Header, _ int) { *p.Total = 100 }, catalog, 4},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newPageServer(t, kindNamed(t, tc.kind))
+			s.fault, s.edit = noFault, tc.edit
+			ids, err := drain(s.pager(oneRetryRunner(t)).Items(context.Background()))
+			var pe *PageError
+			if !errors.Is(err, ErrEmptyPage) || !errors.As(err, &pe) || pe.Page != tc.page || !slices.Equal(ids, tc.items) {
+				t.Fatalf("%v, %v; want %v, then ErrEmptyPage on page %d", ids, err, tc.items, tc.page)
+			}
+		})
 	}
 }
 
