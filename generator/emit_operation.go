@@ -24,6 +24,9 @@ func (g *gen) operationsFile(ops []*ir.Operation) *jen.File {
 			f.Add(g.emitResult(op)).Line()
 		}
 		f.Add(g.emitMethod(op)).Line()
+		if code := g.emitPager(op); code != nil {
+			f.Add(code).Line()
+		}
 		if ids.errorModel != "" {
 			f.Add(g.emitErrorModel(op)).Line()
 		}

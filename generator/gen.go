@@ -42,6 +42,9 @@ type opIdents struct {
 	// params and result are the exported type names, or "" when not needed.
 	params string
 	result string
+	// iter, pages and pager name a paginated operation's iterator methods
+	// and their Pager constructor ("" for none; emit_pager.go).
+	iter, pages, pager string
 }
 
 // newGen prepares a generation run.
@@ -80,6 +83,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	for _, op := range ops {
 		g.reserveOp(op)
 	}
+	g.reservePagers(ops)
 	for _, s := range g.api.Schemas {
 		g.typeNames[s] = g.ns.claim(s.GoName, "Model")
 	}

@@ -140,6 +140,9 @@ func (c *call) applyCallConfig() error {
 	if c.cfg.base != nil || len(c.cfg.query) > 0 {
 		c.req.URL = c.rebase()
 	}
+	if err := c.followNext(); err != nil {
+		return err
+	}
 	if len(c.cfg.fields) > 0 {
 		if err := c.mergeFields(); err != nil {
 			return err

@@ -34,6 +34,7 @@ type callConfig struct {
 	query       []string // name, value pairs
 	fields      []jsonField
 	resp        **http.Response
+	next        string // a link pager's next-page URL (pager_link.go)
 }
 
 type runnerFunc func(*Runner)

@@ -6,6 +6,8 @@ import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
+	"iter"
+	"net/http"
 )
 
 // createOrderOp is the retry contract of CreateOrder (safety from the parameter level, retryable statuses from the root level).
@@ -227,6 +229,45 @@ func (c *Client) ListOrders(ctx context.Context, params ListOrdersParams, opts .
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListOrdersIter iterates the items of every page of ListOrders (cursor pagination: cursor is the response field next_cursor).
+//
+// Pages are fetched as the loop needs them, each by one ListOrders call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListOrdersIter(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) iter.Seq2[Order, error] {
+	return c.listOrdersPager(params, opts).Items(ctx)
+}
+
+// ListOrdersPages iterates the pages of ListOrders, with their metadata; see ListOrdersIter.
+func (c *Client) ListOrdersPages(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) iter.Seq2[*OrderList, error] {
+	return c.listOrdersPager(params, opts).Pages(ctx)
+}
+
+// listOrdersPager builds the idemrt.Pager of ListOrdersIter and ListOrdersPages.
+func (c *Client) listOrdersPager(params ListOrdersParams, opts []idemrt.CallOption) *idemrt.Pager[OrderList, Order] {
+	return &idemrt.Pager[OrderList, Order]{
+		Kind:  idemrt.PageCursor,
+		Start: idemrt.ParamCursor(params.Cursor),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*OrderList, error) {
+			if err := idemrt.SetCursor(&params.Cursor, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListOrders(ctx, params, opts...)
+		},
+		ItemsOf: func(p *OrderList) []Order {
+			return p.Data
+		},
+		Next: func(p *OrderList, _ *http.Response) string {
+			if p.NextCursor == nil {
+				return ""
+			}
+			return *p.NextCursor
+		},
+	}
 }
 
 // listOrdersErrorModel returns a new value of the error model ListOrders declares for status, or nil.

@@ -6,6 +6,8 @@ import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
+	"iter"
+	"net/http"
 )
 
 // listAuditsOp is the retry contract of ListAudits (safety from the default level, retryable statuses from the default level).
@@ -48,6 +50,45 @@ func (c *Client) ListAudits(ctx context.Context, params ListAuditsParams, opts .
 	return out, nil
 }
 
+// ListAuditsIter iterates the items of every page of ListAudits (offset pagination: offset is the number of items read).
+//
+// Pages are fetched as the loop needs them, each by one ListAudits call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListAuditsIter(ctx context.Context, params ListAuditsParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listAuditsPager(params, opts).Items(ctx)
+}
+
+// ListAuditsPages iterates the pages of ListAudits, with their metadata; see ListAuditsIter.
+func (c *Client) ListAuditsPages(ctx context.Context, params ListAuditsParams, opts ...idemrt.CallOption) iter.Seq2[*LogPage, error] {
+	return c.listAuditsPager(params, opts).Pages(ctx)
+}
+
+// listAuditsPager builds the idemrt.Pager of ListAuditsIter and ListAuditsPages.
+func (c *Client) listAuditsPager(params ListAuditsParams, opts []idemrt.CallOption) *idemrt.Pager[LogPage, string] {
+	return &idemrt.Pager[LogPage, string]{
+		Kind:  idemrt.PageOffset,
+		Start: idemrt.ParamCursor(params.Offset),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*LogPage, error) {
+			if err := idemrt.SetCursor(&params.Offset, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListAudits(ctx, params, opts...)
+		},
+		ItemsOf: func(p *LogPage) []string {
+			return p.Entries
+		},
+		Total: func(p *LogPage) (int64, bool) {
+			if p.Total == nil {
+				return 0, false
+			}
+			return int64(*p.Total), true
+		},
+	}
+}
+
 // listChargesOp is the retry contract of ListCharges (safety from the default level, retryable statuses from the default level).
 var listChargesOp = idemrt.Operation{
 	ID:        "listCharges",
@@ -86,6 +127,50 @@ func (c *Client) ListCharges(ctx context.Context, params ListChargesParams, opts
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListChargesIter iterates the items of every page of ListCharges (cursor pagination: starting_after is the last item's id).
+//
+// Pages are fetched as the loop needs them, each by one ListCharges call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListChargesIter(ctx context.Context, params ListChargesParams, opts ...idemrt.CallOption) iter.Seq2[Customer, error] {
+	return c.listChargesPager(params, opts).Items(ctx)
+}
+
+// ListChargesPages iterates the pages of ListCharges, with their metadata; see ListChargesIter.
+func (c *Client) ListChargesPages(ctx context.Context, params ListChargesParams, opts ...idemrt.CallOption) iter.Seq2[*CustomerList, error] {
+	return c.listChargesPager(params, opts).Pages(ctx)
+}
+
+// listChargesPager builds the idemrt.Pager of ListChargesIter and ListChargesPages.
+func (c *Client) listChargesPager(params ListChargesParams, opts []idemrt.CallOption) *idemrt.Pager[CustomerList, Customer] {
+	return &idemrt.Pager[CustomerList, Customer]{
+		Kind:  idemrt.PageCursor,
+		Start: idemrt.ParamCursor(params.StartingAfter),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*CustomerList, error) {
+			if err := idemrt.SetCursor(&params.StartingAfter, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListCharges(ctx, params, opts...)
+		},
+		ItemsOf: func(p *CustomerList) []Customer {
+			return p.Data
+		},
+		Next: func(p *CustomerList, _ *http.Response) string {
+			items := p.Data
+			if len(items) == 0 {
+				return ""
+			}
+			last := items[len(items)-1]
+			return last.ID
+		},
+		HasMore: func(p *CustomerList) bool {
+			return p.HasMore
+		},
+	}
 }
 
 // listCustomersOp is the retry contract of ListCustomers (safety from the default level, retryable statuses from the default level).
@@ -128,6 +213,50 @@ func (c *Client) ListCustomers(ctx context.Context, params ListCustomersParams, 
 	return out, nil
 }
 
+// ListCustomersIter iterates the items of every page of ListCustomers (cursor pagination: starting_after is the last item's id).
+//
+// Pages are fetched as the loop needs them, each by one ListCustomers call under its retry contract,
+// all drawing on the client's retry budget; breaking out of the loop stops the requests. A failure
+// ends the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed,
+// and idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListCustomersIter(ctx context.Context, params ListCustomersParams, opts ...idemrt.CallOption) iter.Seq2[Customer, error] {
+	return c.listCustomersPager(params, opts).Items(ctx)
+}
+
+// ListCustomersPages iterates the pages of ListCustomers, with their metadata; see ListCustomersIter.
+func (c *Client) ListCustomersPages(ctx context.Context, params ListCustomersParams, opts ...idemrt.CallOption) iter.Seq2[*CustomerList, error] {
+	return c.listCustomersPager(params, opts).Pages(ctx)
+}
+
+// listCustomersPager builds the idemrt.Pager of ListCustomersIter and ListCustomersPages.
+func (c *Client) listCustomersPager(params ListCustomersParams, opts []idemrt.CallOption) *idemrt.Pager[CustomerList, Customer] {
+	return &idemrt.Pager[CustomerList, Customer]{
+		Kind:  idemrt.PageCursor,
+		Start: idemrt.ParamCursor(params.StartingAfter),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*CustomerList, error) {
+			if err := idemrt.SetCursor(&params.StartingAfter, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListCustomers(ctx, params, opts...)
+		},
+		ItemsOf: func(p *CustomerList) []Customer {
+			return p.Data
+		},
+		Next: func(p *CustomerList, _ *http.Response) string {
+			items := p.Data
+			if len(items) == 0 {
+				return ""
+			}
+			last := items[len(items)-1]
+			return last.ID
+		},
+		HasMore: func(p *CustomerList) bool {
+			return p.HasMore
+		},
+	}
+}
+
 // listEventsOp is the retry contract of ListEvents (safety from the default level, retryable statuses from the default level).
 var listEventsOp = idemrt.Operation{
 	ID:        "listEvents",
@@ -163,6 +292,51 @@ func (c *Client) ListEvents(ctx context.Context, params ListEventsParams, opts .
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListEventsIter iterates the items of every page of ListEvents (cursor pagination: cursor is the response field next_cursor).
+//
+// Pages are fetched as the loop needs them, each by one ListEvents call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListEventsIter(ctx context.Context, params ListEventsParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listEventsPager(params, opts).Items(ctx)
+}
+
+// ListEventsPages iterates the pages of ListEvents, with their metadata; see ListEventsIter.
+func (c *Client) ListEventsPages(ctx context.Context, params ListEventsParams, opts ...idemrt.CallOption) iter.Seq2[*EventPage, error] {
+	return c.listEventsPager(params, opts).Pages(ctx)
+}
+
+// listEventsPager builds the idemrt.Pager of ListEventsIter and ListEventsPages.
+func (c *Client) listEventsPager(params ListEventsParams, opts []idemrt.CallOption) *idemrt.Pager[EventPage, string] {
+	return &idemrt.Pager[EventPage, string]{
+		Kind:  idemrt.PageCursor,
+		Start: idemrt.ParamCursor(params.Cursor),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*EventPage, error) {
+			if err := idemrt.SetCursor(&params.Cursor, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListEvents(ctx, params, opts...)
+		},
+		ItemsOf: func(p *EventPage) []string {
+			return p.Items
+		},
+		Next: func(p *EventPage, _ *http.Response) string {
+			if p.NextCursor == nil {
+				return ""
+			}
+			return *p.NextCursor
+		},
+		HasMore: func(p *EventPage) bool {
+			if p.HasMore == nil {
+				return false
+			}
+			return *p.HasMore
+		},
+	}
 }
 
 // listExportsOp is the retry contract of ListExports (safety from the default level, retryable statuses from the default level).
@@ -256,6 +430,35 @@ func (c *Client) ListIssues(ctx context.Context, params ListIssuesParams, opts .
 	return out, nil
 }
 
+// ListIssuesIter iterates the items of every page of ListIssues (link pagination: the next page's URL is the Link header's rel="next").
+//
+// Pages are fetched as the loop needs them, each by one ListIssues call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListIssuesIter(ctx context.Context, params ListIssuesParams, opts ...idemrt.CallOption) iter.Seq2[Repo, error] {
+	return c.listIssuesPager(params, opts).Items(ctx)
+}
+
+// ListIssuesPages iterates the pages of ListIssues, with their metadata; see ListIssuesIter.
+func (c *Client) ListIssuesPages(ctx context.Context, params ListIssuesParams, opts ...idemrt.CallOption) iter.Seq2[*ListIssuesResult, error] {
+	return c.listIssuesPager(params, opts).Pages(ctx)
+}
+
+// listIssuesPager builds the idemrt.Pager of ListIssuesIter and ListIssuesPages.
+func (c *Client) listIssuesPager(params ListIssuesParams, opts []idemrt.CallOption) *idemrt.Pager[ListIssuesResult, Repo] {
+	return &idemrt.Pager[ListIssuesResult, Repo]{
+		Kind: idemrt.PageLink,
+		Opts: opts,
+		Fetch: func(ctx context.Context, _ string, opts []idemrt.CallOption) (*ListIssuesResult, error) {
+			return c.ListIssues(ctx, params, opts...)
+		},
+		ItemsOf: func(p *ListIssuesResult) []Repo {
+			return p.Body
+		},
+	}
+}
+
 // listLogsOp is the retry contract of ListLogs (safety from the default level, retryable statuses from the default level).
 var listLogsOp = idemrt.Operation{
 	ID:        "listLogs",
@@ -294,6 +497,45 @@ func (c *Client) ListLogs(ctx context.Context, params ListLogsParams, opts ...id
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListLogsIter iterates the items of every page of ListLogs (offset pagination: offset is the number of items read).
+//
+// Pages are fetched as the loop needs them, each by one ListLogs call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListLogsIter(ctx context.Context, params ListLogsParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listLogsPager(params, opts).Items(ctx)
+}
+
+// ListLogsPages iterates the pages of ListLogs, with their metadata; see ListLogsIter.
+func (c *Client) ListLogsPages(ctx context.Context, params ListLogsParams, opts ...idemrt.CallOption) iter.Seq2[*LogPage, error] {
+	return c.listLogsPager(params, opts).Pages(ctx)
+}
+
+// listLogsPager builds the idemrt.Pager of ListLogsIter and ListLogsPages.
+func (c *Client) listLogsPager(params ListLogsParams, opts []idemrt.CallOption) *idemrt.Pager[LogPage, string] {
+	return &idemrt.Pager[LogPage, string]{
+		Kind:  idemrt.PageOffset,
+		Start: idemrt.ParamCursor(params.Offset),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*LogPage, error) {
+			if err := idemrt.SetCursor(&params.Offset, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListLogs(ctx, params, opts...)
+		},
+		ItemsOf: func(p *LogPage) []string {
+			return p.Entries
+		},
+		Total: func(p *LogPage) (int64, bool) {
+			if p.Total == nil {
+				return 0, false
+			}
+			return int64(*p.Total), true
+		},
+	}
 }
 
 // listPagesOp is the retry contract of ListPages (safety from the default level, retryable statuses from the default level).
@@ -336,6 +578,45 @@ func (c *Client) ListPages(ctx context.Context, params ListPagesParams, opts ...
 	return out, nil
 }
 
+// ListPagesIter iterates the items of every page of ListPages (page-number pagination: page is 1, 2, ...).
+//
+// Pages are fetched as the loop needs them, each by one ListPages call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListPagesIter(ctx context.Context, params ListPagesParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listPagesPager(params, opts).Items(ctx)
+}
+
+// ListPagesPages iterates the pages of ListPages, with their metadata; see ListPagesIter.
+func (c *Client) ListPagesPages(ctx context.Context, params ListPagesParams, opts ...idemrt.CallOption) iter.Seq2[*Pages, error] {
+	return c.listPagesPager(params, opts).Pages(ctx)
+}
+
+// listPagesPager builds the idemrt.Pager of ListPagesIter and ListPagesPages.
+func (c *Client) listPagesPager(params ListPagesParams, opts []idemrt.CallOption) *idemrt.Pager[Pages, string] {
+	return &idemrt.Pager[Pages, string]{
+		Kind:  idemrt.PageNumber,
+		Start: idemrt.ParamCursor(params.Page),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*Pages, error) {
+			if err := idemrt.SetCursor(&params.Page, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListPages(ctx, params, opts...)
+		},
+		ItemsOf: func(p *Pages) []string {
+			return p.Pages
+		},
+		Total: func(p *Pages) (int64, bool) {
+			if p.TotalCount == nil {
+				return 0, false
+			}
+			return int64(*p.TotalCount), true
+		},
+	}
+}
+
 // listPhotosOp is the retry contract of ListPhotos (safety from the default level, retryable statuses from the default level).
 var listPhotosOp = idemrt.Operation{
 	ID:        "listPhotos",
@@ -374,6 +655,43 @@ func (c *Client) ListPhotos(ctx context.Context, params ListPhotosParams, opts .
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListPhotosIter iterates the items of every page of ListPhotos (page-number pagination: page is 1, 2, ...).
+//
+// Pages are fetched as the loop needs them, each by one ListPhotos call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListPhotosIter(ctx context.Context, params ListPhotosParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listPhotosPager(params, opts).Items(ctx)
+}
+
+// ListPhotosPages iterates the pages of ListPhotos, with their metadata; see ListPhotosIter.
+func (c *Client) ListPhotosPages(ctx context.Context, params ListPhotosParams, opts ...idemrt.CallOption) iter.Seq2[*[]string, error] {
+	return c.listPhotosPager(params, opts).Pages(ctx)
+}
+
+// listPhotosPager builds the idemrt.Pager of ListPhotosIter and ListPhotosPages.
+func (c *Client) listPhotosPager(params ListPhotosParams, opts []idemrt.CallOption) *idemrt.Pager[[]string, string] {
+	return &idemrt.Pager[[]string, string]{
+		Kind:  idemrt.PageNumber,
+		Start: idemrt.ParamCursor(params.Page),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*[]string, error) {
+			if err := idemrt.SetCursor(&params.Page, cursor); err != nil {
+				return nil, err
+			}
+			page, err := c.ListPhotos(ctx, params, opts...)
+			if err != nil {
+				return nil, err
+			}
+			return &page, nil
+		},
+		ItemsOf: func(p *[]string) []string {
+			return (*p)
+		},
+	}
 }
 
 // listReposOp is the retry contract of ListRepos (safety from the default level, retryable statuses from the default level).
@@ -427,6 +745,35 @@ func (c *Client) ListRepos(ctx context.Context, params ListReposParams, opts ...
 	return out, nil
 }
 
+// ListReposIter iterates the items of every page of ListRepos (link pagination: the next page's URL is the Link header's rel="next").
+//
+// Pages are fetched as the loop needs them, each by one ListRepos call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListReposIter(ctx context.Context, params ListReposParams, opts ...idemrt.CallOption) iter.Seq2[Repo, error] {
+	return c.listReposPager(params, opts).Items(ctx)
+}
+
+// ListReposPages iterates the pages of ListRepos, with their metadata; see ListReposIter.
+func (c *Client) ListReposPages(ctx context.Context, params ListReposParams, opts ...idemrt.CallOption) iter.Seq2[*ListReposResult, error] {
+	return c.listReposPager(params, opts).Pages(ctx)
+}
+
+// listReposPager builds the idemrt.Pager of ListReposIter and ListReposPages.
+func (c *Client) listReposPager(params ListReposParams, opts []idemrt.CallOption) *idemrt.Pager[ListReposResult, Repo] {
+	return &idemrt.Pager[ListReposResult, Repo]{
+		Kind: idemrt.PageLink,
+		Opts: opts,
+		Fetch: func(ctx context.Context, _ string, opts []idemrt.CallOption) (*ListReposResult, error) {
+			return c.ListRepos(ctx, params, opts...)
+		},
+		ItemsOf: func(p *ListReposResult) []Repo {
+			return p.Body
+		},
+	}
+}
+
 // listTasksOp is the retry contract of ListTasks (safety from the default level, retryable statuses from the default level).
 var listTasksOp = idemrt.Operation{
 	ID:        "listTasks",
@@ -464,6 +811,45 @@ func (c *Client) ListTasks(ctx context.Context, params ListTasksParams, opts ...
 	return out, nil
 }
 
+// ListTasksIter iterates the items of every page of ListTasks (cursor pagination: page_token is the response field next_page_token).
+//
+// Pages are fetched as the loop needs them, each by one ListTasks call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListTasksIter(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listTasksPager(params, opts).Items(ctx)
+}
+
+// ListTasksPages iterates the pages of ListTasks, with their metadata; see ListTasksIter.
+func (c *Client) ListTasksPages(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) iter.Seq2[*TaskPage, error] {
+	return c.listTasksPager(params, opts).Pages(ctx)
+}
+
+// listTasksPager builds the idemrt.Pager of ListTasksIter and ListTasksPages.
+func (c *Client) listTasksPager(params ListTasksParams, opts []idemrt.CallOption) *idemrt.Pager[TaskPage, string] {
+	return &idemrt.Pager[TaskPage, string]{
+		Kind:  idemrt.PageCursor,
+		Start: idemrt.ParamCursor(params.PageToken),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*TaskPage, error) {
+			if err := idemrt.SetCursor(&params.PageToken, cursor); err != nil {
+				return nil, err
+			}
+			return c.ListTasks(ctx, params, opts...)
+		},
+		ItemsOf: func(p *TaskPage) []string {
+			return p.Tasks
+		},
+		Next: func(p *TaskPage, _ *http.Response) string {
+			if p.NextPageToken == nil {
+				return ""
+			}
+			return *p.NextPageToken
+		},
+	}
+}
+
 // searchOp is the retry contract of Search (safety from the default level, retryable statuses from the default level).
 var searchOp = idemrt.Operation{
 	ID:        "search",
@@ -499,4 +885,42 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...idemrt
 		return nil, err
 	}
 	return out, nil
+}
+
+// SearchIter iterates the items of every page of Search (link pagination: the next page's URL is the response field links.next).
+//
+// Pages are fetched as the loop needs them, each by one Search call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) SearchIter(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.searchPager(params, opts).Items(ctx)
+}
+
+// SearchPages iterates the pages of Search, with their metadata; see SearchIter.
+func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) iter.Seq2[*SearchPage, error] {
+	return c.searchPager(params, opts).Pages(ctx)
+}
+
+// searchPager builds the idemrt.Pager of SearchIter and SearchPages.
+func (c *Client) searchPager(params SearchParams, opts []idemrt.CallOption) *idemrt.Pager[SearchPage, string] {
+	return &idemrt.Pager[SearchPage, string]{
+		Kind: idemrt.PageLink,
+		Opts: opts,
+		Fetch: func(ctx context.Context, _ string, opts []idemrt.CallOption) (*SearchPage, error) {
+			return c.Search(ctx, params, opts...)
+		},
+		ItemsOf: func(p *SearchPage) []string {
+			return p.Results
+		},
+		Next: func(p *SearchPage, _ *http.Response) string {
+			if p.Links == nil {
+				return ""
+			}
+			if p.Links.Next == nil {
+				return ""
+			}
+			return *p.Links.Next
+		},
+	}
 }
