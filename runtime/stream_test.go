@@ -71,8 +71,7 @@ func (s *sseServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	io := "data: [DONE]\n\n"
-	fmt.Fprint(w, io)
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
 func (s *sseServer) seen() (ids, keys []string) {
@@ -167,7 +166,7 @@ func TestStreamCutUnsafe(t *testing.T) {
 	if !errors.Is(err, ErrStreamCut) || !errors.Is(err, ErrOutcomeUnknown) || !errors.As(err, &cut) {
 		t.Fatalf("err %v", err)
 	}
-	if !strings.Contains(err.Error(), "after 5 events") || KeyOf(err) == "" || cut.LastEventID != "5" || cut.Events != 5 {
+	if !strings.Contains(err.Error(), "after 5 events") || KeyOf(err) == "" || cut.LastEventID != "5" || cut.Events != 5 || len(AttemptsOf(err)) != 1 {
 		t.Fatalf("err %q, key %q, %+v", err, KeyOf(err), cut)
 	}
 }
@@ -244,5 +243,46 @@ func TestStreamHeaderDeadline(t *testing.T) {
 	_, err := OpenStream[delta](context.Background(), r, &streamGetOp, req, FramingSSE)
 	if !errors.Is(err, ErrDeadline) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestStreamResumeRedirectKeepsCredentialsHome: a reconnection goes through
+// the engine's redirect rules: redirected to another server, it keeps
+// Last-Event-ID but loses the credentials the client's editor added.
+func TestStreamResumeRedirectKeepsCredentialsHome(t *testing.T) {
+	other := &sseServer{total: 10}
+	var otherAuth atomic.Value
+	otherSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		otherAuth.Store(r.Header.Get("Authorization"))
+		other.ServeHTTP(w, r)
+	}))
+	defer otherSrv.Close()
+	home := &sseServer{total: 10, cutAt: 5}
+	homeSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Last-Event-ID") != "" {
+			http.Redirect(w, r, otherSrv.URL+r.URL.Path, http.StatusTemporaryRedirect)
+			return
+		}
+		home.ServeHTTP(w, r)
+	}))
+	defer homeSrv.Close()
+	auth := WithRequestEditor(func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer secret")
+		return nil
+	})
+	var log []Attempt
+	r, _ := loopRunner(t, quickPolicy(), auth)
+	got, err := readStream(t, r, &streamGetOp, homeSrv, WithAttemptLog(&log))
+	ids, _ := other.seen()
+	if err != nil || !slices.Equal(got, oneTo(10)) || !slices.Equal(ids, []string{"5"}) {
+		t.Fatalf("got %v, %v; Last-Event-ID at the other server %q", got, err, ids)
+	}
+	if a := otherAuth.Load(); a != "" {
+		t.Fatalf("the other server got Authorization %q", a)
+	}
+	// The log holds both connections: the first send, then the resume's
+	// redirect hop and its send.
+	if len(log) != 3 || log[0].Reason != ReasonFirst || log[1].Reason != ReasonStreamResume || log[1].Outcome != OutcomeRedirected || log[2].Reason != ReasonRedirect {
+		t.Fatalf("log %+v", log)
 	}
 }
