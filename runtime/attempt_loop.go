@@ -17,10 +17,14 @@ import (
 // budget.go; the call's state and context in call.go and callctx.go.
 func (c *call) run() (*http.Response, error) {
 	why, wait, src := ReasonFirst, time.Duration(0), WaitNone
+	if c.live != nil {
+		// A reconnection's first send says so, with the wait before it.
+		why, wait, src = c.live.start.why, c.live.start.wait, c.live.start.src
+	}
 	for {
 		s := c.send(why, wait, src)
 		v := c.judge(&s)
-		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 {
+		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 && c.live == nil {
 			if lost := c.readSuccess(&s); lost != nil {
 				v = *lost
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,7 +31,8 @@ func (f both) applyCall(c *callConfig) { f(c) }
 // WithMaxAttempts sets the most sends of a call (the first included),
 // instead of the policy's MaxAttempts. n < 1 keeps the policy's.
 func WithMaxAttempts(n int) ClientCallOption {
-	return both(func(c *callConfig) { c.maxAttempts = n })
+	m := int32(min(n, math.MaxInt32))
+	return both(func(c *callConfig) { c.maxAttempts = m })
 }
 
 // WithTimeout sets a call's total deadline instead of the policy's Timeout
@@ -38,6 +40,14 @@ func WithMaxAttempts(n int) ClientCallOption {
 // when it is earlier.
 func WithTimeout(d time.Duration) ClientCallOption {
 	return both(func(c *callConfig) { c.timeout = d })
+}
+
+// WithIdleTimeout sets how long a live response (an event stream, a
+// download) may stay silent once its headers are in, instead of the
+// policy's IdleTimeout (a negative d: no limit). Each read of the body must
+// make progress within d; the call's deadline covers the headers only.
+func WithIdleTimeout(d time.Duration) ClientCallOption {
+	return both(func(c *callConfig) { c.idle = d })
 }
 
 // WithBaseURL sends to base instead of the server the client was made for:
@@ -48,7 +58,10 @@ func WithBaseURL(base string) ClientCallOption {
 	if err == nil && (u.Scheme == "" || u.Host == "") {
 		err = fmt.Errorf("base URL %q is not absolute", base)
 	}
-	return both(func(c *callConfig) { c.base, c.baseErr = u, err })
+	return both(func(c *callConfig) {
+		d := c.withDest()
+		d.base, d.baseErr = u, err
+	})
 }
 
 // WithQuery adds the query parameter name=value to the request (a
@@ -129,19 +142,21 @@ var errNotJSONObject = errors.New("WithJSONField: the request body is not a JSON
 // policy, once, before the first attempt.
 func (c *call) applyCallConfig() error {
 	if c.cfg.maxAttempts > 0 {
-		c.pol.MaxAttempts = c.cfg.maxAttempts
+		c.pol.MaxAttempts = int(c.cfg.maxAttempts)
 	}
 	if c.cfg.timeout < 0 {
 		c.pol.Timeout, c.cfg.timeout = 0, 0
 	}
-	if c.cfg.baseErr != nil {
-		return c.cfg.baseErr
+	if d := c.cfg.dest; d != nil && d.baseErr != nil {
+		return d.baseErr
 	}
-	if c.cfg.base != nil || len(c.cfg.query) > 0 {
+	if (c.cfg.dest != nil && c.cfg.dest.base != nil) || len(c.cfg.query) > 0 {
 		c.req.URL = c.rebase()
 	}
-	if err := c.followNext(); err != nil {
-		return err
+	if c.cfg.dest != nil {
+		if err := c.followNext(); err != nil {
+			return err
+		}
 	}
 	if len(c.cfg.fields) > 0 {
 		if err := c.mergeFields(); err != nil {
@@ -158,7 +173,8 @@ func (c *call) applyCallConfig() error {
 // WithQuery parameters added.
 func (c *call) rebase() *url.URL {
 	u := *c.req.URL
-	if b := c.cfg.base; b != nil {
+	if d := c.cfg.dest; d != nil && d.base != nil {
+		b := d.base
 		rel := u.EscapedPath()
 		if s := c.req.Server; s != nil {
 			rel = strings.TrimPrefix(rel, strings.TrimSuffix(s.EscapedPath(), "/"))

@@ -157,6 +157,10 @@ func KeyOf(err error) string {
 	if errors.As(err, &ce) {
 		return ce.Key
 	}
+	var sc *StreamCutError
+	if errors.As(err, &sc) {
+		return sc.Key
+	}
 	return ""
 }
 
@@ -169,6 +173,10 @@ func AttemptsOf(err error) []Attempt {
 	var ce *CallError
 	if errors.As(err, &ce) {
 		return ce.Attempts
+	}
+	var sc *StreamCutError
+	if errors.As(err, &sc) {
+		return sc.Attempts
 	}
 	return nil
 }

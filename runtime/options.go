@@ -18,23 +18,48 @@ type CallOption interface{ applyCall(*callConfig) }
 // sending.
 type RequestEditor func(ctx context.Context, req *http.Request) error
 
+// destination holds the options that send a call elsewhere than the URL
+// its parameters built.
+type destination struct {
+	// base is WithBaseURL's server, baseErr its parse error.
+	base    *url.URL
+	baseErr error
+	// next is a link pager's next-page URL (pager_link.go).
+	next string
+}
+
+// withDest returns a copy of c's destination (a zero one when it has none)
+// for an option to edit: options are shared by every call they are given
+// to, so none edits another's.
+func (c *callConfig) withDest() *destination {
+	d := new(destination)
+	if c.dest != nil {
+		*d = *c.dest
+	}
+	c.dest = d
+	return d
+}
+
 // callConfig holds the per-call options; a Runner holds the client's
 // defaults in one (options that are both kinds), which a call starts from.
 type callConfig struct {
-	class   Class
-	noRetry bool
-	log     *[]Attempt
-	headers []string // name, value pairs
+	class Class
 	// maxAttempts and timeout override the policy's when set (timeout < 0:
-	// none).
-	maxAttempts int
+	// none). maxAttempts is an int32 beside noRetry so that the call state
+	// stays within its allocation size class (896 B with its header).
+	maxAttempts int32
+	noRetry     bool
+	log         *[]Attempt
+	headers     []string // name, value pairs
 	timeout     time.Duration
-	base        *url.URL
-	baseErr     error
-	query       []string // name, value pairs
-	fields      []jsonField
-	resp        **http.Response
-	next        string // a link pager's next-page URL (pager_link.go)
+	// idle overrides Policy.IdleTimeout when set (< 0: none).
+	idle time.Duration
+	// dest changes where the call goes; a pointer, since few calls have
+	// one and the call state must stay within its size class.
+	dest   *destination
+	query  []string // name, value pairs
+	fields []jsonField
+	resp   **http.Response
 }
 
 type runnerFunc func(*Runner)

@@ -141,7 +141,7 @@ func resolveNext(raw string, resp *http.Response) (string, error) {
 // next-page URL instead of the URL its params build.
 type nextURL string
 
-func (n nextURL) applyCall(c *callConfig) { c.next = string(n) }
+func (n nextURL) applyCall(c *callConfig) { c.withDest().next = string(n) }
 
 // followNext points the request at the next-page URL, if any: resolved
 // against the URL the page method built, and refused, unsent, unless it is
@@ -149,10 +149,10 @@ func (n nextURL) applyCall(c *callConfig) { c.next = string(n) }
 // or WithBaseURL's), since request editors add the client's credentials to
 // whatever URL the request has. A URL carrying user info is refused too.
 func (c *call) followNext() error {
-	if c.cfg.next == "" {
+	if c.cfg.dest.next == "" {
 		return nil
 	}
-	u, err := c.req.URL.Parse(c.cfg.next)
+	u, err := c.req.URL.Parse(c.cfg.dest.next)
 	if err != nil {
 		return fmt.Errorf("pagination: the next-page URL does not parse: %w", err)
 	}
