@@ -82,6 +82,7 @@ func (b *builder) responses(r *rawOp, op *ir.Operation) []*ir.Response {
 			resp.Description = *d
 		}
 		resp.Content = b.content(rr.Value.Content, at, responseHint(op.GoName, key, resp))
+		b.classifyResponse(rr.Value.Content, at, resp, op.GoName)
 		resp.Headers = b.headers(rr.Value.Headers, at, op.GoName)
 		out = append(out, resp)
 	}
