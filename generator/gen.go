@@ -42,6 +42,10 @@ type opIdents struct {
 	// params and result are the exported type names, or "" when not needed.
 	params string
 	result string
+	// stream and download name the <Op>Stream and <Op>Download methods, or
+	// "" when the operation has none (shape.go).
+	stream   string
+	download string
 }
 
 // newGen prepares a generation run.
@@ -80,6 +84,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	for _, op := range ops {
 		g.reserveOp(op)
 	}
+	g.reserveAltMethods(ops)
 	for _, s := range g.api.Schemas {
 		g.typeNames[s] = g.ns.claim(s.GoName, "Model")
 	}
