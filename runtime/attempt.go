@@ -56,7 +56,7 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.timeLeft()}}
 	tr, ctx := c.attemptContext()
 	if c.pol.AttemptTimeout > 0 {
-		ctx, s.cancel = context.WithTimeout(ctx, c.pol.AttemptTimeout)
+		ctx, s.cancel = c.limitAttempt(ctx)
 	}
 	h := c.header
 	if c.sends > 0 {

@@ -16,11 +16,11 @@ import (
 // body in body.go, the waits in backoff.go and retryafter.go, the budget in
 // budget.go; the call's state and context in call.go and callctx.go.
 func (c *call) run() (*http.Response, error) {
-	why, wait, src := ReasonFirst, time.Duration(0), WaitNone
+	why, wait, src := c.startWhy, c.startWait, c.startSrc
 	for {
 		s := c.send(why, wait, src)
 		v := c.judge(&s)
-		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 {
+		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 && c.live == nil {
 			if lost := c.readSuccess(&s); lost != nil {
 				v = *lost
 			}

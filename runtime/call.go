@@ -49,6 +49,14 @@ type call struct {
 	length int64
 	// body holds the success body once read.
 	body respBody
+	// live is set for a call opened with open: its success body is handed
+	// over unread, and its deadline covers the headers only.
+	live *liveCall
+	// startWhy and startWait describe the call's first send (a stream's
+	// reconnection is ReasonStreamResume after the stream's own wait).
+	startWhy  Reason
+	startWait time.Duration
+	startSrc  WaitSource
 
 	sends   int
 	retries int
@@ -96,7 +104,11 @@ func (c *call) init(ctx context.Context) error {
 	}
 	c.initHeader()
 	ctx = c.startObservers(ctx)
-	c.initDeadline(ctx, class)
+	if c.live != nil {
+		c.initHeaderDeadline(ctx)
+	} else {
+		c.initDeadline(ctx, class)
+	}
 	c.first.bind(!c.r.traced)
 	c.tctx = httptrace.WithClientTrace(&c.ctx, &c.first.trace)
 	switch {

@@ -40,6 +40,14 @@ func WithTimeout(d time.Duration) ClientCallOption {
 	return both(func(c *callConfig) { c.timeout = d })
 }
 
+// WithIdleTimeout sets how long a live response (an event stream, a
+// download) may stay silent once its headers are in, instead of the
+// policy's IdleTimeout (a negative d: no limit). Each read of the body must
+// make progress within d; the call's deadline covers the headers only.
+func WithIdleTimeout(d time.Duration) ClientCallOption {
+	return both(func(c *callConfig) { c.idle = d })
+}
+
 // WithBaseURL sends to base instead of the server the client was made for:
 // the operation's path is appended to base's, as NewClient's serverURL. A
 // base that does not parse as an absolute URL fails the call unsent.

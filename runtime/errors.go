@@ -157,6 +157,10 @@ func KeyOf(err error) string {
 	if errors.As(err, &ce) {
 		return ce.Key
 	}
+	var sc *StreamCutError
+	if errors.As(err, &sc) {
+		return sc.Key
+	}
 	return ""
 }
 

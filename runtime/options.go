@@ -29,11 +29,13 @@ type callConfig struct {
 	// none).
 	maxAttempts int
 	timeout     time.Duration
-	base        *url.URL
-	baseErr     error
-	query       []string // name, value pairs
-	fields      []jsonField
-	resp        **http.Response
+	// idle overrides Policy.IdleTimeout when set (< 0: none).
+	idle    time.Duration
+	base    *url.URL
+	baseErr error
+	query   []string // name, value pairs
+	fields  []jsonField
+	resp    **http.Response
 }
 
 type runnerFunc func(*Runner)

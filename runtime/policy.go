@@ -74,6 +74,12 @@ type Policy struct {
 	// content, an octet-stream body) the engine buffers so it can resend it
 	// (default 8 MiB); a longer one is sent once (ErrBodyNotReplayable).
 	MaxBuffer int64
+	// IdleTimeout bounds the wait for data of a live response (an event
+	// stream, a download) once its headers are in: the call's deadline
+	// covers the headers only, and from then on each read of the body must
+	// make progress within IdleTimeout (default 30s interactive, 2min
+	// background; negative: none), so a long healthy stream is never cut.
+	IdleTimeout time.Duration
 }
 
 // DefaultMaxBody is the default Policy.MaxBody: 32 MiB.
@@ -96,6 +102,7 @@ func (p Policy) withDefaults(d Policy) Policy {
 	fill(&p.AttemptTimeout, d.AttemptTimeout)
 	fill(&p.MinAttempt, d.MinAttempt)
 	fill(&p.ErrorBodyTimeout, d.ErrorBodyTimeout)
+	fill(&p.IdleTimeout, d.IdleTimeout)
 	if p.MaxRetryAfter <= 0 {
 		p.MaxRetryAfter = d.MaxRetryAfter
 	}
@@ -106,6 +113,7 @@ func (p Policy) withDefaults(d Policy) Policy {
 		p.MaxBuffer = d.MaxBuffer
 	}
 	p.Timeout, p.AttemptTimeout = max(p.Timeout, 0), max(p.AttemptTimeout, 0)
+	p.IdleTimeout = max(p.IdleTimeout, 0)
 	return p
 }
 
@@ -114,11 +122,13 @@ func (p Policy) withDefaults(d Policy) Policy {
 //
 // Interactive: 3 attempts, backoff 100ms doubling up to 1s, 10s total,
 // Retry-After honoured up to 3s, 100ms minimal attempt, success bodies up to
-// 32 MiB, error bodies read for at most 1s (both classes). A person is waiting:
+// 32 MiB, error bodies read for at most 1s (both classes), 30s of silence
+// allowed on a live response (an event stream, a download). A person is waiting:
 // a fast, explained failure beats a slow success.
 //
 // Background: 8 attempts, backoff 1s doubling up to 1min, 10min total, 1min
-// per attempt, Retry-After honoured up to 5min, 1s minimal attempt. Nobody is
+// per attempt, Retry-After honoured up to 5min, 1s minimal attempt, 2min of
+// silence allowed on a live response. Nobody is
 // waiting, so the call rides out short outages instead of pushing the retry
 // to yet another layer (a queue that redelivers multiplies attempts).
 func DefaultPolicy(c Class) Policy {
@@ -134,6 +144,7 @@ func DefaultPolicy(c Class) Policy {
 			MaxBody:          DefaultMaxBody,
 			MaxBuffer:        DefaultMaxBuffer,
 			ErrorBodyTimeout: time.Second,
+			IdleTimeout:      2 * time.Minute,
 		}
 	}
 	return Policy{
@@ -146,6 +157,7 @@ func DefaultPolicy(c Class) Policy {
 		MaxBody:          DefaultMaxBody,
 		MaxBuffer:        DefaultMaxBuffer,
 		ErrorBodyTimeout: time.Second,
+		IdleTimeout:      30 * time.Second,
 	}
 }
 

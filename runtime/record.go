@@ -29,6 +29,11 @@ const (
 	// ReasonCredentialRefresh is the one resend after a 401, with the
 	// credentials a source (WithCredentialSource) fetched afresh.
 	ReasonCredentialRefresh
+	// ReasonStreamResume is the first send of a reconnection: an event
+	// stream or a download of a safe operation was cut, and the engine
+	// resumes it (Last-Event-ID, Range), after the server's retry: wait or
+	// a backoff.
+	ReasonStreamResume
 )
 
 // String names the reason.
@@ -48,6 +53,8 @@ func (r Reason) String() string {
 		return "redirect"
 	case ReasonCredentialRefresh:
 		return "credential-refresh"
+	case ReasonStreamResume:
+		return "stream-resume"
 	default:
 		return "first"
 	}

@@ -22,6 +22,9 @@ func (c *call) ensureKey() {
 // success hands the response over. Its body was read within the attempt
 // (readSuccess), so the call's and the attempt's contexts are released now.
 func (c *call) success(s *sent) *http.Response {
+	if c.live != nil {
+		return c.live.handOver(c, s)
+	}
 	s.releaseAttempt()
 	c.release()
 	return s.resp

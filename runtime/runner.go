@@ -103,6 +103,15 @@ func (r *Runner) BudgetLeft(c Class) float64 { return r.buckets[c.valid()].left(
 // a plain status such as 404. A call that ends without a usable response
 // returns a *CallError. Both carry the key and the attempt records.
 func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...CallOption) (*http.Response, error) {
+	c := r.newCall(op, req, opts)
+	if err := c.init(ctx); err != nil {
+		return nil, err
+	}
+	return c.run()
+}
+
+// newCall makes the state of one call of op with its options applied.
+func (r *Runner) newCall(op *Operation, req *Request, opts []CallOption) *call {
 	c := &call{r: r, op: op, cfg: r.defaults}
 	c.ctx.call = c
 	if req != nil {
@@ -115,10 +124,7 @@ func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...Ca
 			o.applyCall(&c.cfg)
 		}
 	}
-	if err := c.init(ctx); err != nil {
-		return nil, err
-	}
-	return c.run()
+	return c
 }
 
 // tracesRequests reports whether d is an *http.Client over an
