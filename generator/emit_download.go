@@ -44,7 +44,7 @@ func (g *gen) emitDownload(op *ir.Operation, name string) jen.Code {
 
 // downloadDoc is the doc comment of a download method: what it reads and
 // how a dropped download is retried, then the contract and the operation's
-// text (for the main method) or a pointer to the main method.
+// text (for the main method) or the main method's name before the contract.
 func downloadDoc(op *ir.Operation, name string, types []string) *jen.Statement {
 	media := inlineText(strings.Join(types, ", "))
 	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
@@ -52,14 +52,15 @@ func downloadDoc(op *ir.Operation, name string, types []string) *jen.Statement {
 		what := fmt.Sprintf("The answer (%s) is a reader the caller must close. %s", media, downloadRetry(op))
 		return commentLead(true, op.Retry.Summary, what, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 	}
-	lead := fmt.Sprintf("%s is %s with the answer's bytes (%s) as a reader the caller must close. %s", name, op.GoName, media, downloadRetry(op))
-	return commentLead(true, lead, op.Retry.Summary, where, deprecated(op.Deprecated))
+	lead := fmt.Sprintf("%s is %s with the answer's bytes (%s) as a reader the caller must close. %s", name, op.GoName, media, op.Retry.Summary)
+	return commentLead(true, lead, downloadRetry(op), where, deprecated(op.Deprecated))
 }
 
-// downloadRetry says in one sentence what happens when a download drops.
+// downloadRetry says in one sentence what happens when a download drops,
+// as the runtime does it (idemrt.Body).
 func downloadRetry(op *ir.Operation) string {
 	if op.Retry.Safety == ir.Unsafe {
 		return "A dropped download is not resumed: the request may have executed."
 	}
-	return "A dropped download resumes with a Range request."
+	return "A dropped download resumes with a Range request when the server allows it (Accept-Ranges, a strong ETag)."
 }

@@ -136,9 +136,10 @@ func (g *gen) returnWithErrorModel(op *ir.Operation, v string, call jen.Code) []
 
 // streamDoc is the doc comment of a stream method: what it streams and how
 // a dropped stream is retried, then the contract and the operation's text
-// (for the main method) or a pointer to the main method.
+// (for the main method) or the main method's name before the contract
+// (kept on one line, greppable like every method's).
 func (g *gen) streamDoc(op *ir.Operation, name string, m *ir.MediaType) *jen.Statement {
-	how := streamRetry(op)
+	how := streamRetry(op, m.Framing)
 	if hasStreamSwitch(bodySchema(op)) {
 		how += " The request body's stream member is sent as true."
 	}
@@ -147,8 +148,8 @@ func (g *gen) streamDoc(op *ir.Operation, name string, m *ir.MediaType) *jen.Sta
 		what := fmt.Sprintf("The answer is a stream of events (%s). %s", inlineText(m.Name), how)
 		return commentLead(true, op.Retry.Summary, what, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 	}
-	lead := fmt.Sprintf("%s is %s with the answer streamed as events (%s). %s", name, op.GoName, inlineText(m.Name), how)
-	return commentLead(true, lead, op.Retry.Summary, where, deprecated(op.Deprecated))
+	lead := fmt.Sprintf("%s is %s with the answer streamed as events (%s). %s", name, op.GoName, inlineText(m.Name), op.Retry.Summary)
+	return commentLead(true, lead, how, where, deprecated(op.Deprecated))
 }
 
 // bodySchema is the schema of the JSON request body, or nil.
@@ -159,10 +160,16 @@ func bodySchema(op *ir.Operation) *ir.Schema {
 	return nil
 }
 
-// streamRetry says in one sentence what happens when a stream drops.
-func streamRetry(op *ir.Operation) string {
-	if op.Retry.Safety == ir.Unsafe {
+// streamRetry says in one sentence what happens when a stream drops, as
+// the runtime does it (idemrt.Stream): an unsafe operation's stream is never
+// reopened; a safe one's Server-Sent Events resume after the last event id,
+// and JSON lines, which carry no id, only reopen before their first event.
+func streamRetry(op *ir.Operation, f ir.Framing) string {
+	switch {
+	case op.Retry.Safety == ir.Unsafe:
 		return "A dropped stream is not resumed: the request may have executed."
+	case f == ir.FramingSSE:
+		return "A dropped stream resumes with Last-Event-ID."
 	}
-	return "A dropped stream resumes with Last-Event-ID."
+	return "A dropped stream is reopened only before its first event: its events carry no id to resume from."
 }
