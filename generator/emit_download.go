@@ -36,7 +36,7 @@ func (g *gen) emitDownload(op *ir.Operation, name string) jen.Code {
 	body := g.requestStatements(op, accept, fail)
 	call := jen.Qual(rtPath, "Download").Call(jen.Id("ctx"), jen.Id("c").Dot("runner"),
 		jen.Op("&").Id(g.opNames[op].contract), jen.Id("req"), jen.Id("opts").Op("..."))
-	body = append(body, g.returnWithErrorModel(op, "body", call)...)
+	body = append(body, g.returnWithErrorModel(op, "out", call)...)
 	ret := jen.Params(jen.Op("*").Qual(rtPath, "Body"), jen.Error())
 	return downloadDoc(op, name, types).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(g.methodArgs(op)...).Add(ret).Block(body...)

@@ -96,7 +96,11 @@ func (c *Client) CreateSpeech(ctx context.Context, body SpeechRequest, opts ...i
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createSpeechOp, "", err)
 	}
-	return idemrt.Download(ctx, c.runner, &createSpeechOp, req, opts...)
+	out, err := idemrt.Download(ctx, c.runner, &createSpeechOp, req, opts...)
+	if err != nil {
+		return nil, idemrt.ErrorModel(err, createSpeechErrorModel)
+	}
+	return out, nil
 }
 
 // CreateSpeechStream is CreateSpeech with the answer streamed as events (text/event-stream). CreateSpeech is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.
@@ -112,5 +116,18 @@ func (c *Client) CreateSpeechStream(ctx context.Context, body SpeechRequest, opt
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createSpeechOp, "", err)
 	}
-	return idemrt.OpenStream[SpeechChunk](ctx, c.runner, &createSpeechOp, req, idemrt.FramingSSE, opts...)
+	s, err := idemrt.OpenStream[SpeechChunk](ctx, c.runner, &createSpeechOp, req, idemrt.FramingSSE, opts...)
+	if err != nil {
+		return nil, idemrt.ErrorModel(err, createSpeechErrorModel)
+	}
+	return s, nil
+}
+
+// createSpeechErrorModel returns a new value of the error model CreateSpeech declares for status, or nil.
+func createSpeechErrorModel(status int) any {
+	switch {
+	case status == 400:
+		return new(Error)
+	}
+	return nil
 }
