@@ -60,9 +60,9 @@ func isBinaryMedia(name string, s *ir.Schema) bool {
 
 // classifyResponse marks the streamed and binary media types of a response
 // that may describe success (a 2xx or the default), and gives each stream
-// its event schema. Media types are matched as content() merged them: the
-// first key of a name wins.
-func (b *builder) classifyResponse(c openapi3.Content, at loc, resp *ir.Response, opGoName string) {
+// its event schema (an inline one named after hint, the response's). Media
+// types are matched as content() merged them: the first key of a name wins.
+func (b *builder) classifyResponse(c openapi3.Content, at loc, resp *ir.Response, hint string) {
 	if !resp.IsSuccess() && !resp.Default {
 		return
 	}
@@ -79,11 +79,21 @@ func (b *builder) classifyResponse(c openapi3.Content, at loc, resp *ir.Response
 			continue
 		}
 		if m.Framing = framingOf(name); m.Framing != "" {
-			m.Event = b.eventSchema(mt, m, at.at("content", key), opGoName+"Event")
+			m.Event = b.eventSchema(mt, m, at.at("content", key), mediaHint(name, hint))
 			continue
 		}
 		m.Binary = isBinaryMedia(name, m.Schema)
 	}
+}
+
+// mediaHint names an inline schema of a media type: a stream's events are
+// <Op>Event (CreateCompletionEvent beside CreateCompletionResponse), like
+// an itemSchema's; any other body takes the content's hint.
+func mediaHint(name, hint string) string {
+	if framingOf(name) == "" {
+		return hint
+	}
+	return strings.TrimSuffix(hint, "Response") + "Event"
 }
 
 // mediaNamed returns the media type of that name, or nil.
