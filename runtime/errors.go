@@ -174,5 +174,9 @@ func AttemptsOf(err error) []Attempt {
 	if errors.As(err, &ce) {
 		return ce.Attempts
 	}
+	var sc *StreamCutError
+	if errors.As(err, &sc) {
+		return sc.Attempts
+	}
 	return nil
 }

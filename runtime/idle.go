@@ -58,7 +58,7 @@ type idleWatch struct {
 func (w *idleWatch) begin() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.reading, w.since = true, w.clock.Now()
+	w.reading, w.since = true, w.now()
 	if !w.armed && !w.fired && !w.closed {
 		w.arm(w.d)
 	}
@@ -71,6 +71,15 @@ func (w *idleWatch) end() bool {
 	defer w.mu.Unlock()
 	w.reading = false
 	return w.fired
+}
+
+// now is the time of the clock the timers run on: the Runner's when it is
+// a TimerClock, else the real one (see afterFunc).
+func (w *idleWatch) now() time.Time {
+	if _, ok := w.clock.(TimerClock); ok {
+		return w.clock.Now()
+	}
+	return time.Now()
 }
 
 // arm starts the timer; w.mu is held.
@@ -90,7 +99,7 @@ func (w *idleWatch) fire() {
 		w.mu.Unlock()
 		return
 	}
-	if left := w.since.Add(w.d).Sub(w.clock.Now()); left > 0 {
+	if left := w.since.Add(w.d).Sub(w.now()); left > 0 {
 		w.arm(left)
 		w.mu.Unlock()
 		return

@@ -37,6 +37,9 @@ type StreamCutError struct {
 	// Err is the read error that cut the stream (io.ErrUnexpectedEOF, a
 	// reset, an *IdleTimeoutError, the context's error).
 	Err error
+	// Attempts lists the sends of every connection of the stream, in
+	// order (each connection's numbered from 1).
+	Attempts []Attempt
 	// keyUnsent: as CallError's.
 	keyUnsent bool
 }
@@ -88,12 +91,25 @@ type resumer struct {
 	tries int
 	// keyUnsent: the first call's requests did not carry the key.
 	keyUnsent bool
+	// recs are the attempt records of every connection so far.
+	recs []Attempt
+}
+
+// record adds a connection's attempts to the stream's, and hands them all
+// to WithAttemptLog (whose call would otherwise show the last connection
+// only).
+func (g *resumer) record(c *call) {
+	g.recs = append(g.recs, c.recs...)
+	if c.cfg.log != nil {
+		*c.cfg.log = append((*c.cfg.log)[:0], g.recs...)
+	}
 }
 
 // started takes the first call: every reconnection sends its key (one
 // intent) and its headers (the key header and call headers included).
 func (g *resumer) started(c *call) {
 	c.ensureKey()
+	g.record(c)
 	g.c, g.keyUnsent = c, c.keyUnsent()
 	g.req.Key, g.req.Header = c.key, c.req.Header
 }
@@ -138,6 +154,7 @@ func (g *resumer) reopen(wait time.Duration, src WaitSource, header http.Header)
 		return nil, err
 	}
 	resp, c, err := g.r.open(g.ctx, g.op, &g.req, g.opts, openStart{why: ReasonStreamResume, wait: wait, src: src, header: header})
+	g.record(c)
 	if err == nil {
 		g.c = c
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -196,7 +197,7 @@ func (s *Stream[T]) resume(cause error) {
 // cutError is the error of a stream cut by cause and not resumed because
 // of reason.
 func (s *Stream[T]) cutError(reason, cause error) error {
-	e := &StreamCutError{Operation: s.g.op.ID, Events: s.count, Reason: reason, Err: cause}
+	e := &StreamCutError{Operation: s.g.op.ID, Events: s.count, Reason: reason, Err: cause, Attempts: slices.Clone(s.g.recs)}
 	if s.count > 0 {
 		e.LastEventID = s.ev.ID
 	}
@@ -206,7 +207,7 @@ func (s *Stream[T]) cutError(reason, cause error) error {
 
 // callError ends the stream with a *CallError carrying the key.
 func (s *Stream[T]) callError(reason, err error) error {
-	e := &CallError{Operation: s.g.op.ID, Reason: reason, Err: err}
+	e := &CallError{Operation: s.g.op.ID, Reason: reason, Err: err, Attempts: slices.Clone(s.g.recs)}
 	e.Key, e.keyUnsent = s.key()
 	return e
 }
