@@ -32,6 +32,7 @@ type WatchEventsParams struct {
 // GET /events (operation "watchEvents").
 func (c *Client) WatchEvents(ctx context.Context, params WatchEventsParams, opts ...idemrt.CallOption) (*idemrt.Stream[Event], error) {
 	b := wire.NewBuilder(c.server, "GET", "/events")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "text/event-stream")
 	b.Query(wire.Param{Name: "topic", Style: wire.StyleForm, Explode: true}, params.Topic)
 	req, err := b.Build()
 	if err != nil {
@@ -58,6 +59,7 @@ var watchTickerOp = idemrt.Operation{
 // GET /ticker (operation "watchTicker").
 func (c *Client) WatchTicker(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[string], error) {
 	b := wire.NewBuilder(c.server, "GET", "/ticker")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "text/event-stream")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&watchTickerOp, "", err)

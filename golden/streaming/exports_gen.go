@@ -27,6 +27,7 @@ var exportRecordSequenceOp = idemrt.Operation{
 // GET /exports/records.seq (operation "exportRecordSequence").
 func (c *Client) ExportRecordSequence(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[Record], error) {
 	b := wire.NewBuilder(c.server, "GET", "/exports/records.seq")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json-seq")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&exportRecordSequenceOp, "", err)
@@ -53,6 +54,7 @@ var exportRecordsOp = idemrt.Operation{
 // GET /exports/records.jsonl (operation "exportRecords").
 func (c *Client) ExportRecords(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[Record], error) {
 	b := wire.NewBuilder(c.server, "GET", "/exports/records.jsonl")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/jsonl")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&exportRecordsOp, "", err)
@@ -79,6 +81,7 @@ var exportRecordsNdjsonOp = idemrt.Operation{
 // GET /exports/records.ndjson (operation "exportRecordsNDJSON").
 func (c *Client) ExportRecordsNdjson(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[Record], error) {
 	b := wire.NewBuilder(c.server, "GET", "/exports/records.ndjson")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/x-ndjson")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&exportRecordsNdjsonOp, "", err)

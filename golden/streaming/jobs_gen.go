@@ -34,6 +34,7 @@ type RunJobParams struct {
 // POST /jobs (operation "runJob").
 func (c *Client) RunJob(ctx context.Context, body JobRequest, params RunJobParams, opts ...idemrt.CallOption) (*idemrt.Stream[JobProgress], error) {
 	b := wire.NewBuilder(c.server, "POST", "/jobs")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "text/event-stream")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()

@@ -27,6 +27,7 @@ var exportTradesOp = idemrt.Operation{
 // GET /trades (operation "exportTrades").
 func (c *Client) ExportTrades(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[Trade], error) {
 	b := wire.NewBuilder(c.server, "GET", "/trades")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/jsonl")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&exportTradesOp, "", err)
@@ -52,6 +53,7 @@ var tailLogsOp = idemrt.Operation{
 // GET /logs (operation "tailLogs").
 func (c *Client) TailLogs(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[string], error) {
 	b := wire.NewBuilder(c.server, "GET", "/logs")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "text/event-stream")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&tailLogsOp, "", err)
@@ -77,6 +79,7 @@ var watchPricesOp = idemrt.Operation{
 // GET /prices (operation "watchPrices").
 func (c *Client) WatchPrices(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[Price], error) {
 	b := wire.NewBuilder(c.server, "GET", "/prices")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "text/event-stream")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&watchPricesOp, "", err)
