@@ -107,13 +107,14 @@ func mediaNamed(content []*ir.MediaType, name string) *ir.MediaType {
 }
 
 // eventSchema is the schema of one event of a stream: OpenAPI 3.2's
-// itemSchema when given, else the media type's schema. A text/event-stream
+// itemSchema when given, else the media type's schema (its items, for a
+// 3.2 JSON Lines array). A text/event-stream
 // itemSchema that describes the whole event (data, event, id, retry) gives
 // its data's schema: the generated stream yields the data, the runtime
 // keeps the rest (Stream.Event). Nil means plain strings.
 func (b *builder) eventSchema(mt *openapi3.MediaType, m *ir.MediaType, at loc, hint string) *ir.Schema {
 	if mt.ItemSchema == nil {
-		return m.Schema
+		return b.wholeStreamItems(m)
 	}
 	itemAt := b.follow(at.at("itemSchema"))
 	if m.Framing == ir.FramingSSE && isEventEnvelope(mt.ItemSchema.Value) {
@@ -128,6 +129,23 @@ func (b *builder) eventSchema(mt *openapi3.MediaType, m *ir.MediaType, at loc, h
 		return b.schemas.use(data, dataAt, hint)
 	}
 	return b.schemas.use(mt.ItemSchema, at.at("itemSchema"), hint)
+}
+
+// wholeStreamItems is the event schema given by a media type's schema. In
+// OpenAPI 3.2 the schema of a JSON Lines or JSON text sequence body
+// describes the whole stream, an array: its items are the events. Before
+// 3.2 the schema is the event's, as documents wrote it.
+func (b *builder) wholeStreamItems(m *ir.MediaType) *ir.Schema {
+	d := m.Schema.Deref()
+	if m.Framing != ir.FramingSSE && since32(b.api.OpenAPI) && d != nil && d.Kind == ir.KindArray {
+		return d.Items
+	}
+	return m.Schema
+}
+
+// since32 reports whether a document's version is 3.2 or later.
+func since32(version string) bool {
+	return since31(version) && !strings.HasPrefix(version, "3.1")
 }
 
 // isEventEnvelope reports whether a Server-Sent Events item schema

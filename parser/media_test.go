@@ -66,6 +66,18 @@ func TestStreamItemSchema(t *testing.T) {
 	if e := r.Content[0].Event; e == nil || e.Kind != ir.KindInteger {
 		t.Errorf("jsonl itemSchema: event %+v, want integer", e)
 	}
+	r = loadResponse(t, "3.2.0", `            application/jsonl:
+              schema: {type: array, items: {type: boolean}}
+`)
+	if e := r.Content[0].Event; e == nil || e.Kind != ir.KindBool {
+		t.Errorf("3.2 jsonl schema describing the whole stream: event %+v, want its items (bool)", e)
+	}
+	r = loadResponse(t, "3.1.0", `            application/jsonl:
+              schema: {type: array, items: {type: boolean}}
+`)
+	if e := r.Content[0].Event; e == nil || e.Kind != ir.KindArray {
+		t.Errorf("3.1 jsonl schema: event %+v, want the schema as written (array)", e)
+	}
 	r = loadResponse(t, "3.2.0", `            text/event-stream:
               itemSchema:
                 type: object
