@@ -295,6 +295,31 @@ func TestDroppedSafeStreamResumesWithLastEventID(t *testing.T) {
 	}
 }
 
+func TestDroppedKeyedStreamResumesWithTheSameKey(t *testing.T) {
+	var mu sync.Mutex
+	calls := 0
+	c, reqs := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		n := calls
+		mu.Unlock()
+		if n == 1 {
+			cut(t, w, "text/event-stream", "id: p50\ndata: {\"percent\":50}\n\n")
+			return
+		}
+		writeStream(w, "text/event-stream", "id: p100\ndata: {\"percent\":100}\n\n")
+	})
+	s, err := c.RunJob(context.Background(), streaming.JobRequest{Name: "build"}, streaming.RunJobParams{})
+	got := drain(t, s, err)
+	if len(got) != 2 || got[0].Percent != 50 || got[1].Percent != 100 {
+		t.Fatalf("progress %+v, want 50 then 100 once each", got)
+	}
+	r := reqs()
+	if len(r) != 2 || r[0].Key == "" || r[1].Key != r[0].Key || r[1].LastEventID != "p50" || string(r[1].Body) != string(r[0].Body) {
+		t.Fatalf("requests %+v: want the same generated key and body, resumed after p50", r)
+	}
+}
+
 func TestDroppedUnsafeStreamIsNotResent(t *testing.T) {
 	c, reqs := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		cut(t, w, "text/event-stream", "data: {\"id\":\"c1\",\"delta\":\"partial\"}\n\n")
