@@ -16,7 +16,11 @@ import (
 // body in body.go, the waits in backoff.go and retryafter.go, the budget in
 // budget.go; the call's state and context in call.go and callctx.go.
 func (c *call) run() (*http.Response, error) {
-	why, wait, src := c.startWhy, c.startWait, c.startSrc
+	why, wait, src := ReasonFirst, time.Duration(0), WaitNone
+	if c.live != nil {
+		// A reconnection's first send says so, with the wait before it.
+		why, wait, src = c.live.start.why, c.live.start.wait, c.live.start.src
+	}
 	for {
 		s := c.send(why, wait, src)
 		v := c.judge(&s)

@@ -52,11 +52,6 @@ type call struct {
 	// live is set for a call opened with open: its success body is handed
 	// over unread, and its deadline covers the headers only.
 	live *liveCall
-	// startWhy and startWait describe the call's first send (a stream's
-	// reconnection is ReasonStreamResume after the stream's own wait).
-	startWhy  Reason
-	startWait time.Duration
-	startSrc  WaitSource
 
 	sends   int
 	retries int

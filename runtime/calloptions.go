@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,7 +31,8 @@ func (f both) applyCall(c *callConfig) { f(c) }
 // WithMaxAttempts sets the most sends of a call (the first included),
 // instead of the policy's MaxAttempts. n < 1 keeps the policy's.
 func WithMaxAttempts(n int) ClientCallOption {
-	return both(func(c *callConfig) { c.maxAttempts = n })
+	m := int32(min(n, math.MaxInt32))
+	return both(func(c *callConfig) { c.maxAttempts = m })
 }
 
 // WithTimeout sets a call's total deadline instead of the policy's Timeout
@@ -137,7 +139,7 @@ var errNotJSONObject = errors.New("WithJSONField: the request body is not a JSON
 // policy, once, before the first attempt.
 func (c *call) applyCallConfig() error {
 	if c.cfg.maxAttempts > 0 {
-		c.pol.MaxAttempts = c.cfg.maxAttempts
+		c.pol.MaxAttempts = int(c.cfg.maxAttempts)
 	}
 	if c.cfg.timeout < 0 {
 		c.pol.Timeout, c.cfg.timeout = 0, 0

@@ -17,6 +17,8 @@ type liveCall struct {
 	// stopHeader and stopAttempt stop the call's deadline timer and the
 	// running attempt's timeout timer (nil when there is none).
 	stopHeader, stopAttempt func() bool
+	// start describes the first send.
+	start openStart
 }
 
 // openStart describes the first send of an opened call: a reconnection's
@@ -36,8 +38,7 @@ type openStart struct {
 // also returns the call, whose policy, bucket and key a reconnection uses.
 func (r *Runner) open(ctx context.Context, op *Operation, req *Request, opts []CallOption, start openStart) (*http.Response, *call, error) {
 	c := r.newCall(op, req, opts)
-	c.live = &liveCall{}
-	c.startWhy, c.startWait, c.startSrc = start.why, start.wait, start.src
+	c.live = &liveCall{start: start}
 	if len(start.header) > 0 {
 		h := c.req.Header.Clone()
 		if h == nil {

@@ -21,13 +21,14 @@ type RequestEditor func(ctx context.Context, req *http.Request) error
 // callConfig holds the per-call options; a Runner holds the client's
 // defaults in one (options that are both kinds), which a call starts from.
 type callConfig struct {
-	class   Class
-	noRetry bool
-	log     *[]Attempt
-	headers []string // name, value pairs
+	class Class
 	// maxAttempts and timeout override the policy's when set (timeout < 0:
-	// none).
-	maxAttempts int
+	// none). maxAttempts is an int32 beside noRetry so that the call state
+	// stays within its allocation size class (896 B with its header).
+	maxAttempts int32
+	noRetry     bool
+	log         *[]Attempt
+	headers     []string // name, value pairs
 	timeout     time.Duration
 	// idle overrides Policy.IdleTimeout when set (< 0: none).
 	idle    time.Duration

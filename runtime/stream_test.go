@@ -286,3 +286,66 @@ func TestStreamResumeRedirectKeepsCredentialsHome(t *testing.T) {
 		t.Fatalf("log %+v", log)
 	}
 }
+
+// flakyStream sends "retry: 1500" and event 1, then cuts every connection
+// (the first after event 1, the others before any event).
+func flakyStream(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	var conns atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conns.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		if r.Header.Get("Last-Event-ID") == "" {
+			fmt.Fprint(w, "retry: 1500\nid: 1\ndata: {\"n\":1}\n\n")
+		}
+		rc := http.NewResponseController(w)
+		_ = rc.Flush()
+		if conn, _, err := rc.Hijack(); err == nil {
+			conn.Close()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &conns
+}
+
+// TestStreamResumeLimits: reconnections wait the server's retry:, and stop
+// at MaxAttempts connections in a row without an event, or when the budget
+// is empty; the error names the limit, and a safe stream's cut is not an
+// unknown outcome.
+func TestStreamResumeLimits(t *testing.T) {
+	srv, conns := flakyStream(t)
+	clk := newFakeClock()
+	r, _ := loopRunner(t, quickPolicy(), WithClock(clk))
+	req := &Request{Method: "GET", URL: mustURL(t, srv.URL+"/events")}
+	s, err := OpenStream[delta](context.Background(), r, &streamGetOp, req, FramingSSE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.Next() {
+	}
+	s.Close()
+	err = s.Err()
+	if !errors.Is(err, ErrAttemptsExhausted) || !errors.Is(err, ErrStreamCut) || errors.Is(err, ErrOutcomeUnknown) || conns.Load() != 3 {
+		t.Fatalf("%v after %d connections", err, conns.Load())
+	}
+	if w := clk.Sleeps(); !slices.Equal(w, []time.Duration{1500 * time.Millisecond, 1500 * time.Millisecond}) {
+		t.Fatalf("waits %v", w)
+	}
+	if a := AttemptsOf(err); len(a) != 3 || a[2].Reason != ReasonStreamResume || a[2].WaitSource != WaitRetryAfter {
+		t.Fatalf("attempts %+v", a)
+	}
+
+	srv2, conns2 := flakyStream(t)
+	r2, _ := loopRunner(t, quickPolicy(), WithBudget(Interactive, Budget{Capacity: 1, RetryCost: 1, TimeoutCost: 2}))
+	req.URL = mustURL(t, srv2.URL+"/events")
+	s, err = OpenStream[delta](context.Background(), r2, &streamGetOp, req, FramingSSE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.Next() {
+	}
+	s.Close()
+	if err := s.Err(); !errors.Is(err, ErrBudgetExhausted) || conns2.Load() != 2 {
+		t.Fatalf("%v after %d connections", err, conns2.Load())
+	}
+}
