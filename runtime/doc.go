@@ -103,6 +103,19 @@
 // 10ms after Policy.Timeout; this keeps the happy path free of a timer, a
 // context and a cancel wrapper per call.
 //
+// # Event streams and downloads
+//
+// OpenStream (text/event-stream, JSON lines, JSON text sequences) and
+// Download (binary or unknown-size bodies) run the call like Do up to the
+// response headers, then hand the body over live: the deadline covers the
+// headers only, and each read must then make progress within
+// Policy.IdleTimeout (WithIdleTimeout). A cut stream of a safe operation
+// reconnects with Last-Event-ID and the same key, a cut download with Range
+// and If-Range, under the limits of a retry (MaxAttempts in a row, the
+// server's retry: up to MaxRetryAfter, the context's deadline, the budget);
+// an unsafe operation's stream is never re-sent and ends with a
+// *StreamCutError that matches ErrOutcomeUnknown.
+//
 // # Retry budget
 //
 // Each Runner holds one token bucket per class. First attempts are free;

@@ -73,6 +73,8 @@ type rangeServer struct {
 	cut         int
 	etag        string
 	ignoreRange bool
+	// stall keeps the first connection open and silent after cut bytes.
+	stall bool
 
 	mu      sync.Mutex
 	ranges  []string
@@ -93,6 +95,11 @@ func (s *rangeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if first {
 		w.Header().Set("Content-Length", strconv.Itoa(len(s.data)))
 		_, _ = w.Write(s.data[:s.cut])
+		if s.stall {
+			_ = http.NewResponseController(w).Flush()
+			<-r.Context().Done()
+			return
+		}
 		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
 			conn.Close()
 		}
@@ -105,9 +112,9 @@ func (s *rangeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // download reads a whole download of srv.
-func download(t *testing.T, op *Operation, srv *httptest.Server) ([]byte, error) {
+func download(t *testing.T, op *Operation, srv *httptest.Server, opts ...Option) ([]byte, error) {
 	t.Helper()
-	r, _ := loopRunner(t, quickPolicy())
+	r, _ := loopRunner(t, quickPolicy(), opts...)
 	b, err := Download(context.Background(), r, op, &Request{Method: op.Method, URL: mustURL(t, srv.URL+"/file")})
 	if err != nil {
 		t.Fatal(err)
@@ -172,5 +179,18 @@ func TestDownloadNotResumed(t *testing.T) {
 		if lost.Read != 300_000 || len(got) != 300_000 || !strings.Contains(err.Error(), "300000 body bytes") {
 			t.Fatalf("%s: read %d, error %q", c.name, len(got), err)
 		}
+	}
+}
+
+// TestDownloadIdleResumes: a download whose server falls silent past the
+// idle timeout is cut, and resumed like any cut. (Real 50ms timers: the
+// server stays silent until the client gives up.)
+func TestDownloadIdleResumes(t *testing.T) {
+	s := &rangeServer{data: testData(), cut: 300_000, etag: `"v1"`, stall: true}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	got, err := download(t, &downloadOp, srv, WithIdleTimeout(50*time.Millisecond))
+	if err != nil || sha256.Sum256(got) != sha256.Sum256(s.data) || len(s.ranges) != 2 || s.ranges[1] != "bytes=300000-" {
+		t.Fatalf("read %d bytes: %v; Range %q", len(got), err, s.ranges)
 	}
 }

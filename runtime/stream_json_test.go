@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -84,5 +85,28 @@ func TestStreamEventTooLarge(t *testing.T) {
 	}
 	if !errors.Is(s.Err(), ErrEventTooLarge) || KeyOf(s.Err()) == "" {
 		t.Fatalf("%v", s.Err())
+	}
+}
+
+// TestStreamJSONLinesCutNotResumed: JSON lines carry no ids, so a safe
+// stream cut after events cannot resume without delivering them twice: it
+// ends with a *StreamCutError (not an unknown outcome), one connection.
+func TestStreamJSONLinesCutNotResumed(t *testing.T) {
+	var conns atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conns.Add(1)
+		w.Header().Set("Content-Type", "application/jsonl")
+		_, _ = w.Write([]byte("{\"N\":1}\n{\"N\":2}\n"))
+		rc := http.NewResponseController(w)
+		_ = rc.Flush()
+		if conn, _, err := rc.Hijack(); err == nil {
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+	got, err := collect[delta](t, srv, FramingJSONLines)
+	var cut *StreamCutError
+	if !slices.Equal(got, []delta{{1}, {2}}) || !errors.As(err, &cut) || !errors.Is(cut.Reason, errNoResumePoint) || errors.Is(err, ErrOutcomeUnknown) || conns.Load() != 1 {
+		t.Fatalf("%v, %v, %d connections", got, err, conns.Load())
 	}
 }

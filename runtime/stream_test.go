@@ -173,27 +173,35 @@ func TestStreamCutUnsafe(t *testing.T) {
 
 // TestStreamOutlivesDeadline: a stream lasting 60s (virtual time) under the
 // interactive policy, whose deadline is 10s, is not cut: the deadline
-// covers the headers only. The operation is unsafe, so a cut would end it.
+// covers the headers only. So is a 90s one under the background policy,
+// whose attempts time out after 1min. The operation is unsafe, so a cut
+// would end the stream.
 func TestStreamOutlivesDeadline(t *testing.T) {
-	s := &sseServer{total: 60, step: make(chan struct{}, 1)}
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	clk := newTimerClock()
-	r, _ := loopRunner(t, DefaultPolicy(Interactive), WithClock(clk))
-	req := &Request{Method: "POST", URL: mustURL(t, srv.URL+"/chat")}
-	st, err := OpenStream[delta](context.Background(), r, &streamPostOp, req, FramingSSE)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	start := clk.Now()
-	var got []int
-	for s.step <- struct{}{}; st.Next(); s.step <- struct{}{} {
-		got = append(got, st.Current().N)
-		clk.Advance(time.Second)
-	}
-	if err := st.Err(); err != nil || !slices.Equal(got, oneTo(60)) || clk.Now().Sub(start) < time.Minute {
-		t.Fatalf("got %d events, %v, after %v", len(got), err, clk.Now().Sub(start))
+	for _, c := range []struct {
+		class  Class
+		events int
+	}{{Interactive, 60}, {Background, 90}} {
+		s := &sseServer{total: c.events, step: make(chan struct{}, 1)}
+		srv := httptest.NewServer(s)
+		clk := newTimerClock()
+		r, _ := loopRunner(t, DefaultPolicy(Interactive), WithPolicy(Background, DefaultPolicy(Background)), WithClock(clk))
+		req := &Request{Method: "POST", URL: mustURL(t, srv.URL+"/chat")}
+		st, err := OpenStream[delta](context.Background(), r, &streamPostOp, req, FramingSSE, WithClass(c.class))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := clk.Now()
+		var got []int
+		for s.step <- struct{}{}; st.Next(); s.step <- struct{}{} {
+			got = append(got, st.Current().N)
+			clk.Advance(time.Second)
+		}
+		st.Close()
+		srv.Close()
+		lasted := clk.Now().Sub(start)
+		if err := st.Err(); err != nil || !slices.Equal(got, oneTo(c.events)) || lasted < time.Duration(c.events)*time.Second {
+			t.Fatalf("%v: got %d events, %v, after %v", c.class, len(got), err, lasted)
+		}
 	}
 }
 
