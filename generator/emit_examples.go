@@ -92,6 +92,10 @@ func (g *gen) exampleOf(op *ir.Operation) (opExample, bool) {
 		// The Output block would not match byte for byte; compile only.
 		ex.runnable = false
 	}
+	if mainShape(op) != shapePlain {
+		// A stream or a reader is left to the caller to consume: compile only.
+		ex.runnable = false
+	}
 	return ex, true
 }
 
@@ -328,6 +332,7 @@ func (g *gen) exampleCall(op *ir.Operation, ex opExample) jen.Code {
 			append([]jen.Code{jen.Id("srv").Dot("URL")}, g.authOptions(op)...)...),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Qual("fmt", "Println").Call(jen.Err()), jen.Return()),
 		call,
+		exampleClose(op),
 		jen.Switch().Block(
 			jen.Case(jen.Qual("errors", "Is").Call(jen.Err(), jen.Qual(rtPath, "ErrOutcomeUnknown"))).Block(
 				jen.Comment("The server may have executed the call: reconcile by idemrt.KeyOf(err)."),
@@ -346,13 +351,29 @@ func (g *gen) exampleCall(op *ir.Operation, ex opExample) jen.Code {
 	return comment(doc).Func().Id("ExampleClient_" + op.GoName).Params().Block(body...)
 }
 
-// exampleInvoke is the call statement: `_, err = c.Op(ctx, args...)`, or
-// `err = c.Op(...)` for a method returning only an error.
+// exampleInvoke is the call statement: `_, err = c.Op(ctx, args...)`,
+// `err = c.Op(...)` for a method returning only an error, or
+// `out, err := c.Op(...)` for a stream or a download, which must be closed.
 func (g *gen) exampleInvoke(op *ir.Operation, ex opExample) jen.Code {
 	args := append([]jen.Code{jen.Qual("context", "Background").Call()}, ex.args...)
 	call := jen.Id("c").Dot(op.GoName).Call(args...)
-	if g.opNames[op].result == "" && len(successBodies(op)) == 0 {
+	if !g.returnsValue(op) {
 		return jen.Err().Op("=").Add(call)
 	}
+	if mainShape(op) != shapePlain {
+		return jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call)
+	}
 	return jen.List(jen.Id("_"), jen.Err()).Op("=").Add(call)
+}
+
+// exampleClose closes the stream or the download a call returned:
+//
+//	if err == nil {
+//		defer out.Close()
+//	}
+func exampleClose(op *ir.Operation) jen.Code {
+	if mainShape(op) == shapePlain {
+		return jen.Null()
+	}
+	return jen.If(jen.Err().Op("==").Nil()).Block(jen.Defer().Id("out").Dot("Close").Call())
 }

@@ -27,6 +27,7 @@ func (g *gen) operationsFile(ops []*ir.Operation) *jen.File {
 		if code := g.emitPager(op); code != nil {
 			f.Add(code).Line()
 		}
+		f.Add(g.emitAltMethods(op)...)
 		if ids.errorModel != "" {
 			f.Add(g.emitErrorModel(op)).Line()
 		}
@@ -114,34 +115,69 @@ func intLits(ns []int) []jen.Code {
 //		params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 //
 // It builds the request once (so every attempt sends the same bytes), runs
-// it through the runner, and decodes the answer.
+// it through the runner, and decodes the answer. An operation that only
+// streams or only answers bytes returns the stream or the reader instead
+// (shape.go).
 func (g *gen) emitMethod(op *ir.Operation) jen.Code {
+	switch mainShape(op) {
+	case shapeStream:
+		return g.emitStream(op, op.GoName)
+	case shapeDownload:
+		return g.emitDownload(op, op.GoName)
+	}
 	ids := g.opNames[op]
-	args := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
-	plan := requestBody(op)
-	if plan != nil {
-		args = append(args, jen.Id("body").Add(g.bodyType(plan)))
-	}
-	if ids.params != "" {
-		args = append(args, jen.Id("params").Id(ids.params))
-	}
-	args = append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
 	ret, fail := g.returns(op)
-	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
-	body = append(body, g.emitParamCalls(op)...)
-	if plan != nil {
-		body = append(body, g.emitBodyCall(plan))
-	}
+	body := g.requestStatements(op, mainAccept(op), fail)
 	body = append(body,
-		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("b").Dot("Build").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(buildFailed(op, ids.contract)))),
 		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("runner").Dot("Do").Call(
 			jen.Id("ctx"), jen.Op("&").Id(ids.contract), jen.Id("req"), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(g.errorValue(op)))),
 	)
 	body = append(body, g.emitDecode(op)...)
 	return g.methodDoc(op).
-		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(args...).Add(ret).Block(body...)
+		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(g.methodArgs(op)...).Add(ret).Block(body...)
+}
+
+// methodArgs is the parameter list of an operation's methods: the context,
+// the body, the params struct, the call options.
+func (g *gen) methodArgs(op *ir.Operation) []jen.Code {
+	args := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+	if plan := requestBody(op); plan != nil {
+		args = append(args, jen.Id("body").Add(g.bodyType(plan)))
+	}
+	if ids := g.opNames[op]; ids.params != "" {
+		args = append(args, jen.Id("params").Id(ids.params))
+	}
+	return append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
+}
+
+// requestStatements build the request, once, and return the build error
+// through fail:
+//
+//	b := wire.NewBuilder(c.server, "POST", "/completions")
+//	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json") // when accept is set
+//	b.JSONBody("application/json", body)
+//	req, err := b.Build()
+//	if err != nil {
+//		return nil, idemrt.BuildFailed(&createCompletionOp, "", err)
+//	}
+func (g *gen) requestStatements(op *ir.Operation, accept string, fail func(jen.Code) jen.Code) []jen.Code {
+	ids := g.opNames[op]
+	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
+	if accept != "" {
+		// Before the parameters: a declared Accept parameter, when set, wins.
+		body = append(body, jen.Id("b").Dot("Header").Call(
+			jen.Qual(wirePath, "Param").Values(jen.Id("Name").Op(":").Lit("Accept"), jen.Id("Style").Op(":").Qual(wirePath, "StyleSimple")),
+			jen.Lit(accept)))
+	}
+	body = append(body, g.emitParamCalls(op)...)
+	if plan := requestBody(op); plan != nil {
+		body = append(body, g.emitBodyCall(plan))
+	}
+	return append(body,
+		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("b").Dot("Build").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail(buildFailed(op, ids.contract)))),
+	)
 }
 
 // buildFailed is the error of a request that could not be built, with the

@@ -114,7 +114,7 @@ func (g *gen) callText(op *ir.Operation) string {
 		args = append(args, fmt.Sprintf("%s.%s{%s}", g.cfg.Package, ids.params, strings.Join(fields, ", ")))
 	}
 	lhs := "res, err := "
-	if g.opNames[op].result == "" && len(successBodies(op)) == 0 {
+	if !g.returnsValue(op) {
 		lhs = "err := "
 	}
 	return lhs + "c." + op.GoName + "(" + strings.Join(args, ", ") + ")"

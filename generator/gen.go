@@ -45,6 +45,10 @@ type opIdents struct {
 	// iter, pages and pager name a paginated operation's iterator methods
 	// and their Pager constructor ("" for none; emit_pager.go).
 	iter, pages, pager string
+	// stream and download name the <Op>Stream and <Op>Download methods, or
+	// "" when the operation has none (shape.go).
+	stream   string
+	download string
 }
 
 // newGen prepares a generation run.
@@ -84,6 +88,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 		g.reserveOp(op)
 	}
 	g.reservePagers(ops)
+	g.reserveAltMethods(ops)
 	for _, s := range g.api.Schemas {
 		g.typeNames[s] = g.ns.claim(s.GoName, "Model")
 	}

@@ -148,7 +148,8 @@ func successBodies(op *ir.Operation) []respBody {
 // responseBodies groups a response's media types by how they decode: JSON
 // into the model (application/json preferred over other +json types), text/*
 // into a string, anything else into bytes. A response without content has
-// none.
+// none. Streamed media types are never decoded whole: their events have a
+// method of their own (emit_stream.go).
 func responseBodies(r *ir.Response) []respBody {
 	var out []respBody
 	if m := pickJSON(r.Content); m != nil {
@@ -157,7 +158,7 @@ func responseBodies(r *ir.Response) []respBody {
 	var text, raw []string
 	for _, m := range r.Content {
 		switch {
-		case isJSONMedia(m.Name):
+		case m.Framing != "" || isJSONMedia(m.Name):
 		case strings.HasPrefix(m.Name, "text/"):
 			text = append(text, m.Name)
 		default:
@@ -240,9 +241,10 @@ func successHeaders(op *ir.Operation) []*ir.Header {
 }
 
 // needsResult reports whether an operation returns an <Op>Result struct:
-// when it declares success headers or success bodies of different types.
+// when its main method decodes the answer and it declares success headers
+// or success bodies of different types.
 func needsResult(op *ir.Operation) bool {
-	return len(successHeaders(op)) > 0 || len(distinctBodies(successBodies(op))) > 1
+	return mainShape(op) == shapePlain && (len(successHeaders(op)) > 0 || len(distinctBodies(successBodies(op))) > 1)
 }
 
 // errorResponses lists the non-success responses with a JSON body, whose

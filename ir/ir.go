@@ -183,6 +183,20 @@ type MediaType struct {
 	// Encoding holds per-property encodings of form and multipart bodies,
 	// sorted by property name.
 	Encoding []*Encoding
+	// Framing is set on a response media type whose body is a stream of
+	// events (text/event-stream, JSON Lines, JSON text sequences); "" for a
+	// body that is one document.
+	Framing Framing
+	// Event is the schema of one event of a streamed body: OpenAPI 3.2's
+	// itemSchema when given (for text/event-stream, the schema of its data
+	// member when the item describes the whole event), else Schema. Nil
+	// means the events are plain strings.
+	Event *Schema
+	// Binary marks a response body the client hands to the caller as a
+	// reader instead of decoding it (a download): a binary media type
+	// (application/octet-stream, application/pdf, image/*, ...) or a string
+	// schema of format binary.
+	Binary bool
 }
 
 // Encoding is the encoding object of one form or multipart property.

@@ -54,7 +54,7 @@ func dumpOperation(b *strings.Builder, op *ir.Operation) {
 	for _, r := range op.Responses {
 		fmt.Fprintf(b, "  response status=%d class=%d default=%v\n", r.Status, r.Class, r.Default)
 		for _, m := range r.Content {
-			fmt.Fprintf(b, "    %s %s\n", m.Name, schemaText(m.Schema, false))
+			fmt.Fprintf(b, "    %s %s%s\n", m.Name, schemaText(m.Schema, false), mediaRole(m))
 		}
 		for _, h := range r.Headers {
 			fmt.Fprintf(b, "    header %s %q required=%v %s\n", h.GoName, h.Name, h.Required, schemaText(h.Type, false))
@@ -129,4 +129,16 @@ func fieldText(f ir.Field) string {
 		return "-"
 	}
 	return f.String()
+}
+
+// mediaRole renders how a response media type is handed over: a stream's
+// framing and event type, or a download.
+func mediaRole(m *ir.MediaType) string {
+	switch {
+	case m.Framing != "":
+		return fmt.Sprintf(" stream=%s event=%s", m.Framing, schemaText(m.Event, false))
+	case m.Binary:
+		return " download"
+	}
+	return ""
 }

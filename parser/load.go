@@ -34,7 +34,7 @@ type Options struct {
 	Overlays []string
 }
 
-// Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, or
+// Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, 3.2.x (read as 3.1), or
 // Swagger 2.0 converted with openapi2conv), follows relative file $refs,
 // repairs what can be repaired (each repair a located warning), and builds
 // the IR. diags holds every finding (errors and warnings, lint rules
@@ -150,7 +150,7 @@ func detectVersion(root *yaml.Node) (version string, swagger bool, err error) {
 	}
 	if v := mapGet(root, "openapi"); v != nil && v.Kind == yaml.ScalarNode {
 		if !strings.HasPrefix(v.Value, "3.") {
-			return "", false, fmt.Errorf("OpenAPI version %q is not supported (3.0.x, 3.1.x and Swagger 2.0 are)", v.Value)
+			return "", false, fmt.Errorf("OpenAPI version %q is not supported (3.0.x, 3.1.x, 3.2.x and Swagger 2.0 are)", v.Value)
 		}
 		return v.Value, false, nil
 	}

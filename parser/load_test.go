@@ -16,7 +16,7 @@ func TestLoadRefusesWhatIsNotOpenAPI(t *testing.T) {
 		{"list.yaml", "- a\n- b\n", "list.yaml: not an OpenAPI document (the top level is not an object)"},
 		{"other.yaml", "name: x\n", "other.yaml: not an OpenAPI document (no `openapi` or `swagger` field)"},
 		{"old.yaml", "swagger: '1.2'\n", `old.yaml: Swagger version "1.2" is not supported (2.0 is)`},
-		{"v4.yaml", "openapi: 4.0.0\n", `v4.yaml: OpenAPI version "4.0.0" is not supported (3.0.x, 3.1.x and Swagger 2.0 are)`},
+		{"v4.yaml", "openapi: 4.0.0\n", `v4.yaml: OpenAPI version "4.0.0" is not supported (3.0.x, 3.1.x, 3.2.x and Swagger 2.0 are)`},
 		{"broken.yaml", "openapi: [\n", "broken.yaml: not a YAML or JSON document"},
 		{"empty.yaml", "", "empty.yaml: not a YAML or JSON document: empty document"},
 	}

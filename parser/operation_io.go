@@ -38,7 +38,7 @@ func (b *builder) content(c openapi3.Content, at loc, hint string) []*ir.MediaTy
 		seen[name] = true
 		m := &ir.MediaType{Name: name}
 		if mt.Schema != nil {
-			m.Schema = b.schemas.use(mt.Schema, at.at("content", key, "schema"), hint)
+			m.Schema = b.schemas.use(mt.Schema, at.at("content", key, "schema"), mediaHint(name, hint))
 		}
 		for _, prop := range sortedMapKeys(mt.Encoding) {
 			e := mt.Encoding[prop]
@@ -81,7 +81,9 @@ func (b *builder) responses(r *rawOp, op *ir.Operation) []*ir.Response {
 		if d := rr.Value.Description; d != nil {
 			resp.Description = *d
 		}
-		resp.Content = b.content(rr.Value.Content, at, responseHint(op.GoName, key, resp))
+		hint := responseHint(op.GoName, key, resp)
+		resp.Content = b.content(rr.Value.Content, at, hint)
+		b.classifyResponse(rr.Value.Content, at, resp, hint)
 		resp.Headers = b.headers(rr.Value.Headers, at, op.GoName)
 		out = append(out, resp)
 	}

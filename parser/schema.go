@@ -173,10 +173,16 @@ func (sb *schemaBuilder) refUse(sr *openapi3.SchemaRef, at loc) *ir.Schema {
 		sb.byKey[key] = decl
 	}
 	use := &ir.Schema{Kind: ir.KindRef, Ref: decl, Source: sb.b.l.sink.source(at)}
-	if strings.HasPrefix(sb.b.api.OpenAPI, "3.1") {
+	if since31(sb.b.api.OpenAPI) {
 		refSiblings(use, at.node)
 	}
 	return use
+}
+
+// since31 reports whether a document's version is 3.1 or later: 3.2 keeps
+// 3.1's JSON Schema, so it is read the same way.
+func since31(version string) bool {
+	return strings.HasPrefix(version, "3.") && !strings.HasPrefix(version, "3.0")
 }
 
 // refSiblings applies the annotations OpenAPI 3.1 lets a $ref carry beside

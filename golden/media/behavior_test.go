@@ -151,3 +151,30 @@ func TestUndeclaredResponseTypeIsAClearError(t *testing.T) {
 		}
 	}
 }
+
+// TestReportDownloadAsksForThePDF: GetReport keeps its shape and says what
+// it decodes; GetReportDownload asks for the binary type and hands the
+// bytes over as a reader.
+func TestReportDownloadAsksForThePDF(t *testing.T) {
+	var accepts []string
+	c, _, _ := capture(t, func(w http.ResponseWriter, r *http.Request) {
+		accepts = append(accepts, r.Header.Get("Accept"))
+		w.Header().Set("Content-Type", "application/pdf")
+		io.WriteString(w, "%PDF-1.7 whole")
+	})
+	body, err := c.GetReportDownload(context.Background(), media.GetReportParams{ReportID: "r1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(body)
+	body.Close()
+	if err != nil || string(data) != "%PDF-1.7 whole" || body.ContentType != "application/pdf" {
+		t.Fatalf("download %q (%s): %v", data, body.ContentType, err)
+	}
+	if _, err := c.GetReport(context.Background(), media.GetReportParams{ReportID: "r1"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(accepts) != 2 || accepts[0] != "application/pdf" || accepts[1] != "application/json, text/csv, application/pdf, text/plain" {
+		t.Fatalf("Accept headers %q", accepts)
+	}
+}

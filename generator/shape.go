@@ -1,0 +1,139 @@
+package generator
+
+import (
+	"strings"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// shape is what an operation's main method returns.
+type shape int
+
+const (
+	// shapePlain decodes the answer into a value (today's methods).
+	shapePlain shape = iota
+	// shapeStream returns *idemrt.Stream[T]: the operation only streams.
+	shapeStream
+	// shapeDownload returns *idemrt.Body: the operation only answers bytes
+	// the caller reads (and may stream events besides).
+	shapeDownload
+)
+
+// mainShape decides what the method named after the operation returns: a
+// decoded value when any success body decodes into one (JSON, text,
+// undeclared kinds of bytes), else a download when a binary body is
+// declared, else a stream when one is. The other kinds each get a method of
+// their own (altStream, altDownload).
+func mainShape(op *ir.Operation) shape {
+	var binary, stream bool
+	for _, r := range successResponses(op) {
+		for _, m := range r.Content {
+			switch {
+			case m.Framing != "":
+				stream = true
+			case m.Binary:
+				binary = true
+			default:
+				return shapePlain
+			}
+		}
+	}
+	switch {
+	case binary:
+		return shapeDownload
+	case stream:
+		return shapeStream
+	}
+	return shapePlain
+}
+
+// streamFramings orders the framings an operation may declare several of:
+// the method streams the first.
+var streamFramings = []ir.Framing{ir.FramingSSE, ir.FramingJSONLines, ir.FramingJSONSeq}
+
+// streamMedia returns the streamed media type of the success responses
+// (Server-Sent Events preferred, then JSON Lines, then JSON text sequences,
+// then IR order), or nil.
+func streamMedia(op *ir.Operation) *ir.MediaType {
+	for _, f := range streamFramings {
+		for _, r := range successResponses(op) {
+			for _, m := range r.Content {
+				if m.Framing == f {
+					return m
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// binaryTypes lists, once each and in IR order, the binary media types of
+// the success responses: what a download accepts.
+func binaryTypes(op *ir.Operation) []string {
+	var out []string
+	for _, r := range successResponses(op) {
+		for _, m := range r.Content {
+			if m.Binary && !contains(out, m.Name) {
+				out = append(out, m.Name)
+			}
+		}
+	}
+	return out
+}
+
+// altStream reports whether the operation gets an <Op>Stream method: it
+// streams, and its main method returns something else.
+func altStream(op *ir.Operation) bool {
+	return mainShape(op) != shapeStream && streamMedia(op) != nil
+}
+
+// altDownload reports whether the operation gets an <Op>Download method:
+// it declares a binary body beside bodies its main method decodes.
+func altDownload(op *ir.Operation) bool {
+	return mainShape(op) == shapePlain && len(binaryTypes(op)) > 0
+}
+
+// mainAccept is the Accept header of the main method: empty when the
+// operation has no other method, else the media types the main method
+// reads, so that a server negotiating by Accept answers it in kind.
+func mainAccept(op *ir.Operation) string {
+	if !altStream(op) && !altDownload(op) {
+		return ""
+	}
+	if mainShape(op) == shapeDownload {
+		return strings.Join(binaryTypes(op), ", ")
+	}
+	var types []string
+	for _, b := range successBodies(op) {
+		for _, t := range b.types {
+			if !contains(types, t) {
+				types = append(types, t)
+			}
+		}
+	}
+	return strings.Join(types, ", ")
+}
+
+// returnsValue reports whether the main method returns something besides
+// the error.
+func (g *gen) returnsValue(op *ir.Operation) bool {
+	return mainShape(op) != shapePlain || g.opNames[op].result != "" || len(successBodies(op)) > 0
+}
+
+// reserveAltMethods names the <Op>Stream and <Op>Download methods, after
+// every operation's own method name is taken (a "_" on collision:
+// CreateCompletionStream_ when the document has a createCompletionStream).
+func (g *gen) reserveAltMethods(ops []*ir.Operation) {
+	methods := namespace{}
+	for _, op := range ops {
+		methods[op.GoName] = true
+	}
+	for _, op := range ops {
+		if altStream(op) {
+			g.opNames[op].stream = methods.claim(op.GoName+"Stream", "_")
+		}
+		if altDownload(op) {
+			g.opNames[op].download = methods.claim(op.GoName+"Download", "_")
+		}
+	}
+}
