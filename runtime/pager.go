@@ -115,17 +115,23 @@ type pageRun[P, T any] struct {
 	size int64
 	// seen holds every cursor requested, to refuse a repeated one.
 	seen map[string]bool
-	done bool
+	// theirs is the caller's WithResponse destination, if any: the Pager
+	// reads each page's response with its own and hands it on.
+	theirs **http.Response
+	done   bool
 }
 
 // newRun starts an iteration at WithCursor's cursor, else at Start.
 func (p *Pager[P, T]) newRun() *pageRun[P, T] {
 	run := &pageRun[P, T]{p: p, cursor: p.Start, seen: map[string]bool{}}
+	var cfg callConfig
 	for _, o := range p.Opts {
 		if c, ok := o.(cursorOption); ok {
 			run.cursor = string(c)
 		}
+		o.applyCall(&cfg)
 	}
+	run.theirs = cfg.resp
 	return run
 }
 
@@ -142,6 +148,9 @@ func (r *pageRun[P, T]) fetch(ctx context.Context) (*P, error) {
 		opts = append(opts, nextURL(r.cursor))
 	}
 	page, err := r.p.Fetch(ctx, r.cursor, opts)
+	if r.theirs != nil {
+		*r.theirs = resp
+	}
 	if err == nil && page == nil {
 		err = errNilPage
 	}

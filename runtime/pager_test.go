@@ -321,6 +321,28 @@ func TestPagerPages(t *testing.T) {
 	}
 }
 
+// TestPagerFillsCallersResponse: a WithResponse given to the iteration
+// holds each page's response in turn, though the Pager reads them too.
+func TestPagerFillsCallersResponse(t *testing.T) {
+	s := newPageServer(t, pageKinds[0])
+	s.fault = func(int, int) string { return "" }
+	var resp *http.Response
+	pages := 0
+	for _, err := range s.pager(oneRetryRunner(t), WithResponse(&resp)).Pages(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if resp == nil || resp.StatusCode != http.StatusOK || resp.Request == nil {
+			t.Fatalf("page %d: caller's response %+v", pages, resp)
+		}
+		resp = nil
+	}
+	if pages != 3 {
+		t.Fatalf("%d pages, want 3", pages)
+	}
+}
+
 // TestPagerBreakStops: breaking out after the first item makes no second
 // request.
 func TestPagerBreakStops(t *testing.T) {
