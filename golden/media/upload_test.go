@@ -140,3 +140,63 @@ func TestUploadPlainReaderWithinLimit(t *testing.T) {
 		t.Fatalf("err %v parts %v", err, parts)
 	}
 }
+
+// blobServer answers the first fail PUTs 503, then 204, and records every
+// attempt's raw body and Content-Type.
+func blobServer(t *testing.T, fail int, opts ...idemrt.Option) (*media.Client, func() []filePart) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []filePart
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, filePart{r.URL.Path, r.Header.Get("Content-Type"), data})
+		n := len(got)
+		mu.Unlock()
+		if n <= fail {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(ts.Close)
+	opts = append([]idemrt.Option{idemrt.WithClock(instantClock{}), idemrt.WithRandom(func() float64 { return 0 })}, opts...)
+	c, err := media.NewClient(ts.URL, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, func() []filePart {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]filePart(nil), got...)
+	}
+}
+
+// TestOctetStreamUploadRetried: a raw application/octet-stream body follows
+// the same rules as a file part: a seeker is rewound and resent byte for
+// byte after a 503, a plain reader above the buffering limit is sent once.
+func TestOctetStreamUploadRetried(t *testing.T) {
+	content := bytes.Repeat([]byte{0, 1, 2, 0xff}, 50_000)
+	c, got := blobServer(t, 1)
+	if err := c.PutBlob(context.Background(), bytes.NewReader(content), media.PutBlobParams{Name: "b1"}); err != nil {
+		t.Fatal(err)
+	}
+	bodies := got()
+	if len(bodies) != 2 {
+		t.Fatalf("%d executions, want 2", len(bodies))
+	}
+	for i, b := range bodies {
+		if b.name != "/blobs/b1" || b.contentType != "application/octet-stream" || !bytes.Equal(b.data, content) {
+			t.Fatalf("attempt %d: %s %q, %d bytes", i+1, b.name, b.contentType, len(b.data))
+		}
+	}
+
+	c, got = blobServer(t, 1, idemrt.WithBufferLimit(1024))
+	err := c.PutBlob(context.Background(), io.MultiReader(bytes.NewReader(content)), media.PutBlobParams{Name: "b2"})
+	if !errors.Is(err, idemrt.ErrBodyNotReplayable) {
+		t.Fatalf("plain reader above the limit: %v", err)
+	}
+	if bodies := got(); len(bodies) != 1 || !bytes.Equal(bodies[0].data, content) {
+		t.Fatalf("plain reader above the limit: %d executions", len(bodies))
+	}
+}

@@ -6,7 +6,44 @@ import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
+	"io"
 )
+
+// putBlobOp is the retry contract of PutBlob (safety from the default level, retryable statuses from the default level).
+var putBlobOp = idemrt.Operation{
+	ID:        "putBlob",
+	Method:    "PUT",
+	Path:      "/blobs/{name}",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// PutBlobParams holds the parameters of PutBlob.
+type PutBlobParams struct {
+	// Name is the path parameter "name" (required).
+	Name string
+}
+
+// PutBlob is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// Store raw bytes under a name.
+//
+// PUT /blobs/{name} (operation "putBlob").
+func (c *Client) PutBlob(ctx context.Context, body io.Reader, params PutBlobParams, opts ...idemrt.CallOption) error {
+	b := wire.NewBuilder(c.server, "PUT", "/blobs/{name}")
+	b.Path(wire.Param{Name: "name", Style: wire.StyleSimple}, params.Name)
+	b.ReaderBody("application/octet-stream", body)
+	req, err := b.Build()
+	if err != nil {
+		return idemrt.BuildFailed(&putBlobOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &putBlobOp, req, opts...)
+	if err != nil {
+		return err
+	}
+	idemrt.Discard(resp)
+	return nil
+}
 
 // uploadDocumentOp is the retry contract of UploadDocument (safety from the operation level, retryable statuses from the default level).
 var uploadDocumentOp = idemrt.Operation{
