@@ -13,6 +13,7 @@ require (
 
 require (
 	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/goccy/go-json v0.12.0 // indirect
 	github.com/theory/jsonpath v0.12.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
