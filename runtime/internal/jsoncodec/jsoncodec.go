@@ -15,6 +15,7 @@
 package jsoncodec
 
 import (
+	"bytes"
 	stdjson "encoding/json"
 	"errors"
 
@@ -63,3 +64,41 @@ func fastMarshal(v any) (b []byte, err error) {
 // errPanicked marks a library panic; the caller never sees it, because the
 // standard library then runs and its result is returned.
 var errPanicked = errors.New("jsoncodec: the library panicked")
+
+// UnmarshalStrict is Unmarshal with unknown object members refused (the
+// strict pass of a union's decoder), with encoding/json's
+// Decoder.DisallowUnknownFields verdict.
+func UnmarshalStrict(data []byte, v any) error {
+	if fastUnmarshalStrict(data, v) == nil {
+		return nil
+	}
+	dec := stdjson.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errTrailing
+	}
+	return nil
+}
+
+func fastUnmarshalStrict(data []byte, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errPanicked
+		}
+	}()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errTrailing
+	}
+	return nil
+}
+
+// errTrailing: data holds more than one value.
+var errTrailing = errors.New("json: data after the value")

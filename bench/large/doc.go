@@ -1,0 +1,10 @@
+// Package large benchmarks decoding large, realistic answers through each
+// generated client on loopback: a GitHub-shaped list of 100 repositories
+// (the document's own example object, repeated with distinct ids) and a
+// Stripe-shaped list of 100 charges (a documented charge, repeated). The
+// clients are generated from excerpts of the real documents
+// (bench/spec/github-repos.json, bench/spec/stripe-charges.json; see
+// bench/cmd/excerpt) into bench/clients/large. The floor decodes into
+// idemgen's own types with net/http and encoding/json, so the idemgen row
+// against it is the codec alone.
+package large
