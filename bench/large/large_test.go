@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/idemgen/idemgen/bench/internal/cpuclock"
 	_ "github.com/idemgen/idemgen/internal/testutil"
 )
 
@@ -65,11 +66,13 @@ func benchSet(b *testing.B, name string) {
 				b.SetBytes(int64(len(s.body)))
 				var m0, m1 runtime.MemStats
 				runtime.ReadMemStats(&m0)
+				cpu0 := cpuclock.Used()
 				for b.Loop() {
 					if n, sum, err := c.call(context.Background()); err != nil || n != items || sum != s.sum {
 						b.Fatalf("%d items, sum %d, %v", n, sum, err)
 					}
 				}
+				b.ReportMetric(float64(cpuclock.Used()-cpu0)/float64(b.N), "cpu-ns/op")
 				runtime.ReadMemStats(&m1)
 				per := float64(b.N) * items
 				b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/per, "allocs/object")

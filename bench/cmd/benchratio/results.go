@@ -13,7 +13,7 @@ import (
 type key struct{ bench, sub string }
 
 // metrics holds every run's figures for one key.
-type metrics struct{ ns, cpu, bytes, allocs []float64 }
+type metrics struct{ ns, cpu, bytes, allocs, mbs, objAllocs, objBytes []float64 }
 
 // results are benchmark lines grouped by key, in first-seen order.
 type results struct {
@@ -54,6 +54,12 @@ func (r *results) add(line string) {
 			mt.bytes = append(mt.bytes, v)
 		case "allocs/op":
 			mt.allocs = append(mt.allocs, v)
+		case "MB/s":
+			mt.mbs = append(mt.mbs, v)
+		case "allocs/object":
+			mt.objAllocs = append(mt.objAllocs, v)
+		case "B/object":
+			mt.objBytes = append(mt.objBytes, v)
 		}
 	}
 }
@@ -91,6 +97,10 @@ func (r *results) print(w io.Writer, floor string) {
 	}
 	for _, b := range benches {
 		fmt.Fprintf(w, "\n### %s (median of %d runs)\n\n", b, len(r.byKey[r.firstOf(b)].ns))
+		if len(r.byKey[r.firstOf(b)].mbs) > 0 {
+			r.printThroughput(w, b, floor)
+			continue
+		}
 		fmt.Fprintln(w, "| client | ns/op | cpu-ns/op | B/op | allocs/op | time vs floor | CPU vs floor | allocs vs floor |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
 		base := r.byKey[key{b, floor}]
