@@ -19,13 +19,7 @@ func fastUnmarshalStrict(data []byte, v any) (err error) {
 	defer recovered(&err)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errTrailing
-	}
-	return nil
+	return decodeOne(dec, v)
 }
 
 func fastMarshal(v any) (b []byte, err error) {

@@ -42,6 +42,17 @@ func UnmarshalStrict(data []byte, v any) error {
 	}
 	dec := stdjson.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	return decodeOne(dec, v)
+}
+
+// decoder is what both libraries' stream decoders offer.
+type decoder interface {
+	Decode(v any) error
+	More() bool
+}
+
+// decodeOne decodes one value into v and refuses data after it.
+func decodeOne(dec decoder, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
