@@ -16,16 +16,12 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/idemgen/idemgen/bench/clients/idemgen"
+	"github.com/idemgen/idemgen/bench/internal/fixtures"
 	_ "github.com/idemgen/idemgen/internal/testutil"
 )
 
 // orderJSON is the overhead benchmark's answer (bench/overhead).
-const orderJSON = `{"id":"ord_7f3a9c","customerId":"cus_1842","items":[` +
-	`{"sku":"SKU-1001","quantity":2,"unitPrice":1299},` +
-	`{"sku":"SKU-2040","quantity":1,"unitPrice":4999},` +
-	`{"sku":"SKU-3307","quantity":5,"unitPrice":250}],` +
-	`"note":"leave at the door","status":"pending","total":8847,` +
-	`"createdAt":"2026-11-29T10:15:30Z"}`
+const orderJSON = fixtures.OrderJSON
 
 var note = "leave at the door"
 
