@@ -198,7 +198,7 @@ func writeMember(buf *bytes.Buffer, k string, v any, first *bool) error {
 // are not among the declared names. It leaves *extra nil when there are none.
 func UnmarshalExtra[V any](data []byte, extra *map[string]V, declared ...string) error {
 	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
+	if err := jsoncodec.Unmarshal(data, &all); err != nil {
 		return err
 	}
 	for _, d := range declared {
@@ -211,7 +211,7 @@ func UnmarshalExtra[V any](data []byte, extra *map[string]V, declared ...string)
 	m := make(map[string]V, len(all))
 	for k, raw := range all {
 		var v V
-		if err := json.Unmarshal(raw, &v); err != nil {
+		if err := jsoncodec.Unmarshal(raw, &v); err != nil {
 			return fmt.Errorf("member %q: %w", k, err)
 		}
 		m[k] = v
