@@ -6,15 +6,18 @@ require (
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/go-faster/errors v0.8.0
 	github.com/go-faster/jx v1.2.0
+	github.com/go-json-experiment/json v1.27.2
+	github.com/goccy/go-json v0.12.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/oapi-codegen/runtime v1.9.0
 	github.com/ogen-go/ogen v1.24.0
+	github.com/segmentio/encoding v0.5.4
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (
 	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/theory/jsonpath v0.12.3 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
 
 require (

@@ -5,11 +5,14 @@
 #   bench/run.sh                 # everything (about 10-15 minutes on 2 cores)
 #   bench/run.sh gen             # only the generation table
 #   bench/run.sh overhead amp    # only the request-overhead and amplification tables
+#   bench/run.sh large           # only the large-response decode table
 #
 # Knobs (environment): GEN_RUNS (generation runs per cell, median kept; 3),
 # GEN_SPECS (space-separated spec paths; the real-world specs by default),
 # GEN_BUILD (1: time `go build` of each generated package), BENCH_COUNT
-# (go test -count for the overhead benchmarks; 10), BENCH_TIME (-benchtime; 1s).
+# (go test -count for the overhead benchmarks; 10), BENCH_TIME (-benchtime; 1s),
+# LARGE_COUNT (runs of the large-response benchmarks; 6), LARGE_TIME (their
+# -benchtime; 100x).
 #
 # Needs only Go and the Go module proxy: the peers are installed at pinned
 # versions into bench/.bin, and peak RSS is read from the kernel by a Go
@@ -29,6 +32,8 @@ GEN_RUNS=${GEN_RUNS:-3}
 GEN_BUILD=${GEN_BUILD:-1}
 BENCH_COUNT=${BENCH_COUNT:-10}
 BENCH_TIME=${BENCH_TIME:-1s}
+LARGE_COUNT=${LARGE_COUNT:-6}
+LARGE_TIME=${LARGE_TIME:-100x}
 if [ -z "${GEN_SPECS:-}" ]; then
   GEN_SPECS=""
   for s in petstore-expanded.yaml twilio-api-v2010.yaml discord.json openai.yaml \
@@ -38,7 +43,7 @@ if [ -z "${GEN_SPECS:-}" ]; then
 fi
 
 tables=("$@")
-[ ${#tables[@]} -eq 0 ] && tables=(gen overhead amp)
+[ ${#tables[@]} -eq 0 ] && tables=(gen overhead large amp)
 
 log() { echo "== $*" >&2; }
 
@@ -71,6 +76,24 @@ gen_clients() {
     -o "$BENCH/clients/oapicodegen/client.gen.go" "$spec"
   "$BIN/ogen" -config "$BENCH/ogen.yml" -package ogen -target "$BENCH/clients/ogen" -clean "$spec" \
     2> "$OUT/ogen-clients.log"
+  gen_large_clients
+}
+
+# gen_large_clients regenerates the clients of the large-response table from
+# the excerpts in spec/ (made by cmd/excerpt, see docs/benchmarks.md). ogen
+# refuses the Stripe excerpt and oapi-codegen's client of it does not
+# compile, so Stripe has idemgen's client only.
+gen_large_clients() {
+  local large=$BENCH/clients/large
+  for s in github:github-repos stripe:stripe-charges; do
+    if [ -x "$BIN/idemgen" ]; then
+      "$BIN/idemgen" generate "$BENCH/spec/${s#*:}.json" --package "idemgen${s%%:*}" --out "$large/idemgen${s%%:*}"
+    fi
+  done
+  "$BIN/oapi-codegen" -generate types,client -package oapicodegengithub \
+    -o "$large/oapicodegengithub/client.gen.go" "$BENCH/spec/github-repos.json"
+  "$BIN/ogen" -config "$BENCH/ogen.yml" -package ogengithub -target "$large/ogengithub" -clean \
+    "$BENCH/spec/github-repos.json" 2>> "$OUT/ogen-clients.log"
 }
 
 machine() {
@@ -90,18 +113,48 @@ table_gen() {
     -runs "$GEN_RUNS" -build="$build" "${specs[@]}") > "$OUT/generation.md"
 }
 
+# interleave PKG COUNT BENCHTIME DROP KEEP: builds PKG's benchmarks twice,
+# as shipped and with -tags idemgen_stdjson (the runtime without its JSON
+# fast path: encoding/json alone, as before the fast path), and runs the two
+# binaries alternately COUNT times, so both see the same machine. From the
+# shipped build it leaves out the sub-benchmarks matching DROP; from the
+# encoding/json build it keeps those matching KEEP, idemgen's renamed
+# idemgen-stdjson.
+interleave() {
+  local pkg=$1 count=$2 benchtime=$3 drop=$4 keep=$5 name
+  name=$(basename "$pkg")
+  (cd "$BENCH" && go test -c -o "$BIN/$name.test" "./$pkg/" &&
+    go test -c -tags idemgen_stdjson -o "$BIN/$name-std.test" "./$pkg/")
+  for _ in $(seq "$count"); do
+    (cd "$BENCH/$pkg" && "$BIN/$name.test" -test.run '^$' -test.bench . -test.benchmem -test.count 1 \
+      -test.benchtime "$benchtime") | grep -Ev "/($drop)-[0-9]+[[:space:]]" || true
+    (cd "$BENCH/$pkg" && "$BIN/$name-std.test" -test.run '^$' -test.bench . -test.benchmem -test.count 1 \
+      -test.benchtime "$benchtime") | grep -E "/($keep)-[0-9]+[[:space:]]" |
+      sed -E 's#/idemgen-([0-9]+[[:space:]])#/idemgen-stdjson-\1#' || true
+  done
+}
+
 table_overhead() {
   log "request overhead (go test -bench, count=$BENCH_COUNT, benchtime=$BENCH_TIME)"
-  (cd "$BENCH" && go test -run '^$' -bench . -benchmem -count "$BENCH_COUNT" -benchtime "$BENCH_TIME" \
-    ./overhead/) > "$OUT/overhead.txt"
+  # The floor has its own types: only idemgen's row is taken from both builds.
+  interleave overhead "$BENCH_COUNT" "$BENCH_TIME" '^$' idemgen > "$OUT/overhead.txt"
   "$BIN/benchratio" -floor floor < "$OUT/overhead.txt" > "$OUT/overhead.md"
   if command -v valgrind > /dev/null; then
     log "request overhead: instructions per call (callgrind)"
-    (cd "$BENCH" && go test -c -o "$BIN/overhead.test" ./overhead/)
     "$BIN/instrcount" -test "$BIN/overhead.test" >> "$OUT/overhead.md"
   else
     printf '\n(valgrind not installed: no instruction counts)\n' >> "$OUT/overhead.md"
   fi
+}
+
+# table_large decodes 100 GitHub repositories and 100 Stripe charges through
+# each generated client (bench/large). The encoding/json row decodes into
+# idemgen's types, and those types' Nullable and union methods call the
+# runtime's codec, so it is taken from the encoding/json build only.
+table_large() {
+  log "large responses (count=$LARGE_COUNT, benchtime=$LARGE_TIME)"
+  interleave large "$LARGE_COUNT" "$LARGE_TIME" encoding/json 'encoding/json|idemgen' > "$OUT/large.txt"
+  "$BIN/benchratio" -floor encoding/json < "$OUT/large.txt" > "$OUT/large.md"
 }
 
 table_amp() {
@@ -118,8 +171,9 @@ install_tools
     case $t in
       gen) table_gen; echo; cat "$OUT/generation.md" ;;
       overhead) table_overhead; echo; cat "$OUT/overhead.md" ;;
+      large) table_large; echo; cat "$OUT/large.md" ;;
       amp) table_amp; echo; cat "$OUT/amplification.md" ;;
-      *) echo "unknown table $t (want gen, overhead or amp)" >&2; exit 2 ;;
+      *) echo "unknown table $t (want gen, overhead, large or amp)" >&2; exit 2 ;;
     esac
   done
 } > "$OUT/results.md"

@@ -27,16 +27,20 @@ const DevelVersion = "(devel)"
 const PlaceholderVersion = "v0.0.0-00010101000000-000000000000"
 
 // The versions a generated module's go.mod names. GoDirective is idemgen's
-// own go directive and UUIDVersion the google/uuid its runtime requires; a
-// test checks both against the repository's go.mod.
+// own go directive, UUIDVersion the google/uuid and JSONVersion the
+// goccy/go-json its runtime requires (listed as indirect requirements, as
+// the go command wants every module that provides a package of the build);
+// a test checks them against the repository's go.mod.
 const (
 	GoDirective = "1.26.0"
 	UUIDVersion = "v1.6.0"
+	JSONVersion = "v0.12.0"
 )
 
 // RuntimeModule is the module a generated module requires: idemgen's
 // runtime, a module of its own (runtime/go.mod) that requires google/uuid
-// only, so an SDK's consumers never see the generator's dependencies. It is
+// and goccy/go-json only, so an SDK's consumers never see the generator's
+// dependencies. It is
 // tagged with the generator (runtime/v1.4.0 beside v1.4.0), so one version
 // names both.
 const RuntimeModule = "github.com/idemgen/idemgen/runtime"
@@ -66,8 +70,9 @@ func RequireVersion(v string) string {
 // moduleFiles renders what turns the package into a standalone module:
 // go.mod, README.md and example_test.go.
 func (g *gen) moduleFiles(ops []*ir.Operation) ([]File, error) {
-	gomod := fmt.Sprintf("%s\n\nmodule %s\n\ngo %s\n\nrequire %s %s\n\nrequire github.com/google/uuid %s // indirect\n",
-		Header, g.cfg.Module, GoDirective, RuntimeModule, RequireVersion(g.version()), UUIDVersion)
+	gomod := fmt.Sprintf("%s\n\nmodule %s\n\ngo %s\n\nrequire %s %s\n\nrequire (\n"+
+		"\tgithub.com/goccy/go-json %s // indirect\n\tgithub.com/google/uuid %s // indirect\n)\n",
+		Header, g.cfg.Module, GoDirective, RuntimeModule, RequireVersion(g.version()), JSONVersion, UUIDVersion)
 	readme, err := g.renderReadme(ops)
 	if err != nil {
 		return nil, err

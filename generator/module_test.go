@@ -52,7 +52,8 @@ func moduleOutput(t *testing.T, version string) map[string][]byte {
 func TestModuleFiles(t *testing.T) {
 	files := moduleOutput(t, "v1.4.0")
 	wantMod := Header + "\n\nmodule github.com/acme/payments-go\n\ngo " + GoDirective +
-		"\n\nrequire github.com/idemgen/idemgen/runtime v1.4.0\n\nrequire github.com/google/uuid " + UUIDVersion + " // indirect\n"
+		"\n\nrequire github.com/idemgen/idemgen/runtime v1.4.0\n\nrequire (\n\tgithub.com/goccy/go-json " + JSONVersion +
+		" // indirect\n\tgithub.com/google/uuid " + UUIDVersion + " // indirect\n)\n"
 	if got := string(files["go.mod"]); got != wantMod {
 		t.Errorf("go.mod:\n%s\nwant:\n%s", got, wantMod)
 	}

@@ -11,6 +11,8 @@ require (
 	go.opentelemetry.io/otel/trace v1.47.0
 )
 
+require github.com/goccy/go-json v0.12.0 // indirect
+
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect

@@ -129,11 +129,13 @@ func (c *call) startObservers(ctx context.Context) context.Context {
 // initHeader adds the key header and the call headers to the caller's map.
 func (c *call) initHeader() {
 	c.header = c.req.Header
-	if c.header == nil {
+	switch {
+	case c.header == nil && c.r.userAgentValue != nil:
+		c.header = http.Header{"User-Agent": c.r.userAgentValue}
+	case c.header == nil:
 		c.header = make(http.Header, 2)
-	}
-	if c.r.userAgent != "" && c.header.Get("User-Agent") == "" {
-		c.header.Set("User-Agent", c.r.userAgent)
+	case c.r.userAgentValue != nil && c.header.Get("User-Agent") == "":
+		c.header["User-Agent"] = c.r.userAgentValue
 	}
 	if c.op.Safety == Keyed && c.op.KeyHeader != "" {
 		c.header.Set(c.op.KeyHeader, c.key)

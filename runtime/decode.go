@@ -1,10 +1,10 @@
 package runtime
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
 	"github.com/idemgen/idemgen/runtime/internal/shared"
 
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +39,7 @@ func DecodeJSON(resp *http.Response, dst any) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(b, dst); err != nil {
+	if err := jsoncodec.Unmarshal(b, dst); err != nil {
 		return decodeError(resp, fmt.Errorf("decoding %d response (%s): %w", resp.StatusCode, resp.Header.Get("Content-Type"), err))
 	}
 	return nil
@@ -79,7 +79,7 @@ func ErrorModel(err error, newModel func(status int) any) error {
 	if ct := se.Header.Get("Content-Type"); ct != "" && !shared.IsJSON(ct) {
 		return err
 	}
-	if json.Unmarshal(se.Body, m) == nil {
+	if jsoncodec.Unmarshal(se.Body, m) == nil {
 		se.Model = m
 	}
 	return err

@@ -2,7 +2,8 @@ package runtime
 
 import (
 	"bytes"
-	"encoding/json"
+
+	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
 )
 
 // Nullable is an optional member of a JSON object that the API document
@@ -80,7 +81,7 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 	if n.state != nullValue {
 		return []byte("null"), nil
 	}
-	return json.Marshal(n.value)
+	return jsoncodec.Marshal(n.value)
 }
 
 // UnmarshalJSON reads null as null and anything else as a value. A member
@@ -92,7 +93,7 @@ func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := jsoncodec.Unmarshal(data, &v); err != nil {
 		return err
 	}
 	*n = NewNullable(v)

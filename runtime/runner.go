@@ -57,6 +57,10 @@ type Runner struct {
 	// searched for a request id beyond the standard ones.
 	userAgent  string
 	requestIDs []string
+	// userAgentValue is userAgent as a header value, made once: every
+	// call's header shares it (its capacity is its length, so an append
+	// copies it).
+	userAgentValue []string
 	// sources are the credential sources, by security scheme.
 	sources []credentialSource
 	// traced: the doer is known to report httptrace events (net/http's
@@ -85,6 +89,9 @@ func NewRunner(opts ...Option) *Runner {
 		r.doer = followRedirects(hc)
 	}
 	r.traced = tracesRequests(r.doer)
+	if r.userAgent != "" {
+		r.userAgentValue = []string{r.userAgent}[:1:1]
+	}
 	r.buckets = [2]*bucket{newBucket(r.budgets[Interactive]), newBucket(r.budgets[Background])}
 	return r
 }

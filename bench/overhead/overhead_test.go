@@ -6,11 +6,11 @@ import (
 	"net"
 	"net/http"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/idemgen/idemgen/bench/internal/cpuclock"
 
 	_ "github.com/idemgen/idemgen/internal/testutil"
 )
@@ -68,25 +68,13 @@ func benchEach(b *testing.B, call func(context.Context, client) (int64, error)) 
 	for _, c := range newClients(b, srv) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := cpuclock.Used()
 			for b.Loop() {
 				if total, err := call(ctx, c); err != nil || total != wantTotal {
 					b.Fatal(errors.Join(err, errors.New("wrong total")))
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cpuclock.Used()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// cpuTime is the CPU time (user + system) this process has used. Per op it
-// is steadier than wall time on a shared machine: other processes' load
-// delays a call but does not add to its CPU time. It covers client and
-// server, whose share is the same for every contender.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

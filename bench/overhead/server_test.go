@@ -7,15 +7,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/idemgen/idemgen/bench/internal/fixtures"
 )
 
 // orderJSON is the canned answer of both operations: a three-item order.
-const orderJSON = `{"id":"ord_7f3a9c","customerId":"cus_1842","items":[` +
-	`{"sku":"SKU-1001","quantity":2,"unitPrice":1299},` +
-	`{"sku":"SKU-2040","quantity":1,"unitPrice":4999},` +
-	`{"sku":"SKU-3307","quantity":5,"unitPrice":250}],` +
-	`"note":"leave at the door","status":"pending","total":8847,` +
-	`"createdAt":"2026-11-29T10:15:30Z"}`
+const orderJSON = fixtures.OrderJSON
 
 // newServer starts the loopback server every client calls. It answers
 // POST /orders with 201 when the request carries an Idempotency-Key and a

@@ -52,6 +52,9 @@ func TestModuleVersionsMatchGoMod(t *testing.T) {
 	if !strings.Contains(mod, "github.com/google/uuid "+generator.UUIDVersion) {
 		t.Errorf("go.mod does not require github.com/google/uuid %s (generator.UUIDVersion)", generator.UUIDVersion)
 	}
+	if !strings.Contains(mod, "github.com/goccy/go-json "+generator.JSONVersion) {
+		t.Errorf("go.mod does not require github.com/goccy/go-json %s (generator.JSONVersion)", generator.JSONVersion)
+	}
 }
 
 // TestModuleOwnership: --module writes README.md and go.mod only over files
@@ -162,6 +165,8 @@ func TestStandaloneModule(t *testing.T) {
 
 // consumerBuildList is what `go list -m all` shows, besides the consumer,
 // in a module that imports a generated SDK: the SDK, the runtime module and
-// the runtime's one requirement. None of the generator's dependencies
-// (kin-openapi, cobra, jennifer, pgx, sqlite...) may appear.
-var consumerBuildList = []string{"github.com/acme/payments-go", "github.com/google/uuid", "github.com/idemgen/idemgen/runtime"}
+// the runtime's two requirements (google/uuid and its JSON library). None of
+// the generator's dependencies (kin-openapi, cobra, jennifer, pgx, sqlite...)
+// may appear.
+var consumerBuildList = []string{"github.com/acme/payments-go", "github.com/goccy/go-json", "github.com/google/uuid",
+	"github.com/idemgen/idemgen/runtime"}

@@ -13,15 +13,27 @@ import (
 // imports, beyond the standard library. The engine (runtime, imported as
 // idemrt) and the codec (runtime/wire) never import each other: what both
 // name (the prepared Request, the errors users match) lives in
-// runtime/internal/shared, which imports neither.
+// runtime/internal/shared, which imports neither. Both reach JSON through
+// runtime/internal/jsoncodec, the one package that names the runtime's JSON
+// library (issue 14; docs/runtime.md).
 var (
 	// EngineImports is what package runtime may import.
-	EngineImports = []string{"github.com/google/uuid", "github.com/idemgen/idemgen/runtime/internal/shared"}
+	EngineImports = []string{"github.com/google/uuid", "github.com/idemgen/idemgen/runtime/internal/shared", JSONCodec}
 	// WireImports is what package runtime/wire may import.
-	WireImports = []string{"github.com/idemgen/idemgen/runtime/internal/shared"}
+	WireImports = []string{"github.com/idemgen/idemgen/runtime/internal/shared", JSONCodec}
 	// SharedImports is what package runtime/internal/shared may import:
 	// the standard library only.
 	SharedImports = []string{}
+	// JSONCodecImports is what runtime/internal/jsoncodec may import: its
+	// JSON library (in fast.go alone; TestRuntimeImports checks that too).
+	JSONCodecImports = []string{JSONLibrary}
+)
+
+// JSONCodec is the runtime's JSON package; JSONLibrary the library behind it,
+// the runtime module's one requirement besides google/uuid.
+const (
+	JSONCodec   = "github.com/idemgen/idemgen/runtime/internal/jsoncodec"
+	JSONLibrary = "github.com/goccy/go-json"
 )
 
 // CheckImports enforces a row of STYLE.md's import table on the package in

@@ -1,8 +1,11 @@
 package testutil
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,18 +16,36 @@ import (
 func TestRuntimeImports(t *testing.T) {
 	root := ModuleRoot(t)
 	for dir, allowed := range map[string][]string{
-		"runtime":                 EngineImports,
-		"runtime/wire":            WireImports,
-		"runtime/internal/shared": SharedImports,
+		"runtime":                    EngineImports,
+		"runtime/wire":               WireImports,
+		"runtime/internal/shared":    SharedImports,
+		"runtime/internal/jsoncodec": JSONCodecImports,
 	} {
 		t.Run(dir, func(t *testing.T) { CheckImportsIn(t, filepath.Join(root, dir), allowed...) })
 	}
+	// The library is named in one file, so that replacing it (with
+	// encoding/json/v2, say) is one file's change.
+	files, _ := filepath.Glob(filepath.Join(root, "runtime", "internal", "jsoncodec", "*.go"))
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == "fast.go" {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if strings.Contains(imp.Path.Value, JSONLibrary) {
+				t.Errorf("%s imports %s, which only fast.go may name", name, imp.Path.Value)
+			}
+		}
+	}
 }
 
-// TestRuntimeModuleRequiresUUIDOnly: a module importing a generated SDK
-// gets the runtime's requirements in its build list, so the runtime's go.mod
-// requires google/uuid and nothing else.
-func TestRuntimeModuleRequiresUUIDOnly(t *testing.T) {
+// TestRuntimeModuleRequirements: a module importing a generated SDK gets
+// the runtime's requirements in its build list, so the runtime's go.mod
+// requires google/uuid and its one JSON library, and nothing else.
+func TestRuntimeModuleRequirements(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(ModuleRoot(t), "runtime", "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +67,8 @@ func TestRuntimeModuleRequiresUUIDOnly(t *testing.T) {
 			t.Errorf("runtime/go.mod has a replace directive (%s); consumers would not see it", line)
 		}
 	}
-	if len(reqs) != 1 || reqs[0] != "github.com/google/uuid" {
-		t.Errorf("runtime/go.mod requires %v, want github.com/google/uuid only", reqs)
+	slices.Sort(reqs)
+	if want := []string{JSONLibrary, "github.com/google/uuid"}; !slices.Equal(reqs, want) {
+		t.Errorf("runtime/go.mod requires %v, want %v", reqs, want)
 	}
 }

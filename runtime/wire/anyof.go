@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -33,7 +35,7 @@ func DecodeAnyOf(data []byte, variants ...Variant) error {
 	}
 	var members map[string]json.RawMessage
 	if data[0] == '{' {
-		_ = json.Unmarshal(data, &members)
+		_ = jsoncodec.Unmarshal(data, &members)
 	}
 	matched := false
 	for _, v := range variants {

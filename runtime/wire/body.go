@@ -1,14 +1,15 @@
 package wire
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
 )
 
 // EncodeJSON marshals a JSON request body once, before the first attempt.
 func EncodeJSON(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
+	b, err := jsoncodec.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding JSON body: %w", err)
 	}

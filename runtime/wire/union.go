@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
 	"github.com/idemgen/idemgen/runtime/internal/shared"
 
 	"bytes"
@@ -14,11 +15,11 @@ import (
 // "" when data is not an object or the member is missing or not a string.
 func Discriminator(data []byte, prop string) string {
 	var probe map[string]json.RawMessage
-	if json.Unmarshal(data, &probe) != nil {
+	if jsoncodec.Unmarshal(data, &probe) != nil {
 		return ""
 	}
 	var s string
-	if json.Unmarshal(probe[prop], &s) != nil {
+	if jsoncodec.Unmarshal(probe[prop], &s) != nil {
 		return ""
 	}
 	return s
@@ -29,7 +30,7 @@ func Discriminator(data []byte, prop string) string {
 // chose the variant.
 func DecodeVariant[T any](data []byte, dst **T) error {
 	v := new(T)
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := jsoncodec.Unmarshal(data, v); err != nil {
 		return err
 	}
 	*dst = v
@@ -75,11 +76,11 @@ func tryVariant(data []byte, target any, strict, fit bool) bool {
 		return false
 	}
 	fresh := reflect.New(typ)
-	dec := json.NewDecoder(bytes.NewReader(data))
+	decode := jsoncodec.Unmarshal
 	if strict {
-		dec.DisallowUnknownFields()
+		decode = jsoncodec.UnmarshalStrict
 	}
-	if dec.Decode(fresh.Interface()) != nil || dec.More() {
+	if decode(data, fresh.Interface()) != nil {
 		return false
 	}
 	field.Set(fresh.Elem())
@@ -197,7 +198,7 @@ func writeMember(buf *bytes.Buffer, k string, v any, first *bool) error {
 // are not among the declared names. It leaves *extra nil when there are none.
 func UnmarshalExtra[V any](data []byte, extra *map[string]V, declared ...string) error {
 	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
+	if err := jsoncodec.Unmarshal(data, &all); err != nil {
 		return err
 	}
 	for _, d := range declared {
@@ -210,7 +211,7 @@ func UnmarshalExtra[V any](data []byte, extra *map[string]V, declared ...string)
 	m := make(map[string]V, len(all))
 	for k, raw := range all {
 		var v V
-		if err := json.Unmarshal(raw, &v); err != nil {
+		if err := jsoncodec.Unmarshal(raw, &v); err != nil {
 			return fmt.Errorf("member %q: %w", k, err)
 		}
 		m[k] = v

@@ -20,11 +20,14 @@ const DefaultServerURL = "http://127.0.0.1:8080"
 
 // NewClient returns a client for the API at serverURL, an absolute URL such as
 // https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
-// policies and budgets, observers, and authentication (the With functions of this package).
+// policies and budgets, observers, authentication (the With functions of this package) and the
+// defaults of the call options (idemrt.WithMaxAttempts, idemrt.WithTimeout...). Requests carry the
+// User-Agent idemrt.UserAgent("idemgen") unless idemrt.WithUserAgent says otherwise.
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	server, err := wire.ParseServerURL(serverURL)
 	if err != nil {
 		return nil, err
 	}
+	opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("idemgen"))}, opts...)
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 }

@@ -43,3 +43,17 @@ func TestNoBenchmarkLinesIsAnError(t *testing.T) {
 		t.Fatal("want an error for input without benchmarks")
 	}
 }
+
+func TestThroughputTableWhenMBPerSecond(t *testing.T) {
+	in := `BenchmarkBig/encoding/json-2  100  2000 ns/op  50.00 MB/s  2100 cpu-ns/op  40.5 allocs/object  900 B/object  10 B/op  1 allocs/op
+BenchmarkBig/idemgen-2  100  1000 ns/op  100.00 MB/s  1050 cpu-ns/op  20.2 allocs/object  800 B/object  10 B/op  1 allocs/op
+`
+	var out strings.Builder
+	if err := run(strings.NewReader(in), &out, "encoding/json"); err != nil {
+		t.Fatal(err)
+	}
+	want := "| idemgen | 100.0 ±0% | 1000 ±0% | 1050 ±0% | 20.2 | 800 | 2.00x | -50.0% |"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}

@@ -13,7 +13,15 @@ import (
 type key struct{ bench, sub string }
 
 // metrics holds every run's figures for one key.
-type metrics struct{ ns, cpu, bytes, allocs []float64 }
+type metrics struct{ ns, cpu, bytes, allocs, mbs, objAllocs, objBytes []float64 }
+
+// series is the list a unit's figures go to, or nil for a unit not kept.
+func (m *metrics) series(unit string) *[]float64 {
+	return map[string]*[]float64{
+		"ns/op": &m.ns, "cpu-ns/op": &m.cpu, "B/op": &m.bytes, "allocs/op": &m.allocs,
+		"MB/s": &m.mbs, "allocs/object": &m.objAllocs, "B/object": &m.objBytes,
+	}[unit]
+}
 
 // results are benchmark lines grouped by key, in first-seen order.
 type results struct {
@@ -45,15 +53,8 @@ func (r *results) add(line string) {
 		if err != nil {
 			continue
 		}
-		switch f[i+1] {
-		case "ns/op":
-			mt.ns = append(mt.ns, v)
-		case "cpu-ns/op":
-			mt.cpu = append(mt.cpu, v)
-		case "B/op":
-			mt.bytes = append(mt.bytes, v)
-		case "allocs/op":
-			mt.allocs = append(mt.allocs, v)
+		if series := mt.series(f[i+1]); series != nil {
+			*series = append(*series, v)
 		}
 	}
 }
@@ -91,6 +92,10 @@ func (r *results) print(w io.Writer, floor string) {
 	}
 	for _, b := range benches {
 		fmt.Fprintf(w, "\n### %s (median of %d runs)\n\n", b, len(r.byKey[r.firstOf(b)].ns))
+		if len(r.byKey[r.firstOf(b)].mbs) > 0 {
+			r.printThroughput(w, b, floor)
+			continue
+		}
 		fmt.Fprintln(w, "| client | ns/op | cpu-ns/op | B/op | allocs/op | time vs floor | CPU vs floor | allocs vs floor |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
 		base := r.byKey[key{b, floor}]
