@@ -3,13 +3,14 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
 )
 
 // Framing is how a stream's body is cut into events.
@@ -151,7 +152,7 @@ func (s *Stream[T]) deliver(ev Event) bool {
 	case *[]byte:
 		*p = ev.Data
 	default:
-		if err := json.Unmarshal(ev.Data, &s.cur); err != nil {
+		if err := jsoncodec.Unmarshal(ev.Data, &s.cur); err != nil {
 			s.end(s.callError(ErrDecode, fmt.Errorf("event %d: %w", s.count+1, err)))
 			return false
 		}
