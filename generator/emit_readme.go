@@ -23,6 +23,10 @@ type readmeData struct {
 	Schemes []readmeScheme
 	Tags    []readmeTag
 	Ops     []readmeOp
+	// Iter, Stream and Download name the package's first iterator, stream
+	// and download methods, "" when it has none: the README shows one of
+	// each kind the API has.
+	Iter, Stream, Download string
 }
 
 type readmeScheme struct{ Name, Call, What string }
@@ -68,8 +72,29 @@ func (g *gen) renderReadme(ops []*ir.Operation) ([]byte, error) {
 	}
 	for _, op := range ops {
 		d.Ops = append(d.Ops, readmeRow(op))
+		g.noteLongRunning(&d, op)
 	}
 	return renderTemplate("README.md.tmpl", d)
+}
+
+// noteLongRunning records op's iterator, stream and download methods in d
+// when d has none of that kind yet.
+func (g *gen) noteLongRunning(d *readmeData, op *ir.Operation) {
+	ids := g.opNames[op]
+	first := func(dst *string, name string) {
+		if *dst == "" && name != "" {
+			*dst = name
+		}
+	}
+	first(&d.Iter, ids.iter)
+	first(&d.Stream, ids.stream)
+	first(&d.Download, ids.download)
+	switch mainShape(op) {
+	case shapeStream:
+		first(&d.Stream, op.GoName)
+	case shapeDownload:
+		first(&d.Download, op.GoName)
+	}
 }
 
 // readmeRow is an operation's line in the retry contract table.

@@ -121,3 +121,41 @@ func TestHostileVersionAndTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleReadmeLongRunning: the README shows an iterator, a stream and a
+// download when the API has them (the orders API has an iterator only), and
+// no such section when it has none.
+func TestModuleReadmeLongRunning(t *testing.T) {
+	readme := func(spec, pkg string) string {
+		api, _, err := specparser.Load(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", spec), specparser.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Generate(api, Config{Package: pkg, Module: "example.com/" + pkg, Version: "v1.4.0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range out.Files {
+			if f.Name == "README.md" {
+				return string(f.Content)
+			}
+		}
+		t.Fatalf("%s: no README.md", spec)
+		return ""
+	}
+	streaming := readme("streaming.yaml", "streaming")
+	for _, want := range []string{"## Lists, streams and downloads", "s, err := c.CreateCompletionStream(ctx, ...)",
+		"`c.CreateSpeech` returns an `*idemrt.Body`"} {
+		if !strings.Contains(streaming, want) {
+			t.Errorf("streaming README lacks %q", want)
+		}
+	}
+	if orders := readme("orders.yaml", "orders"); !strings.Contains(orders, "range c.ListOrdersIter(ctx, ...)") ||
+		strings.Contains(orders, "idemrt.Stream") {
+		t.Errorf("orders README:\n%s", orders)
+	}
+	if pets := readme("petstore.yaml", "petstore"); strings.Contains(pets, "## Lists") ||
+		!strings.Contains(pets, "runs them).\n\n## Retry contract") {
+		t.Errorf("petstore README:\n%s", pets)
+	}
+}
