@@ -3,8 +3,10 @@ package orders_test
 import (
 	"context"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -95,21 +97,37 @@ func (cannedDoer) Do(r *http.Request) (*http.Response, error) {
 
 // TestSkippedCredentialsCostNoAllocation: an authentication option that
 // skips an operation outside its scheme adds no allocation to the call.
+//
+// The counts are averages over many calls compared within half an
+// allocation, not testing.AllocsPerRun's truncated integers: under the race
+// detector sync.Pool drops a random quarter of what is put back (the JSON
+// codec pools its buffers), so the mean count is fractional and two equal
+// paths could truncate to different integers. One allocation more per call
+// still shows.
 func TestSkippedCredentialsCostNoAllocation(t *testing.T) {
 	allocs := func(opts ...idemrt.Option) float64 {
 		c, err := orders.NewClient("http://127.0.0.1:1", append(opts, idemrt.WithHTTPClient(cannedDoer{}))...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return testing.AllocsPerRun(200, func() {
+		call := func() {
 			if _, err := c.GetHealth(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-		})
+		}
+		call() // warm up
+		const runs = 2000
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range runs {
+			call()
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.Mallocs-before.Mallocs) / runs
 	}
 	plain, withAuth := allocs(), allocs(orders.WithBearerAuth("tok"), orders.WithAPIKeyAuth("k"))
-	t.Logf("GetHealth: %v allocations per call, with or without skipped credentials", plain)
-	if withAuth != plain {
-		t.Fatalf("GetHealth: %v allocations with skipped credentials, %v without", withAuth, plain)
+	t.Logf("GetHealth: %.2f allocations per call without credentials, %.2f with skipped ones", plain, withAuth)
+	if math.Abs(withAuth-plain) >= 0.5 {
+		t.Fatalf("GetHealth: %.2f allocations with skipped credentials, %.2f without", withAuth, plain)
 	}
 }
