@@ -117,11 +117,9 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 	if !c.replayable() {
 		return 0, WaitNone, ErrBodyNotReplayable
 	}
-	wait, src := s.hint, WaitRetryAfter
-	if !s.hasHint {
-		wait, src = backoff(c.retries, c.pol.BaseDelay, c.pol.MaxDelay, c.r.rand), WaitBackoff
-	} else if c.pol.MaxRetryAfter > 0 && wait > c.pol.MaxRetryAfter {
-		return 0, WaitNone, ErrRetryAfterTooLong
+	wait, src, err := c.pol.nextWait(s.hint, s.hasHint, c.retries, c.r.rand)
+	if err != nil {
+		return 0, WaitNone, err
 	}
 	if !c.deadline.IsZero() && wait+c.pol.MinAttempt > c.timeLeft() {
 		if src == WaitRetryAfter {

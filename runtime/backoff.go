@@ -27,3 +27,16 @@ func backoff(n int, base, maxDelay time.Duration, rnd func() float64) time.Durat
 	}
 	return time.Duration(f * float64(limit))
 }
+
+// nextWait is the wait before retry number n (from 0): the server's hint
+// when it gave one (refused past MaxRetryAfter, when set), else full-jitter
+// backoff. The attempt loop and a stream's reconnections share it.
+func (p *Policy) nextWait(hint time.Duration, hasHint bool, n int, rnd func() float64) (time.Duration, WaitSource, error) {
+	if !hasHint {
+		return backoff(n, p.BaseDelay, p.MaxDelay, rnd), WaitBackoff, nil
+	}
+	if p.MaxRetryAfter > 0 && hint > p.MaxRetryAfter {
+		return 0, WaitNone, ErrRetryAfterTooLong
+	}
+	return hint, WaitRetryAfter, nil
+}

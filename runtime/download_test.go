@@ -73,6 +73,9 @@ type rangeServer struct {
 	cut         int
 	etag        string
 	ignoreRange bool
+	// shiftRange answers a resume with a 206 of another range (from byte
+	// 0): a hostile or broken server whose bytes must not be spliced in.
+	shiftRange bool
 	// stall keeps the first connection open and silent after cut bytes.
 	stall bool
 
@@ -107,6 +110,10 @@ func (s *rangeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.ignoreRange {
 		r.Header.Del("Range")
+	}
+	if s.shiftRange {
+		r.Header.Set("Range", "bytes=0-")
+		r.Header.Del("If-Range")
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(s.data))
 }
@@ -166,6 +173,7 @@ func TestDownloadNotResumed(t *testing.T) {
 		{"weak ETag", &rangeServer{cut: 300_000, etag: `W/"v1"`}, &downloadOp, io.ErrUnexpectedEOF, 1},
 		{"unsafe", &rangeServer{cut: 300_000, etag: `"v1"`}, &unsafeDownload, io.ErrUnexpectedEOF, 1},
 		{"200 on resume", &rangeServer{cut: 300_000, etag: `"v1"`, ignoreRange: true}, &downloadOp, ErrResumeRefused, 2},
+		{"206 of another range", &rangeServer{cut: 300_000, etag: `"v1"`, shiftRange: true}, &downloadOp, ErrResumeRefused, 2},
 	}
 	for _, c := range cases {
 		c.s.data = testData()

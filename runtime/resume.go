@@ -131,11 +131,9 @@ func (g *resumer) gate(hint time.Duration, timedOut bool) (time.Duration, WaitSo
 	if g.c.single || g.tries+1 >= pol.MaxAttempts {
 		return 0, WaitNone, ErrAttemptsExhausted
 	}
-	wait, src := hint, WaitRetryAfter
-	if hint <= 0 {
-		wait, src = backoff(g.tries, pol.BaseDelay, pol.MaxDelay, g.r.rand), WaitBackoff
-	} else if pol.MaxRetryAfter > 0 && wait > pol.MaxRetryAfter {
-		return 0, WaitNone, ErrRetryAfterTooLong
+	wait, src, err := pol.nextWait(hint, hint > 0, g.tries, g.r.rand)
+	if err != nil {
+		return 0, WaitNone, err
 	}
 	if d, ok := g.ctx.Deadline(); ok && wait+pol.MinAttempt > time.Until(d) {
 		return 0, WaitNone, ErrDeadline
