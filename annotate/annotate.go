@@ -26,7 +26,7 @@ import (
 	"fmt"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/jsonpointer"
 	"github.com/idemgen/idemgen/ir"

@@ -11,5 +11,5 @@ import (
 // works on the document's own bytes and tree.
 func TestImports(t *testing.T) {
 	testutil.CheckImports(t, "github.com/idemgen/idemgen/ir", "github.com/idemgen/idemgen/internal/jsonpointer",
-		"go.yaml.in/yaml/v3")
+		"go.yaml.in/yaml/v4")
 }

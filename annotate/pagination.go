@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Member is one member of an x-pagination value annotate writes: every value

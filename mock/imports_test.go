@@ -11,6 +11,6 @@ import (
 // generator, the runtime or the parser's internals.
 func TestImports(t *testing.T) {
 	testutil.CheckImports(t, "github.com/getkin/kin-openapi/",
-		"github.com/idemgen/idemgen/ledger", "github.com/idemgen/idemgen/ledger/sqlitestore", "go.yaml.in/yaml/v3",
+		"github.com/idemgen/idemgen/ledger", "github.com/idemgen/idemgen/ledger/sqlitestore", "go.yaml.in/yaml/v4",
 		"github.com/idemgen/idemgen/internal/overlay", "github.com/idemgen/idemgen/internal/ctxtime")
 }

@@ -3,7 +3,7 @@ package mock
 import (
 	"fmt"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/overlay"
 )

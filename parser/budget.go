@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // aliasBudget is how many nodes YAML aliases may add to a file when expanded.

@@ -14,5 +14,5 @@ import (
 func TestImports(t *testing.T) {
 	testutil.CheckImports(t, "github.com/idemgen/idemgen/ir", "github.com/idemgen/idemgen/internal/jsonpointer",
 		"github.com/idemgen/idemgen/internal/overlay",
-		"github.com/getkin/kin-openapi/", "go.yaml.in/yaml/v3", "go.yaml.in/yaml/v4")
+		"github.com/getkin/kin-openapi/", "go.yaml.in/yaml/v4", "go.yaml.in/yaml/v4")
 }

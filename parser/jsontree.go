@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // bom is the UTF-8 byte order mark some editors write first.

@@ -9,7 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // kinLoad is stage 3 of a load: it hands the repaired document set to
@@ -53,6 +53,9 @@ func (l *loader) kinLoadOnce(swagger bool) (*openapi3.T, error) {
 	location := &url.URL{Path: l.root.key}
 	if swagger {
 		return l.kinLoadSwagger(kl, location)
+	}
+	if doc := l.kinDecodeTree(kl); doc != nil {
+		return doc, nil
 	}
 	data, err := l.root.bytesOf()
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/ir"
 )
@@ -32,6 +32,16 @@ type Options struct {
 	// document before it is repaired and checked (see applyOverlays).
 	// Findings about a value an overlay added are located in the overlay.
 	Overlays []string
+
+	// bytesOnly and trace are for the parser's own tests: bytesOnly turns
+	// kinDecodeTree off, trace records whether it was used.
+	bytesOnly bool
+	trace     *loadTrace
+}
+
+// loadTrace records which way a load took.
+type loadTrace struct {
+	treeDecoded bool
 }
 
 // Load reads the document at path (YAML or JSON; OpenAPI 3.0.x, 3.1.x, 3.2.x (read as 3.1), or
@@ -222,12 +232,14 @@ func (l *loader) read(key string) ([]byte, error) {
 }
 
 // bytesOf returns what kin-openapi reads for a file: the original bytes, or
-// the repaired tree re-encoded.
+// the repaired tree re-encoded. A copy is encoded: yaml/v4's encoder drops
+// the tags it can infer from the nodes it is given, and the parser reads
+// those tags after kin-openapi has run.
 func (f *docFile) bytesOf() ([]byte, error) {
 	if !f.repaired {
 		return f.data, nil
 	}
-	return yaml.Marshal(f.root)
+	return yaml.Marshal(cloneTree(f.root, map[*yaml.Node]*yaml.Node{}))
 }
 
 // serve is kin-openapi's ReadFromURIFunc: it only ever hands out files the

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 	yamlv4 "go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/jsonpointer"

@@ -3,7 +3,7 @@ package parser
 import (
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/jsonpointer"
 	"github.com/idemgen/idemgen/ir"

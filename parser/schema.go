@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/jsonpointer"
 	"github.com/idemgen/idemgen/ir"

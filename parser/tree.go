@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/jsonpointer"
 )
@@ -149,4 +149,27 @@ func resolveFile(from, file string) string {
 		return path.Clean(file)
 	}
 	return path.Join(path.Dir(from), file)
+}
+
+// cloneTree deep-copies a tree, keeping its aliases pointing at the copies
+// of their anchors (anchors records each anchored node already copied).
+func cloneTree(n *yaml.Node, anchors map[*yaml.Node]*yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if c, ok := anchors[n]; ok {
+		return c
+	}
+	c := *n
+	if n.Anchor != "" {
+		anchors[n] = &c
+	}
+	c.Alias = cloneTree(n.Alias, anchors)
+	if n.Content != nil {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, child := range n.Content {
+			c.Content[i] = cloneTree(child, anchors)
+		}
+	}
+	return &c
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/theory/jsonpath/spec"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Rules of the findings Apply reports; the parser reports them under these

@@ -3,7 +3,7 @@ package overlay
 import (
 	"testing"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // FuzzApply parses arbitrary overlay text and applies it to a small

@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/theory/jsonpath"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Document is one parsed overlay file.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/theory/jsonpath/spec"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 const doc = `openapi: 3.0.3

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/theory/jsonpath/spec"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // converter turns a yaml.Node tree into the plain values JSONPath queries
