@@ -25,6 +25,9 @@ var errNodeBudget = fmt.Errorf("YAML aliases expand the document by more than %d
 func checkAliasBudget(root *yaml.Node) error {
 	c := aliasCounter{memo: map[*yaml.Node]int{}}
 	written := c.size(root, false)
+	if c.aliases == 0 {
+		return nil
+	}
 	expanded := c.size(root, true)
 	if expanded-written > aliasBudget {
 		return errNodeBudget
@@ -34,7 +37,11 @@ func checkAliasBudget(root *yaml.Node) error {
 
 // aliasCounter measures trees, with or without following aliases.
 type aliasCounter struct {
+	// memo holds the size of each anchored node: only an anchor is reached
+	// more than once, through its aliases, so nothing else is remembered.
 	memo map[*yaml.Node]int
+	// aliases counts the alias nodes met by walks that do not expand them.
+	aliases int
 }
 
 // size returns the number of nodes under n (n included), saturating just
@@ -47,6 +54,7 @@ func (c *aliasCounter) size(n *yaml.Node, expand bool) int {
 	}
 	if n.Kind == yaml.AliasNode {
 		if !expand || n.Alias == nil {
+			c.aliases++
 			return 1
 		}
 		n = n.Alias
@@ -58,15 +66,24 @@ func (c *aliasCounter) size(n *yaml.Node, expand bool) int {
 		}
 		return total
 	}
+	if n.Anchor == "" {
+		return c.expandedSize(n, ceiling)
+	}
 	if s, ok := c.memo[n]; ok {
 		return s
 	}
 	c.memo[n] = 1 // a cycle back to n counts as one node
+	total := c.expandedSize(n, ceiling)
+	c.memo[n] = total
+	return total
+}
+
+// expandedSize is n's own node plus its children's expanded sizes.
+func (c *aliasCounter) expandedSize(n *yaml.Node, ceiling int) int {
 	total := 1
 	for _, ch := range n.Content {
 		total = min(total+c.size(ch, true), ceiling)
 	}
-	c.memo[n] = total
 	return total
 }
 

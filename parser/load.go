@@ -90,6 +90,8 @@ type loader struct {
 	order []string
 	root  *docFile
 	sink  *diagSink
+	// refusals remembers refuseRead's verdict on each file key.
+	refusals map[string]string
 }
 
 // load runs the parser's four stages, each in its own files:
@@ -104,7 +106,7 @@ type loader struct {
 //  4. build (build.go, params.go, operation_io.go, schema*.go, contract.go,
 //     extensions.go): kin-openapi's model plus the trees -> *ir.API.
 func load(key, display, dir string, data []byte, opts Options) (*ir.API, ir.Diagnostics, error) {
-	l := &loader{opts: opts, roots: newRefRoots(dir, opts.RefRoot), files: map[string]*docFile{}}
+	l := &loader{opts: opts, roots: newRefRoots(dir, opts.RefRoot), files: map[string]*docFile{}, refusals: map[string]string{}}
 	l.sink = &diagSink{files: l.files}
 	version, swagger, err := l.loadRoot(key, display, data)
 	if err != nil {

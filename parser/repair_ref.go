@@ -49,6 +49,18 @@ func (p *repairer) checkRef(n *yaml.Node, ref string, kind nodeKind, s slot) {
 // outside the allowed folder trees, a URL that is not http or https), or "".
 // The reason names the rule, never anything read from the file.
 func (p *repairer) refuseRead(key string) string {
+	// Every reference is checked, most of them into the file they are in:
+	// the verdict on a file is reached once (resolving symbolic links is a
+	// system call per path element) and remembered for the load.
+	if why, ok := p.l.refusals[key]; ok {
+		return why
+	}
+	why := p.readRefusal(key)
+	p.l.refusals[key] = why
+	return why
+}
+
+func (p *repairer) readRefusal(key string) string {
 	if isRemote(key) {
 		if checkRemote(key) != nil {
 			return "only http and https references can be fetched"

@@ -30,6 +30,7 @@ const (
 )
 
 func main() {
+	tuneGC(os.Args[1:])
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
