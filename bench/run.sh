@@ -6,6 +6,7 @@
 #   bench/run.sh gen             # only the generation table
 #   bench/run.sh overhead amp    # only the request-overhead and amplification tables
 #   bench/run.sh large           # only the large-response decode table
+#   OLD_REV=54771f5 bench/run.sh gencompare   # idemgen now, at OLD_REV and at GOGC=100, and the floors
 #
 # Knobs (environment): GEN_RUNS (generation runs per cell, median kept; 3),
 # GEN_SPECS (space-separated spec paths; the real-world specs by default),
@@ -157,6 +158,24 @@ table_large() {
   "$BIN/benchratio" -floor encoding/json < "$OUT/large.txt" > "$OUT/large.md"
 }
 
+# table_gencompare measures the current idemgen against the floors, against
+# itself at the collector's default (GOGC=100), and, with OLD_REV set (a
+# commit), against idemgen built at that commit, interleaved run by run.
+table_gencompare() {
+  log "generation, interleaved (GEN_RUNS=$GEN_RUNS, OLD_REV=${OLD_REV:-none})"
+  local specs=() old=()
+  for s in $GEN_SPECS; do specs+=("$(realpath "$s")"); done
+  if [ -n "${OLD_REV:-}" ]; then
+    local tree
+    tree=$(mktemp -d)
+    git -C "$ROOT" worktree add -q --detach "$tree" "$OLD_REV"
+    (cd "$tree" && go build -o "$BIN/idemgen-old" ./cmd/idemgen)
+    git -C "$ROOT" worktree remove --force "$tree"
+    old=(-old "$BIN/idemgen-old")
+  fi
+  (cd "$BENCH" && "$BIN/gentable" -compare "${old[@]}" -bin "$BIN" -runs "$GEN_RUNS" "${specs[@]}") > "$OUT/gencompare.md"
+}
+
 table_amp() {
   log "amplification"
   "$BIN/amplify" > "$OUT/amplification.md"
@@ -173,7 +192,8 @@ install_tools
       overhead) table_overhead; echo; cat "$OUT/overhead.md" ;;
       large) table_large; echo; cat "$OUT/large.md" ;;
       amp) table_amp; echo; cat "$OUT/amplification.md" ;;
-      *) echo "unknown table $t (want gen, overhead, large or amp)" >&2; exit 2 ;;
+      gencompare) table_gencompare; echo; cat "$OUT/gencompare.md" ;;
+      *) echo "unknown table $t (want gen, gencompare, overhead, large or amp)" >&2; exit 2 ;;
     esac
   done
 } > "$OUT/results.md"

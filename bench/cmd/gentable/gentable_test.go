@@ -67,11 +67,11 @@ func TestCountLinesCountsOnlyGoFiles(t *testing.T) {
 func TestRunNKeepsMedianAndReportsRefusal(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	ok := runN(ctx, 3, t.TempDir(), "true")
+	ok := runN(ctx, 3, t.TempDir(), nil, "true")
 	if ok.err != nil || ok.wall <= 0 || ok.cpu < 0 || ok.rssKB <= 0 {
 		t.Fatalf("runN(true) = %+v; want a wall time and an RSS", ok)
 	}
-	bad := runN(ctx, 3, t.TempDir(), "sh", "-c", "echo 'INFO noise' >&2; echo 'spec.yaml:3: broken' >&2; exit 1")
+	bad := runN(ctx, 3, t.TempDir(), []string{"GOGC=100"}, "sh", "-c", "echo 'INFO noise' >&2; echo 'spec.yaml:3: broken' >&2; exit 1")
 	if bad.err == nil || !strings.HasSuffix(bad.err.Error(), "spec.yaml:3: broken") {
 		t.Fatalf("runN(failing) err = %v; want the first error line", bad.err)
 	}

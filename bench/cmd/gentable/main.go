@@ -30,10 +30,16 @@ func main() {
 	flag.IntVar(&cfg.runs, "runs", 3, "generation runs per cell; the median wall time is kept")
 	flag.BoolVar(&cfg.build, "build", true, "time `go build` of every generated package")
 	flag.DurationVar(&cfg.timeout, "timeout", 5*time.Minute, "limit for any single command")
+	compare := flag.Bool("compare", false, "measure only the floors and idemgen (also at GOGC=100), interleaved")
+	old := flag.String("old", "", "with -compare: an older idemgen binary to measure beside the current one")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: gentable [flags] SPEC...")
 		os.Exit(2)
+	}
+	run := run
+	if *compare {
+		run = func(cfg config, specs []string) error { return runCompare(cfg, *old, specs, os.Stdout) }
 	}
 	if err := run(cfg, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "gentable:", err)
@@ -121,7 +127,7 @@ func measureCell(cfg config, c contender, spec, pkg, dir string) cell {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
 	argv := append([]string{c.bin}, c.argv(spec, pkg, dir)...)
-	cl := cell{gen: runN(ctx, cfg.runs, cfg.moduleDir, argv...)}
+	cl := cell{gen: runN(ctx, cfg.runs, cfg.moduleDir, c.env, argv...)}
 	if cl.gen.err != nil || !c.generates {
 		return cl
 	}

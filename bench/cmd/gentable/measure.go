@@ -52,11 +52,24 @@ func runOnce(ctx context.Context, dir string, env []string, argv ...string) samp
 // runN runs argv n times and keeps the median wall and CPU times and the
 // highest peak RSS. The first failure stops the series: a refusal is
 // deterministic.
-func runN(ctx context.Context, n int, dir string, argv ...string) sample {
+func runN(ctx context.Context, n int, dir string, env []string, argv ...string) sample {
+	var ss []sample
+	for range n {
+		s := runOnce(ctx, dir, env, argv...)
+		ss = append(ss, s)
+		if s.err != nil {
+			break
+		}
+	}
+	return medianSample(ss)
+}
+
+// medianSample folds runs into one sample: the first failure if any, else
+// the median wall and CPU times and the highest peak RSS.
+func medianSample(ss []sample) sample {
 	var walls, cpus []time.Duration
 	var best sample
-	for range n {
-		s := runOnce(ctx, dir, nil, argv...)
+	for _, s := range ss {
 		if s.err != nil {
 			return s
 		}

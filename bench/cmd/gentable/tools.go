@@ -17,6 +17,8 @@ type contender struct {
 	argv func(spec, pkg, dir string) []string
 	// generates is false for the floor, which writes nothing.
 	generates bool
+	// env is added to the program's environment.
+	env []string
 }
 
 // contenders lists the floors first (load+validate, then load alone), then
