@@ -150,3 +150,29 @@ func TestRetagsRestore(t *testing.T) {
 		t.Error("the tree differs from the parsed one after restore")
 	}
 }
+
+// FuzzTreeDecodeMatchesBytes loads random documents both ways: decoding the
+// parser's tree must give exactly what kin-openapi gives for the bytes.
+func FuzzTreeDecodeMatchesBytes(f *testing.F) {
+	for _, pattern := range []string{"../testdata/specs/*.yaml", "../testdata/specs/*.json", "testdata/fuzz/*"} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		api, diags, err := LoadData("fuzz.yaml", data, Options{})
+		apiB, diagsB, errB := LoadData("fuzz.yaml", data, Options{bytesOnly: true})
+		if (err == nil) != (errB == nil) || (err != nil && err.Error() != errB.Error()) {
+			t.Fatalf("error %v from the tree, %v from the bytes", err, errB)
+		}
+		if !reflect.DeepEqual(diags, diagsB) {
+			t.Fatalf("findings differ\ntree:\n%v\nbytes:\n%v", diags, diagsB)
+		}
+		if !reflect.DeepEqual(api, apiB) {
+			t.Fatalf("the APIs differ%s", firstDifference(api, apiB))
+		}
+	})
+}

@@ -37,14 +37,24 @@ const (
 )
 
 // slot is where a node sits: its parent node, the index of its key (mapping)
-// or of itself (sequence) in the parent, its JSON pointer, and its role: the
-// field that says what it must be ("parameters" for a parameter in a list or
-// in components.parameters, "responses" for a response, "requestBody").
+// or of itself (sequence) in the parent, the tokens of its JSON pointer, and
+// its role: the field that says what it must be ("parameters" for a
+// parameter in a list or in components.parameters, "responses" for a
+// response, "requestBody").
+//
+// The tokens are a stack shared down the walk and joined into a pointer
+// only for a finding (pointer): joining one per node cost an allocation for
+// every node of every document. A slot is only valid during its walk step.
 type slot struct {
 	parent *yaml.Node
 	index  int
 	role   string
-	ptr    string
+	path   []string
+}
+
+// pointer is the slot's JSON pointer.
+func (s slot) pointer() string {
+	return jsonpointer.Join("", s.path...)
 }
 
 // repairer walks one file's tree before kin-openapi sees it: it loads the
@@ -59,8 +69,8 @@ type repairer struct {
 }
 
 func (p *repairer) run() {
-	p.dedupe(p.f.root, "", 0)
-	p.walk(p.f.root, kNode, slot{}, 0)
+	p.dedupe(p.f.root, make([]string, 0, 32), 0)
+	p.walk(p.f.root, kNode, slot{path: make([]string, 0, 32)}, 0)
 	for i := len(p.pending) - 1; i >= 0; i-- {
 		p.pending[i]()
 	}
@@ -79,7 +89,7 @@ func (p *repairer) walk(n *yaml.Node, kind nodeKind, s slot, depth int) {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for i, item := range n.Content {
-			p.walk(item, kind, slot{parent: n, index: i, role: s.role, ptr: jsonpointer.Join(s.ptr, strconv.Itoa(i))}, depth+1)
+			p.walk(item, kind, slot{parent: n, index: i, role: s.role, path: append(s.path, strconv.Itoa(i))}, depth+1)
 		}
 	case yaml.MappingNode:
 		if ref := mapGet(n, "$ref"); ref != nil && ref.Kind == yaml.ScalarNode && kind != kSchemaMap {
@@ -95,7 +105,7 @@ func (p *repairer) walk(n *yaml.Node, kind nodeKind, s slot, depth int) {
 			if roleKeys[k] || kind == kSchema {
 				role = k
 			}
-			p.walk(v, childKind(kind, k), slot{parent: n, index: i, role: role, ptr: jsonpointer.Join(s.ptr, k)}, depth+1)
+			p.walk(v, childKind(kind, k), slot{parent: n, index: i, role: role, path: append(s.path, k)}, depth+1)
 		}
 	}
 }

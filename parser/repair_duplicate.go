@@ -11,26 +11,29 @@ import (
 // dedupe removes the earlier definitions of a member defined twice in one
 // mapping: JSON parsers, kin-openapi's JSON path included, keep the last one,
 // while its YAML path refuses the whole document.
-func (p *repairer) dedupe(n *yaml.Node, pointer string, depth int) {
+func (p *repairer) dedupe(n *yaml.Node, path []string, depth int) {
 	if n == nil || depth > maxDepth {
 		return
 	}
 	if n.Kind == yaml.MappingNode && len(n.Content) > 2 {
-		p.dedupeMapping(n, pointer)
+		p.dedupeMapping(n, path)
 	}
+	// The path is a stack of tokens, made into a pointer only for a finding:
+	// joining one per node cost an allocation per node of every document.
 	for i, c := range n.Content {
 		if n.Kind == yaml.MappingNode && i%2 == 1 {
-			p.dedupe(c, jsonpointer.Join(pointer, n.Content[i-1].Value), depth+1)
+			p.dedupe(c, append(path, n.Content[i-1].Value), depth+1)
 		} else if n.Kind == yaml.SequenceNode {
-			p.dedupe(c, jsonpointer.Join(pointer, strconv.Itoa(i)), depth+1)
+			p.dedupe(c, append(path, strconv.Itoa(i)), depth+1)
 		}
 	}
 }
 
-func (p *repairer) dedupeMapping(n *yaml.Node, pointer string) {
+func (p *repairer) dedupeMapping(n *yaml.Node, path []string) {
 	if !hasDuplicateKey(n) {
 		return
 	}
+	pointer := jsonpointer.Join("", path...)
 	last := make(map[string]int, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		last[n.Content[i].Value] = i

@@ -13,32 +13,32 @@ import (
 // unless allowed, and repairs a reference whose target does not exist or is of
 // the wrong kind.
 func (p *repairer) checkRef(n *yaml.Node, ref string, kind nodeKind, s slot) {
-	here := loc{p.f.key, s.ptr, n}
+	here := func() loc { return loc{p.f.key, s.pointer(), n} }
 	file, frag := splitRef(ref)
 	key := resolveFile(p.f.key, file)
 	if isRemote(key) && !p.l.opts.AllowRemoteRefs {
-		p.l.sink.errorf(here, p.opAt(s.ptr), ruleRemoteRef, "remote reference %q refused (allow it with --allow-remote-refs); replaced by %s", ref, p.replacement(kind, s))
+		p.l.sink.errorf(here(), p.opAt(s.pointer()), ruleRemoteRef, "remote reference %q refused (allow it with --allow-remote-refs); replaced by %s", ref, p.replacement(kind, s))
 		p.repair(n, kind, s)
 		return
 	}
 	if refused := p.refuseRead(key); refused != "" {
-		p.l.sink.errorf(here, p.opAt(s.ptr), ruleRefOutside, "reference %q refused: %s; replaced by %s", ref, refused, p.replacement(kind, s))
+		p.l.sink.errorf(here(), p.opAt(s.pointer()), ruleRefOutside, "reference %q refused: %s; replaced by %s", ref, refused, p.replacement(kind, s))
 		p.repair(n, kind, s)
 		return
 	}
 	target := p.l.file(key)
 	if target == nil {
-		p.l.sink.warnf(here, "", ruleDanglingRef, "reference %q: file %s cannot be loaded; replaced by %s", ref, file, p.replacement(kind, s))
+		p.l.sink.warnf(here(), "", ruleDanglingRef, "reference %q: file %s cannot be loaded; replaced by %s", ref, file, p.replacement(kind, s))
 		p.repair(n, kind, s)
 		return
 	}
 	if found, _ := lookup(target.root, frag); found == nil {
-		p.l.sink.warnf(here, "", ruleDanglingRef, "reference %q points at nothing; replaced by %s", ref, p.replacement(kind, s))
+		p.l.sink.warnf(here(), "", ruleDanglingRef, "reference %q points at nothing; replaced by %s", ref, p.replacement(kind, s))
 		p.repair(n, kind, s)
 		return
 	}
 	if p.refLoops(p.f.key, ref) {
-		p.l.sink.warnf(here, "", ruleRefCycle, "reference %q leads back to itself through other references and names no value; replaced by %s", ref, p.replacement(kind, s))
+		p.l.sink.warnf(here(), "", ruleRefCycle, "reference %q leads back to itself through other references and names no value; replaced by %s", ref, p.replacement(kind, s))
 		p.repair(n, kind, s)
 		return
 	}
@@ -148,7 +148,7 @@ func (p *repairer) checkRefKind(n *yaml.Node, ref, frag string, target *docFile,
 	if want == "" || !ok || got == want || (want == "schemas" && got == "definitions") {
 		return
 	}
-	here := loc{p.f.key, s.ptr, n}
+	here := loc{p.f.key, s.pointer(), n}
 	if want == "requestBodies" && got == "responses" {
 		if content := mapGet(mustLookup(target.root, frag), "content"); content != nil {
 			p.l.sink.warnf(here, "", ruleRefKind, "request body reference %q points at a response; its content is used as the request body", ref)

@@ -81,7 +81,7 @@ func (p *repairer) fixSchema(n *yaml.Node, s slot) {
 		if !known || v == nil || check.ok(v) {
 			continue
 		}
-		here := loc{p.f.key, jsonpointer.Join(s.ptr, k), v}
+		here := loc{p.f.key, jsonpointer.Join(s.pointer(), k), v}
 		if check.fix != nil && check.fix(v) {
 			p.l.sink.warnf(here, "", ruleSchemaShape, "%s should be %s; repaired", k, check.want)
 			p.f.repaired = true
