@@ -17,11 +17,11 @@ import (
 // loadBothWays loads path with kin-openapi reading the parser's tree where it
 // can and with it reading the bytes, fails the test unless both give the
 // same API and findings, and reports whether the tree was used.
-func loadBothWays(t *testing.T, path string) bool {
+func loadBothWays(t *testing.T, path string, overlays ...string) bool {
 	t.Helper()
 	trace := &loadTrace{}
-	api, diags, err := Load(path, Options{trace: trace})
-	apiB, diagsB, errB := Load(path, Options{bytesOnly: true})
+	api, diags, err := Load(path, Options{Overlays: overlays, trace: trace})
+	apiB, diagsB, errB := Load(path, Options{Overlays: overlays, bytesOnly: true})
 	if (err == nil) != (errB == nil) || (err != nil && err.Error() != errB.Error()) {
 		t.Fatalf("%s: error %v from the tree, %v from the bytes", path, err, errB)
 	}
@@ -129,6 +129,17 @@ func TestTreeDecodeEdges(t *testing.T) {
 				t.Errorf("decoded from the tree: %v, want %v", got, tc.tree)
 			}
 		})
+	}
+}
+
+// TestTreeDecodeOverlaid loads an overlaid document both ways: the overlay's
+// nodes, located in the overlay file, are part of the tree kin-openapi decodes.
+func TestTreeDecodeOverlaid(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"api.yaml": overlaySpec,
+		"ov.yaml": "overlay: 1.0.0\nactions:\n  - {target: $.paths.*.post, update: {x-idempotent: true, summary: !md Overlaid, x-at: 2020-01-01}}\n",
+	})
+	if !loadBothWays(t, filepath.Join(dir, "api.yaml"), filepath.Join(dir, "ov.yaml")) {
+		t.Error("an overlaid one-file document was not decoded from the tree")
 	}
 }
 
