@@ -29,12 +29,10 @@ func looksLikeJSON(data []byte) bool {
 // bytes but the YAML parser takes them, the YAML tree is used.
 func parseJSONTree(data []byte) (*yaml.Node, error) {
 	body := bytes.TrimPrefix(data, bom)
-	p := &jsonTree{data: body, dec: json.NewDecoder(bytes.NewReader(body)), line: 1, col: 1}
-	p.dec.UseNumber()
-	root, err := p.value(0)
-	if err == nil {
-		err = p.end()
+	if root, ok := scanJSONTree(body); ok {
+		return root, nil
 	}
+	root, err := readJSONTree(body)
 	if err == nil {
 		return root, nil
 	}
@@ -45,7 +43,22 @@ func parseJSONTree(data []byte) (*yaml.Node, error) {
 		}
 		return doc.Content[0], nil
 	}
-	return nil, p.locate(err)
+	return nil, err
+}
+
+// readJSONTree reads a JSON document with encoding/json's decoder, token by
+// token; an error is located (line, column).
+func readJSONTree(body []byte) (*yaml.Node, error) {
+	p := &jsonTree{data: body, dec: json.NewDecoder(bytes.NewReader(body)), line: 1, col: 1}
+	p.dec.UseNumber()
+	root, err := p.value(0)
+	if err == nil {
+		err = p.end()
+	}
+	if err != nil {
+		return nil, p.locate(err)
+	}
+	return root, nil
 }
 
 // jsonTree is one JSON parse: the decoder and a cursor that turns byte
