@@ -144,7 +144,7 @@ func fieldName(p *ir.Property) string {
 //
 //	func (o *Labels) UnmarshalJSON(data []byte) error {
 //		type plain Labels
-//		if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+//		if err := wire.UnmarshalDeclared(data, (*plain)(o)); err != nil {
 //			return err
 //		}
 //		return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
@@ -164,7 +164,7 @@ func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 		Comment("UnmarshalJSON reads the declared members, and keeps the others in "+extra+".").Line().
 		Func().Params(jen.Id("o").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Type().Id("plain").Id(name),
-		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("o"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Err().Op(":=").Qual(wirePath, "UnmarshalDeclared").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("o"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Return(jen.Qual(wirePath, "UnmarshalExtra").Call(declared...)),
 	)
 }

@@ -174,7 +174,7 @@ func (o Labels) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the declared members, and keeps the others in AdditionalProperties.
 func (o *Labels) UnmarshalJSON(data []byte) error {
 	type plain Labels
-	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+	if err := wire.UnmarshalDeclared(data, (*plain)(o)); err != nil {
 		return err
 	}
 	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")

@@ -3,7 +3,6 @@
 package media
 
 import (
-	"encoding/json"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
@@ -39,7 +38,7 @@ func (o DocumentUpload) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the declared members, and keeps the others in AdditionalProperties.
 func (o *DocumentUpload) UnmarshalJSON(data []byte) error {
 	type plain DocumentUpload
-	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+	if err := wire.UnmarshalDeclared(data, (*plain)(o)); err != nil {
 		return err
 	}
 	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "file", "labels", "metadata")

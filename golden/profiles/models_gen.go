@@ -37,7 +37,7 @@ func (o Profile) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the declared members, and keeps the others in AdditionalProperties.
 func (o *Profile) UnmarshalJSON(data []byte) error {
 	type plain Profile
-	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+	if err := wire.UnmarshalDeclared(data, (*plain)(o)); err != nil {
 		return err
 	}
 	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "age", "avatar_url", "bio", "display_name", "id", "nickname")

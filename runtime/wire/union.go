@@ -194,6 +194,14 @@ func writeMember(buf *bytes.Buffer, k string, v any, first *bool) error {
 	return nil
 }
 
+// UnmarshalDeclared decodes the declared members of a model that also keeps
+// additional ones: v is the model as its local type without methods, so
+// that its UnmarshalJSON is not called again. It is the runtime's JSON codec,
+// with encoding/json's semantics and errors.
+func UnmarshalDeclared(data []byte, v any) error {
+	return jsoncodec.Unmarshal(data, v)
+}
+
 // UnmarshalExtra fills *extra with the members of the JSON object data that
 // are not among the declared names. It leaves *extra nil when there are none.
 func UnmarshalExtra[V any](data []byte, extra *map[string]V, declared ...string) error {

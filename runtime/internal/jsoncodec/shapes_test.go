@@ -122,7 +122,7 @@ type labels struct {
 
 func (o *labels) UnmarshalJSON(data []byte) error {
 	type plain labels
-	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+	if err := wire.UnmarshalDeclared(data, (*plain)(o)); err != nil {
 		return err
 	}
 	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
