@@ -16,6 +16,7 @@ import (
 func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
 	f := g.newFile()
 	for _, s := range schemas {
+		f.Add(partMark())
 		f.Add(g.emitModel(s))
 		f.Line()
 	}

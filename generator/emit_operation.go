@@ -16,6 +16,7 @@ func (g *gen) operationsFile(ops []*ir.Operation) *jen.File {
 	f := g.newFile()
 	for _, op := range ops {
 		ids := g.opNames[op]
+		f.Add(partMark())
 		f.Add(g.emitContract(op)).Line()
 		if ids.params != "" {
 			f.Add(g.emitParams(op)).Line()

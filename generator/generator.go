@@ -8,7 +8,6 @@
 package generator
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"runtime"
@@ -172,11 +171,11 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 // renderFile renders one file; a render failure is a generator bug, reported
 // as a diagnostic rather than as broken source.
 func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	b, err := renderParts(f)
+	if err != nil {
 		return nil, g.bug(name, fmt.Errorf("generated code does not parse: %w", err))
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // bug reports a generator failure on one file as a diagnostic.
