@@ -48,7 +48,7 @@ func (g *gen) modelDoc(s *ir.Schema, what string) *jen.Statement {
 	if s.Name != "" && s.Name != name {
 		first = fmt.Sprintf("%s is %s (schema %q).", name, what, s.Name)
 	}
-	return comment(first, s.Title, s.Description, deprecated(s.Deprecated))
+	return g.comment(first, s.Title, s.Description, deprecated(s.Deprecated))
 }
 
 // deprecated returns the standard deprecation paragraph, or "".
@@ -208,7 +208,7 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, 
 	} else if p.ReadOnly {
 		tag += ",omitzero" // the spec forbids readOnly members in requests
 	}
-	return comment(p.Description, deprecated(p.Deprecated)).
+	return g.comment(p.Description, deprecated(p.Deprecated)).
 		Id(name).Add(typ).Tag(map[string]string{"json": tag})
 }
 
