@@ -15,12 +15,32 @@ import (
 // declaration, in the IR's order.
 func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
 	f := g.newFile()
-	for _, s := range schemas {
+	for _, code := range g.emitModels(schemas) {
 		f.Add(partMark())
-		f.Add(g.emitModel(s))
+		f.Add(code)
 		f.Line()
 	}
 	return f
+}
+
+// modelsPerChunk is how many declarations one goroutine of emitModels
+// emits: enough to make starting it cheap, few enough that a document with
+// thousands keeps every core busy.
+const modelsPerChunk = 128
+
+// emitModels emits the declarations concurrently, in chunks: the models
+// file is the largest of most documents, and emitting it on one goroutine
+// while the other files were done kept one core busy alone. Emitting only
+// reads the generator's tables (and the comment cache, which has a lock),
+// and results land by index, so the order is the IR's.
+func (g *gen) emitModels(schemas []*ir.Schema) []jen.Code {
+	out := make([]jen.Code, len(schemas))
+	parallel((len(schemas)+modelsPerChunk-1)/modelsPerChunk, func(c int) {
+		for i := c * modelsPerChunk; i < min((c+1)*modelsPerChunk, len(schemas)); i++ {
+			out[i] = g.emitModel(schemas[i])
+		}
+	})
+	return out
 }
 
 // emitModel emits one declaration according to its kind: an enum

@@ -3,7 +3,6 @@ package generator
 import (
 	"bytes"
 	"go/format"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -58,19 +57,13 @@ func renderParts(f *jen.File) ([]byte, error) {
 	parts := groupPieces(pieces[1:], partSize)
 	out := make([][]byte, 1+len(parts))
 	errs := make([]error, len(out))
-	var wg sync.WaitGroup
-	for i := range out {
+	parallel(len(out), func(i int) {
 		src := pieces[0]
 		if i > 0 {
 			src = parts[i-1]
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i], errs[i] = format.Source(src)
-		}()
-	}
-	wg.Wait()
+		out[i], errs[i] = format.Source(src)
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
