@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"strings"
 	"sync"
 )
 
@@ -68,4 +69,59 @@ func (c *docCache) canonical(text string) string {
 		c.mu.Unlock()
 	}
 	return t
+}
+
+// standIn is the lead paragraph print uses in place of a plain one.
+const standIn = "A."
+
+// print is canonicalComment(lines). Most comments open with a sentence of
+// their own ("Foo is an object (schema \"foo\")."), so the printed text of
+// the whole is seldom seen twice, while what follows it often is. When the
+// lead is one plain line (plainLine: go/doc/comment prints it as written),
+// the rest is printed after a stand-in lead, remembered by the rest, and the
+// stand-in swapped for the lead. The stand-in stands where the lead was, so
+// the rest reads in the same context (its first line follows a paragraph
+// and a blank line, which decides, for one, whether it can be a heading).
+func (c *docCache) print(lines []string) string {
+	if c == nil {
+		return canonicalComment(lines)
+	}
+	switch {
+	case len(lines) == 1 && plainLine(lines[0]):
+		return "// " + lines[0]
+	case len(lines) > 2 && lines[1] == "" && plainLine(lines[0]):
+		rest := c.canonical(standIn + "\n\n" + strings.Join(lines[2:], "\n"))
+		if after, ok := strings.CutPrefix(rest, "// "+standIn+"\n//\n"); ok {
+			return "// " + lines[0] + "\n//\n" + after
+		}
+	}
+	return c.canonical(strings.Join(lines, "\n"))
+}
+
+// plainLine reports whether go/doc/comment prints line, as a paragraph of
+// its own, unchanged: it starts with a letter (not a list, code, heading
+// or link definition, not "+build") and holds only ASCII letters, digits,
+// spaces and punctuation that doc comments give no meaning (no brackets,
+// which make links, no backquotes or doubled single quotes, which become
+// curly quotes).
+func plainLine(line string) bool {
+	if line == "" || !isLetter(line[0]) {
+		return false
+	}
+	for i := 0; i < len(line); i++ {
+		b := line[i]
+		switch {
+		case isLetter(b), b >= '0' && b <= '9':
+		case b == '\'' && (i+1 == len(line) || line[i+1] != '\''):
+		case strings.IndexByte(" .,;:()\"_-/", b) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isLetter reports whether b is an ASCII letter.
+func isLetter(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

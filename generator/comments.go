@@ -102,7 +102,7 @@ func (c *docCache) comment(keepFirst bool, paragraphs []string) *jen.Statement {
 	if len(lines) == 0 {
 		return jen.Null()
 	}
-	text := c.canonical(strings.Join(lines, "\n"))
+	text := c.print(lines)
 	if text == "" {
 		return jen.Null()
 	}

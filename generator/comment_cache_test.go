@@ -1,0 +1,103 @@
+package generator
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/parser"
+)
+
+// TestDocCacheChangesNoByte generates every real-world document with the
+// comment cache and without it (every comment converted from scratch,
+// whole) and compares the files.
+func TestDocCacheChangesNoByte(t *testing.T) {
+	dir := testutil.RealSpecs(t, "generates every real-world document twice")
+	specs, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, spec := range specs {
+		if ext := filepath.Ext(spec); ext == ".yaml" || ext == ".json" {
+			t.Run(filepath.Base(spec), func(t *testing.T) { checkCacheChangesNoByte(t, spec) })
+		}
+	}
+}
+
+// TestDocCacheChangesNoByteFixtures is TestDocCacheChangesNoByte on the
+// repository's own documents.
+func TestDocCacheChangesNoByteFixtures(t *testing.T) {
+	specs, _ := filepath.Glob(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "*.*"))
+	for _, spec := range specs {
+		t.Run(filepath.Base(spec), func(t *testing.T) { checkCacheChangesNoByte(t, spec) })
+	}
+}
+
+// checkCacheChangesNoByte renders spec's files with and without the cache.
+func checkCacheChangesNoByte(t *testing.T, spec string) {
+	api, diags, err := parser.Load(spec, parser.Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags.Errors())
+	}
+	render := func(cached bool) []File {
+		g := newGen(api, Config{Package: "api", SkipUnsupported: true})
+		if !cached {
+			g.docs = nil
+		}
+		ops, _ := g.supportedOps()
+		g.reserveNames(ops)
+		g.markUploads(ops)
+		files, err := g.render(ops)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	with, without := render(true), render(false)
+	for i := range with {
+		if !bytes.Equal(with[i].Content, without[i].Content) {
+			t.Errorf("%s differs with the cache at byte %d", with[i].Name, firstDiff(with[i].Content, without[i].Content))
+		}
+	}
+}
+
+// TestPlainLine checks which lines go/doc/comment prints as written.
+func TestPlainLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		`Order is an object (schema "order-v2").`: true,
+		`It's retried: see /docs, then 1-2.`:      true,
+		"":                                        false,
+		" Indented is code.":                      false,
+		"- item":                                  false,
+		"# Heading":                               false,
+		"See [Order].":                            false,
+		"Use ``quotes''.":                         false,
+		"It''s":                                   false,
+		"+build linux":                            false,
+		"Café":                                    false,
+		"Tab\there":                               false,
+	} {
+		if got := plainLine(line); got != want {
+			t.Errorf("plainLine(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestPrintWithStandInLead checks that a comment whose lead is plain prints
+// as the whole would, also where the rest's first line reads as a heading
+// only after a paragraph.
+func TestPrintWithStandInLead(t *testing.T) {
+	for _, lines := range [][]string{
+		{"Foo is an object.", "", "Details", "", "More text here."},
+		{"Foo is an object.", "", "  - a list", "  - of items"},
+		{"Foo is an object.", "", "See [the docs].", "", "[the docs]: https://example.com/docs"},
+		{"Foo is an object.", "", "\tcode"},
+		{"Foo is an object."},
+	} {
+		c := newDocCache()
+		want := canonicalComment(lines)
+		for range 2 { // computed, then remembered
+			if got := c.print(lines); got != want {
+				t.Errorf("print(%q) = %q, want %q", lines, got, want)
+			}
+		}
+	}
+}
