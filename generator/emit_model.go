@@ -14,32 +14,20 @@ import (
 // modelsFile emits (part of) models_gen.go: one type per named
 // declaration, in the IR's order.
 func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
-	f := g.newFile()
-	for _, code := range g.emitModels(schemas) {
-		f.Add(partMark())
-		f.Add(code)
-		f.Line()
-	}
-	return f
+	return g.fileOf(g.modelPieces(schemas))
 }
 
-// modelsPerChunk is how many declarations one goroutine of emitModels
-// emits: enough to make starting it cheap, few enough that a document with
-// thousands keeps every core busy.
+// modelsPerChunk is how many declarations one goroutine of renderChunks
+// emits and renders: enough to make starting it cheap, few enough that a
+// document with thousands keeps every core busy.
 const modelsPerChunk = 128
 
-// emitModels emits the declarations concurrently, in chunks: the models
-// file is the largest of most documents, and emitting it on one goroutine
-// while the other files were done kept one core busy alone. Emitting only
-// reads the generator's tables (and the comment cache, which has a lock),
-// and results land by index, so the order is the IR's.
-func (g *gen) emitModels(schemas []*ir.Schema) []jen.Code {
-	out := make([]jen.Code, len(schemas))
-	parallel((len(schemas)+modelsPerChunk-1)/modelsPerChunk, func(c int) {
-		for i := c * modelsPerChunk; i < min((c+1)*modelsPerChunk, len(schemas)); i++ {
-			out[i] = g.emitModel(schemas[i])
-		}
-	})
+// modelPieces emits the declarations, one piece each.
+func (g *gen) modelPieces(schemas []*ir.Schema) []piece {
+	out := make([]piece, len(schemas))
+	for i, s := range schemas {
+		out[i] = piece{g.emitModel(s), jen.Line()}
+	}
 	return out
 }
 

@@ -108,9 +108,9 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	jobs := []renderJob{{"client_gen.go", g.clientFile}, {"models_gen.go", func() *jen.File { return g.modelsFile(g.api.Schemas) }}}
+	jobs := []renderJob{{name: "client_gen.go", build: g.clientFile}, chunked("models_gen.go", g.api.Schemas, modelsPerChunk, g.modelPieces)}
 	for _, grp := range groupByFile(ops) {
-		jobs = append(jobs, renderJob{grp.name, func() *jen.File { return g.operationsFile(grp.ops) }})
+		jobs = append(jobs, chunked(grp.name, grp.ops, opsPerChunk, g.opPieces))
 	}
 	out, err := g.runJobs(jobs)
 	if err != nil {
@@ -131,10 +131,20 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	return files, nil
 }
 
-// renderJob builds one jen.File to render.
+// renderJob builds one file: whole (build), or in n chunks (chunk).
 type renderJob struct {
 	name  string
 	build func() *jen.File
+	n     int
+	chunk func(i int) []piece
+}
+
+// chunked is the job of a file made of the pieces of items, per items
+// in chunks of size.
+func chunked[T any](name string, items []T, size int, pieces func([]T) []piece) renderJob {
+	return renderJob{name: name, n: (len(items) + size - 1) / size, chunk: func(i int) []piece {
+		return pieces(items[i*size : min((i+1)*size, len(items))])
+	}}
 }
 
 // runJobs builds and renders the jobs on GOMAXPROCS goroutines and returns
@@ -156,7 +166,7 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 					errs[i] = g.bug(job.name, fmt.Errorf("panic: %v", r))
 				}
 			}()
-			out[i], errs[i] = g.renderFile(job.name, job.build())
+			out[i], errs[i] = g.runJob(job)
 		}()
 	}
 	wg.Wait()
@@ -166,6 +176,18 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// runJob renders one job's file.
+func (g *gen) runJob(job renderJob) ([]byte, error) {
+	if job.build != nil {
+		return g.renderFile(job.name, job.build())
+	}
+	b, err := g.renderChunks(job.n, job.chunk)
+	if err != nil {
+		return nil, g.bug(job.name, fmt.Errorf("generated code does not parse: %w", err))
+	}
+	return b, nil
 }
 
 // renderFile renders one file; a render failure is a generator bug, reported

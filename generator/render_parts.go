@@ -45,12 +45,17 @@ func partMark() jen.Code {
 
 // renderParts renders f, formatting it in parts where it has partMarks.
 func renderParts(f *jen.File) ([]byte, error) {
-	f.NoFormat = true
-	var raw bytes.Buffer
-	if err := f.Render(&raw); err != nil {
+	raw, err := renderRaw(f)
+	if err != nil {
 		return nil, err
 	}
-	pieces := bytes.Split(raw.Bytes(), partSep)
+	return formatParts(bytes.Split(raw, partSep))
+}
+
+// formatParts formats the pieces of raw source cut at the marks: the first
+// as a file, the others grouped into parts formatted concurrently as
+// declaration lists.
+func formatParts(pieces [][]byte) ([]byte, error) {
 	if !joinable(pieces) {
 		return format.Source(bytes.Join(pieces, []byte("\n")))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/ir"
 	"github.com/idemgen/idemgen/parser"
 )
 
@@ -47,8 +48,13 @@ func checkPartsLikeWhole(t *testing.T, spec string) {
 	g.reserveNames(ops)
 	g.markUploads(ops)
 	files := map[string]*jen.File{"client_gen.go": g.clientFile(), "models_gen.go": g.modelsFile(api.Schemas)}
+	jobs := []renderJob{chunked("models_gen.go", api.Schemas, modelsPerChunk, g.modelPieces)}
 	for _, grp := range groupByFile(ops) {
 		files[grp.name] = g.operationsFile(grp.ops)
+		jobs = append(jobs, chunked(grp.name, grp.ops, opsPerChunk, g.opPieces))
+	}
+	for _, job := range jobs {
+		checkChunksLikeWhole(t, g, job)
 	}
 	for name, f := range files {
 		f.NoFormat = true
@@ -73,6 +79,64 @@ func checkPartsLikeWhole(t *testing.T, spec string) {
 		if bytes.Contains(parts, []byte(partMarker)) {
 			t.Errorf("%s: a marker is left in the output", name)
 		}
+	}
+}
+
+// checkChunksLikeWhole checks that the job's chunks, rendered apart,
+// merge (no fallback) into the bytes of its file rendered whole.
+func checkChunksLikeWhole(t *testing.T, g *gen, job renderJob) {
+	t.Helper()
+	var all []piece
+	heads := make([][]byte, job.n)
+	for i := range job.n {
+		all = append(all, job.chunk(i)...)
+		raw, err := renderRaw(g.fileOf(job.chunk(i)))
+		if err != nil {
+			t.Fatal(job.name, err)
+		}
+		heads[i], _, _ = bytes.Cut(raw, partSep)
+	}
+	if _, ok := g.mergeHeads(heads); !ok {
+		t.Errorf("%s: the chunks' imports did not merge", job.name)
+	}
+	raw, err := renderRaw(g.fileOf(all))
+	if err != nil {
+		t.Fatal(job.name, err)
+	}
+	whole, err := format.Source(bytes.ReplaceAll(raw, partSep, []byte("\n")))
+	if err != nil {
+		t.Fatal(job.name, err)
+	}
+	got, err := g.renderChunks(job.n, job.chunk)
+	if err != nil {
+		t.Fatal(job.name, err)
+	}
+	if !bytes.Equal(got, whole) {
+		t.Errorf("%s: rendered in chunks differs from whole at byte %d", job.name, firstDiff(got, whole))
+	}
+}
+
+// TestMergeHeadsRefusesRenamedImports checks the fallback: a chunk that
+// renamed an import (as a file does on a clash) or two chunks that name a
+// package differently are not merged.
+func TestMergeHeadsRefusesRenamedImports(t *testing.T) {
+	g := newGen(&ir.API{}, Config{Package: "api"})
+	for _, heads := range [][]string{
+		{"package api\n\nimport json1 \"encoding/json\"\n\n"},
+		{"package api\n\nimport \"encoding/json\"\n\n", "package api\n\nimport json \"encoding/json\"\n\n"},
+		{"package api\n\nimport (\njson \"example.com/json\"\n\"encoding/json\"\n)\n\n"},
+	} {
+		var hs [][]byte
+		for _, h := range heads {
+			hs = append(hs, []byte(h))
+		}
+		if _, ok := g.mergeHeads(hs); ok {
+			t.Errorf("mergeHeads(%q) merged", heads)
+		}
+	}
+	head, ok := g.mergeHeads([][]byte{[]byte("package api\n\nimport (\n\"encoding/json\"\n\"time\"\n)\n\n"), []byte("package api\n\nimport \"time\"\n\n")})
+	if !ok || !bytes.Contains(head, []byte("import (\n\"encoding/json\"\n\"time\"\n)")) {
+		t.Errorf("mergeHeads(json+time, time) = %q, %v", head, ok)
 	}
 }
 
