@@ -68,13 +68,13 @@ func (g *gen) renderChunks(n int, chunk func(i int) []piece) ([]byte, error) {
 		}
 		return renderParts(g.fileOf(all))
 	}
-	pieces := [][]byte{head}
+	var nonEmpty [][]byte
 	for _, b := range bodies {
 		if len(b) > 0 {
-			pieces = append(pieces, bytes.Split(b, partSep)...)
+			nonEmpty = append(nonEmpty, b)
 		}
 	}
-	return formatParts(pieces)
+	return formatParts(head, nonEmpty)
 }
 
 // renderRaw renders f without formatting it.

@@ -49,25 +49,30 @@ func renderParts(f *jen.File) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return formatParts(bytes.Split(raw, partSep))
+	head, body, found := bytes.Cut(raw, partSep)
+	if !found {
+		return format.Source(raw)
+	}
+	return formatParts(head, [][]byte{body})
 }
 
-// formatParts formats the pieces of raw source cut at the marks: the first
-// as a file, the others grouped into parts formatted concurrently as
-// declaration lists.
-func formatParts(pieces [][]byte) ([]byte, error) {
-	if !joinable(pieces) {
-		return format.Source(bytes.Join(pieces, []byte("\n")))
+// formatParts formats a file: the head (the raw source before the first
+// marker) as a file, and the bodies (raw source after a marker, each with
+// markers of its own) cut into parts formatted concurrently as declaration
+// lists. The file's raw source is head and bodies joined by markers.
+func formatParts(head []byte, bodies [][]byte) ([]byte, error) {
+	if !joinable(head, bodies) {
+		whole := bytes.Join(append([][]byte{head}, bodies...), partSep)
+		return format.Source(bytes.ReplaceAll(whole, partSep, []byte("\n")))
 	}
-	parts := groupPieces(pieces[1:], partSize)
-	out := make([][]byte, 1+len(parts))
+	srcs := [][]byte{head}
+	for _, b := range bodies {
+		srcs = append(srcs, partsOf(b, partSize)...)
+	}
+	out := make([][]byte, len(srcs))
 	errs := make([]error, len(out))
 	parallel(len(out), func(i int) {
-		src := pieces[0]
-		if i > 0 {
-			src = parts[i-1]
-		}
-		out[i], errs[i] = format.Source(src)
+		out[i], errs[i] = format.Source(srcs[i])
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -77,39 +82,59 @@ func formatParts(pieces [][]byte) ([]byte, error) {
 	return joinParts(out), nil
 }
 
-// joinable reports whether the source without the markers (the pieces
-// joined by newlines: a marker took the newline that starts the next item)
-// has a blank line where each marker was, where gofmt then puts exactly one
-// blank line. Otherwise the file is formatted whole, without the markers.
-func joinable(pieces [][]byte) bool {
-	for _, p := range pieces[:len(pieces)-1] {
-		if !bytes.HasSuffix(p, []byte("\n")) {
+// joinable reports whether the source without the markers (a marker took
+// the newline that starts the next item, so the source without it is what
+// comes before and after joined by a newline) has a blank line where each
+// marker was, where gofmt then puts exactly one blank line. Otherwise the
+// file is formatted whole, without the markers.
+func joinable(head []byte, bodies [][]byte) bool {
+	if len(bodies) > 0 && !bytes.HasSuffix(head, []byte("\n")) {
+		return false
+	}
+	for k, b := range bodies {
+		for i := bytes.Index(b, partSep); i >= 0; {
+			if i == 0 || b[i-1] != '\n' {
+				return false
+			}
+			next := bytes.Index(b[i+len(partSep):], partSep)
+			if next < 0 {
+				break
+			}
+			i += len(partSep) + next
+		}
+		if k < len(bodies)-1 && !bytes.HasSuffix(b, []byte("\n")) {
 			return false
 		}
 	}
 	return true
 }
 
-// groupPieces concatenates consecutive pieces into parts of about size
-// bytes each, keeping a blank line between two pieces.
-func groupPieces(pieces [][]byte, size int) [][]byte {
+// partsOf cuts body at its markers into parts of about size bytes, slices
+// of body (nothing is copied). A marker within a part is blanked out in
+// place: a line of spaces is a blank line to gofmt, and joinable has made
+// sure one is already there, so the formatted part is the same.
+func partsOf(body []byte, size int) [][]byte {
 	var parts [][]byte
-	var cur []byte
-	for _, p := range pieces {
-		if len(cur) > 0 && len(cur)+len(p) > size {
-			parts = append(parts, cur)
-			cur = nil
+	start := 0
+	for off := 0; ; {
+		i := bytes.Index(body[off:], partSep)
+		if i < 0 {
+			break
 		}
-		if len(cur) > 0 {
-			cur = append(cur, '\n')
+		m := off + i
+		if m-start >= size {
+			parts = append(parts, body[start:m])
+			start = m + len(partSep)
+		} else {
+			copy(body[m+1:], markerBlanks)
 		}
-		cur = append(cur, p...)
+		off = m + len(partSep)
 	}
-	if len(cur) > 0 {
-		parts = append(parts, cur)
-	}
-	return parts
+	return append(parts, body[start:])
 }
+
+// markerBlanks overwrites a marker.
+var markerBlanks = bytes.Repeat([]byte(" "), len(partMarker))
 
 // joinParts joins the formatted head (header, package clause, imports and
 // any declarations before the first marker) and the formatted parts with

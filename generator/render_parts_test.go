@@ -62,7 +62,8 @@ func checkPartsLikeWhole(t *testing.T, spec string) {
 		if err := f.Render(&raw); err != nil {
 			t.Fatal(name, err)
 		}
-		if n := bytes.Count(raw.Bytes(), partSep); n > 1 && !joinable(bytes.Split(raw.Bytes(), partSep)) {
+		head, body, _ := bytes.Cut(raw.Bytes(), partSep)
+		if n := bytes.Count(raw.Bytes(), partSep); n > 1 && !joinable(head, [][]byte{body}) {
 			t.Errorf("%s: %d markers but not cut", name, n)
 		}
 		whole, err := format.Source(bytes.ReplaceAll(raw.Bytes(), partSep, []byte("\n")))
@@ -168,14 +169,16 @@ func TestPartsWithoutBlankLineFormatWhole(t *testing.T) {
 	}
 }
 
-// TestGroupPieces checks that pieces are grouped up to the size, in order,
-// one newline between two pieces of a part.
-func TestGroupPieces(t *testing.T) {
-	pieces := [][]byte{[]byte("a\n\n"), []byte("b\n\n"), []byte(strings.Repeat("c", 10)), []byte("d\n\n")}
-	got := groupPieces(pieces, 8)
-	want := []string{"a\n\n\nb\n\n", "cccccccccc", "d\n\n"}
+// TestPartsOf checks that a body is cut at the first marker past the size,
+// and that the markers inside a part are blanked out.
+func TestPartsOf(t *testing.T) {
+	m := partMarker
+	body := []byte("var a = 1\n\n" + m + "\nvar b = 2\n\n" + m + "\nvar c = 3\n")
+	got := partsOf(body, 20)
+	blank := strings.Repeat(" ", len(m))
+	want := []string{"var a = 1\n\n" + blank + "\nvar b = 2\n", "var c = 3\n"}
 	if len(got) != len(want) {
-		t.Fatalf("groupPieces = %q, want %q", got, want)
+		t.Fatalf("partsOf = %q, want %q", got, want)
 	}
 	for i := range want {
 		if string(got[i]) != want[i] {
