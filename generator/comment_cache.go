@@ -87,8 +87,8 @@ func (c *docCache) print(lines []string) string {
 		return canonicalComment(lines)
 	}
 	switch {
-	case len(lines) == 1 && plainLine(lines[0]):
-		return "// " + lines[0]
+	case plainText(lines):
+		return plainComment(lines)
 	case len(lines) > 2 && lines[1] == "" && plainLine(lines[0]):
 		rest := c.canonical(standIn + "\n\n" + strings.Join(lines[2:], "\n"))
 		if after, ok := strings.CutPrefix(rest, "// "+standIn+"\n//\n"); ok {
@@ -96,6 +96,46 @@ func (c *docCache) print(lines []string) string {
 		}
 	}
 	return c.canonical(strings.Join(lines, "\n"))
+}
+
+// plainComment adds the // markers to plain lines.
+func plainComment(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("//")
+		if l != "" {
+			b.WriteByte(' ')
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// plainText reports whether go/doc/comment prints lines unchanged: plain
+// lines in paragraphs one blank line apart, none of which can read as a
+// heading (a paragraph of one line, between two others, ending in a letter
+// or digit). Lines come from docLinesWrap: no blank line opens or ends them
+// and no two are adjacent, which plainText checks all the same.
+func plainText(lines []string) bool {
+	for i, l := range lines {
+		if l == "" {
+			if i == 0 || i == len(lines)-1 || lines[i-1] == "" {
+				return false
+			}
+			continue
+		}
+		if !plainLine(l) {
+			return false
+		}
+		last := l[len(l)-1]
+		if i > 0 && lines[i-1] == "" && i+1 < len(lines) && lines[i+1] == "" && (isLetter(last) || last >= '0' && last <= '9') {
+			return false // may be a heading
+		}
+	}
+	return len(lines) > 0
 }
 
 // plainLine reports whether go/doc/comment prints line, as a paragraph of

@@ -101,3 +101,29 @@ func TestPrintWithStandInLead(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainTextPrintsAsDocComment checks plainText against go/doc/comment:
+// where it says the lines print unchanged, they do.
+func TestPlainTextPrintsAsDocComment(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		plain bool
+	}{
+		{[]string{"Foo is an object.", "", "It has fields."}, true},
+		{[]string{"Foo is an object.", "", "Details", "", "More text."}, false}, // a heading
+		{[]string{"Foo is an object.", "", "Details."}, true},
+		{[]string{"Foo is an object.", "", "Details"}, true}, // last: not a heading
+		{[]string{"See the list:", "", "- a"}, false},
+		{[]string{"Foo", "", "", "Bar."}, false},
+		{nil, false},
+	} {
+		if got := plainText(tc.lines); got != tc.plain {
+			t.Errorf("plainText(%q) = %v, want %v", tc.lines, got, tc.plain)
+		}
+		if tc.plain {
+			if got, want := plainComment(tc.lines), canonicalComment(tc.lines); got != want {
+				t.Errorf("plainComment(%q) = %q, canonicalComment = %q", tc.lines, got, want)
+			}
+		}
+	}
+}
