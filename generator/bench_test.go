@@ -74,7 +74,7 @@ func BenchmarkComments(b *testing.B) {
 						}
 						continue
 					}
-					c := newDocCache()
+					c := newDocCache(len(api.Schemas))
 					for _, paras := range comments {
 						c.comment(false, paras)
 					}

@@ -92,7 +92,7 @@ func TestPrintWithStandInLead(t *testing.T) {
 		{"Foo is an object.", "", "\tcode"},
 		{"Foo is an object."},
 	} {
-		c := newDocCache()
+		c := newDocCache(0)
 		want := canonicalComment(lines)
 		for range 2 { // computed, then remembered
 			if got := c.print(lines); got != want {

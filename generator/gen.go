@@ -65,7 +65,7 @@ func newGen(api *ir.API, cfg Config) *gen {
 		sourceNames: map[*ir.SecurityScheme]string{},
 		uploads:     map[*ir.Schema]bool{},
 		enumConsts:  map[*ir.Schema][]string{},
-		docs:        newDocCache(),
+		docs:        newDocCache(len(api.Schemas) + len(api.Operations)),
 	}
 }
 
