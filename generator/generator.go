@@ -94,15 +94,18 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 // depend on scheduling. Building only reads the generator's tables, which
 // are complete once reserveNames has run.
 //
-// Large files are not split into chunks rendered apart and merged: that was
-// measured and gained nothing. Generating GitHub's API (767 operations, 34
-// files, a 0.9 MB models file) took a median of 997 ms in chunks of 400
-// models (50 operations) against 978 ms whole (16 alternating runs each,
-// 2 shared cores; min 512 against 554 ms: within the noise), and the chunks
-// allocated 4 MB more per run (113 against 109 MB). Per-file concurrency
-// already keeps the cores busy: that document has one file per tag. (The
-// benchmark called generate(api, cfg, 400) and generate(api, cfg, MaxInt)
-// of commit 95de931, the last with the chunks, on github-api.json.)
+// The models file and the operation files are jobs in chunks (renderChunks:
+// 128 models or 32 operations a chunk, emitted and rendered by jen
+// concurrently) and formatted in parts (formatParts), because one file is
+// most of the work on most documents (OpenAI's models are 3.3 MB of its 4
+// MB, Stripe's 9 MB of 10.6 MB) and, built and formatted on one goroutine,
+// kept a single core busy. An earlier split (commit 95de931) rendered
+// chunks of 400 models as files of their own and merged them; on GitHub's
+// API, whose per-tag files already keep the cores busy, it gained nothing
+// (median 997 ms against 978 ms whole). Chunks now share one import block
+// and are cut only where gofmt puts a blank line, so the bytes are those of
+// the file formatted whole (TestPartsFormatLikeWhole); the figures are in
+// docs/benchmarks.md, "Generator time".
 func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	doc, err := renderDoc(g.api, g.cfg.Package, g.version(), g.versionConst)
 	if err != nil {

@@ -186,3 +186,27 @@ func TestPartsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecTextCannotForgeMarker checks that a description holding the
+// marker's text does not make a line the renderer would cut at: comments
+// from the document always start "// " or "//\t", or are "//".
+func TestSpecTextCannotForgeMarker(t *testing.T) {
+	for _, text := range []string{partMarker, "a\n\n" + partMarker + "\n\nb", "\t" + partMarker, "```\n" + partMarker + "\n```", "<pre>\n" + partMarker + "\n</pre>"} {
+		f := jen.NewFile("p")
+		f.Add(partMark())
+		f.Add(comment(text).Type().Id("T").Int()).Line()
+		raw, err := renderRaw(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, l := range strings.Split(string(raw), "\n") {
+			if strings.TrimSpace(l) == partMarker {
+				n++
+			}
+		}
+		if n != 1 || !bytes.Contains(raw, []byte(partMarker+"\n//")) {
+			t.Errorf("comment(%q): %d marker lines in %q, want the one the generator placed", text, n, raw)
+		}
+	}
+}
