@@ -2,61 +2,34 @@ package generator
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
 
-	"github.com/idemgen/idemgen/internal/testutil"
-	"github.com/idemgen/idemgen/parser"
+	"github.com/idemgen/idemgen/ir"
 )
 
-// TestDocCacheChangesNoByte generates every real-world document with the
-// comment cache and without it (every comment converted from scratch,
-// whole) and compares the files.
+// TestDocCacheChangesNoByte generates every fixture and (without -short)
+// real-world document with the comment cache and without it (every comment
+// converted from scratch, whole) and compares the files.
 func TestDocCacheChangesNoByte(t *testing.T) {
-	dir := testutil.RealSpecs(t, "generates every real-world document twice")
-	specs, _ := filepath.Glob(filepath.Join(dir, "*"))
-	for _, spec := range specs {
-		if ext := filepath.Ext(spec); ext == ".yaml" || ext == ".json" {
-			t.Run(filepath.Base(spec), func(t *testing.T) { checkCacheChangesNoByte(t, spec) })
+	forEachDocument(t, func(t *testing.T, api *ir.API) {
+		render := func(cached bool) []File {
+			g, ops := preparedGen(api)
+			if !cached {
+				g.docs = nil
+			}
+			files, err := g.render(ops)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return files
 		}
-	}
-}
-
-// TestDocCacheChangesNoByteFixtures is TestDocCacheChangesNoByte on the
-// repository's own documents.
-func TestDocCacheChangesNoByteFixtures(t *testing.T) {
-	specs, _ := filepath.Glob(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "*.*"))
-	for _, spec := range specs {
-		t.Run(filepath.Base(spec), func(t *testing.T) { checkCacheChangesNoByte(t, spec) })
-	}
-}
-
-// checkCacheChangesNoByte renders spec's files with and without the cache.
-func checkCacheChangesNoByte(t *testing.T, spec string) {
-	api, diags, err := parser.Load(spec, parser.Options{})
-	if err != nil || diags.HasErrors() {
-		t.Fatal(err, diags.Errors())
-	}
-	render := func(cached bool) []File {
-		g := newGen(api, Config{Package: "api", SkipUnsupported: true})
-		if !cached {
-			g.docs = nil
+		with, without := render(true), render(false)
+		for i := range with {
+			if !bytes.Equal(with[i].Content, without[i].Content) {
+				t.Errorf("%s differs with the cache at byte %d", with[i].Name, firstDiff(with[i].Content, without[i].Content))
+			}
 		}
-		ops, _ := g.supportedOps()
-		g.reserveNames(ops)
-		g.markUploads(ops)
-		files, err := g.render(ops)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return files
-	}
-	with, without := render(true), render(false)
-	for i := range with {
-		if !bytes.Equal(with[i].Content, without[i].Content) {
-			t.Errorf("%s differs with the cache at byte %d", with[i].Name, firstDiff(with[i].Content, without[i].Content))
-		}
-	}
+	})
 }
 
 // TestPlainLine checks which lines go/doc/comment prints as written.

@@ -3,50 +3,26 @@ package generator
 import (
 	"bytes"
 	"go/format"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ir"
-	"github.com/idemgen/idemgen/parser"
 )
 
 // TestPartsFormatLikeWhole checks that formatting a file in parts gives
-// the bytes of formatting it whole, for every file of every real-world
-// document, and that the large files were indeed cut.
+// the bytes of formatting it whole, for every file of every fixture and
+// (without -short) real-world document, and that the large files were
+// indeed cut.
 func TestPartsFormatLikeWhole(t *testing.T) {
-	dir := testutil.RealSpecs(t, "renders every real-world document twice")
-	specs, _ := filepath.Glob(filepath.Join(dir, "*"))
-	for _, spec := range specs {
-		if ext := filepath.Ext(spec); ext == ".yaml" || ext == ".json" {
-			t.Run(filepath.Base(spec), func(t *testing.T) { checkPartsLikeWhole(t, spec) })
-		}
-	}
+	forEachDocument(t, checkPartsLikeWhole)
 }
 
-// TestPartsFormatLikeWholeFixtures is TestPartsFormatLikeWhole on the
-// repository's own documents, which run under -short.
-func TestPartsFormatLikeWholeFixtures(t *testing.T) {
-	specs, _ := filepath.Glob(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "*.*"))
-	for _, spec := range specs {
-		t.Run(filepath.Base(spec), func(t *testing.T) { checkPartsLikeWhole(t, spec) })
-	}
-}
-
-// checkPartsLikeWhole renders each file of spec raw, formats it whole
+// checkPartsLikeWhole renders each file of api raw, formats it whole
 // without the markers and in parts, and compares.
-func checkPartsLikeWhole(t *testing.T, spec string) {
-	api, diags, err := parser.Load(spec, parser.Options{})
-	if err != nil || diags.HasErrors() {
-		t.Fatal(err, diags.Errors())
-	}
-	g := newGen(api, Config{Package: "api", SkipUnsupported: true})
-	ops, _ := g.supportedOps()
-	g.reserveNames(ops)
-	g.markUploads(ops)
+func checkPartsLikeWhole(t *testing.T, api *ir.API) {
+	g, ops := preparedGen(api)
 	files := map[string]*jen.File{"client_gen.go": g.clientFile(), "models_gen.go": g.modelsFile(api.Schemas)}
 	jobs := []renderJob{chunked("models_gen.go", api.Schemas, modelsPerChunk, g.modelPieces)}
 	for _, grp := range groupByFile(ops) {
