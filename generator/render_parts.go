@@ -11,13 +11,14 @@ import (
 // the time of generating a document whose models file is megabytes long
 // (OpenAI's is 3.3 MB, Stripe's 9 MB), and one goroutine formatting it
 // alone left the other cores idle for most of the run. jen renders the
-// whole file raw (so imports are named once, exactly as before), with
-// partMark between groups of declarations; the raw source is cut at the
-// marks, the pieces regrouped into parts of about partSize bytes, each part
-// formatted as a declaration list, and the parts joined with the one blank
-// line gofmt puts between two top-level declarations. The bytes are those
-// of formatting the whole file (checked by TestPartsFormatLikeWhole on every
-// real-world document and by the goldens).
+// file raw (renderChunks: in chunks, under one import block), with partMark
+// between two groups of declarations; the raw source is cut at the marks
+// into parts of about partSize bytes (slices of it: a mark inside a part is
+// blanked out), each part is formatted as a declaration list, and the parts
+// are joined with the one blank line gofmt puts between two top-level
+// declarations. The bytes are those of formatting the whole file (checked
+// by TestPartsFormatLikeWhole on every fixture and real-world document, and
+// by the goldens).
 
 // partMarker is the line placed between two groups of declarations. No
 // other line of generated source reads like it: comments from the document
