@@ -62,19 +62,35 @@ func docLinesWrap(text string, width int) []string {
 // comment renders paragraphs as one // comment block; empty paragraphs are
 // skipped. It returns an empty statement when there is nothing to say.
 func comment(paragraphs ...string) *jen.Statement {
-	return commentLead(false, paragraphs...)
+	return (*docCache)(nil).comment(false, paragraphs)
 }
 
 // commentLead is comment; with keepFirst the first paragraph is not wrapped
 // (a method's contract sentence stays on one greppable line).
 func commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
+	return (*docCache)(nil).comment(keepFirst, paragraphs)
+}
+
+// comment is comment, remembering the work for the rest of the run.
+func (g *gen) comment(paragraphs ...string) *jen.Statement {
+	return g.docs.comment(false, paragraphs)
+}
+
+// commentLead is commentLead, remembering the work for the rest of the run.
+func (g *gen) commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
+	return g.docs.comment(keepFirst, paragraphs)
+}
+
+// comment renders paragraphs as the text of one // comment block, through
+// the cache when c is not nil.
+func (c *docCache) comment(keepFirst bool, paragraphs []string) *jen.Statement {
 	var lines []string
 	for i, p := range paragraphs {
 		width := wrapWidth
 		if keepFirst && i == 0 {
 			width = 0
 		}
-		pl := docLinesWrap(p, width)
+		pl := c.lines(p, width)
 		if len(pl) == 0 {
 			continue
 		}
@@ -86,7 +102,7 @@ func commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
 	if len(lines) == 0 {
 		return jen.Null()
 	}
-	text := canonicalComment(lines)
+	text := c.print(lines)
 	if text == "" {
 		return jen.Null()
 	}
@@ -98,9 +114,14 @@ func commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
 // so the output is already in gofmt's canonical form (headings, lists, code
 // blocks) whatever the document's text looks like.
 func canonicalComment(lines []string) string {
+	return canonicalText(strings.Join(lines, "\n"))
+}
+
+// canonicalText is canonicalComment of the lines joined by newlines.
+func canonicalText(text string) string {
 	var p doccomment.Parser
 	var pr doccomment.Printer
-	text := strings.TrimSuffix(string(pr.Comment(p.Parse(strings.Join(lines, "\n")))), "\n")
+	text = strings.TrimSuffix(string(pr.Comment(p.Parse(text))), "\n")
 	if text == "" {
 		return ""
 	}

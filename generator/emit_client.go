@@ -44,7 +44,7 @@ func (g *gen) emitClient() jen.Code {
 	}
 	doc := fmt.Sprintf("Client calls the %s API. It is safe for concurrent use. Every method follows the retry contract "+
 		"stated in its doc comment and carried by its idemrt.Operation value.", title)
-	return comment(doc).Type().Id("Client").Struct(
+	return g.comment(doc).Type().Id("Client").Struct(
 		jen.Id("server").Op("*").Qual("net/url", "URL"),
 		jen.Id("runner").Op("*").Qual(rtPath, "Runner"),
 	)

@@ -348,7 +348,7 @@ func (g *gen) exampleCall(op *ir.Operation, ex opExample) jen.Code {
 	if !ex.runnable {
 		doc = fmt.Sprintf("Calling %s (compiled, not run: its arguments need real values). %s", op.GoName, op.Retry.Summary)
 	}
-	return comment(doc).Func().Id("ExampleClient_" + op.GoName).Params().Block(body...)
+	return g.comment(doc).Func().Id("ExampleClient_" + op.GoName).Params().Block(body...)
 }
 
 // exampleInvoke is the call statement: `_, err = c.Op(ctx, args...)`,

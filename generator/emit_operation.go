@@ -13,26 +13,43 @@ import (
 // operationsFile emits one <tag>_gen.go: for each operation its contract,
 // params and result types, method and error-model function.
 func (g *gen) operationsFile(ops []*ir.Operation) *jen.File {
-	f := g.newFile()
-	for _, op := range ops {
-		ids := g.opNames[op]
-		f.Add(g.emitContract(op)).Line()
-		if ids.params != "" {
-			f.Add(g.emitParams(op)).Line()
-		}
-		if ids.result != "" {
-			f.Add(g.emitResult(op)).Line()
-		}
-		f.Add(g.emitMethod(op)).Line()
-		if code := g.emitPager(op); code != nil {
-			f.Add(code).Line()
-		}
-		f.Add(g.emitAltMethods(op)...)
-		if ids.errorModel != "" {
-			f.Add(g.emitErrorModel(op)).Line()
-		}
+	return g.fileOf(g.opPieces(ops))
+}
+
+// opsPerChunk is how many operations one goroutine of renderChunks emits
+// and renders (an operation is several declarations).
+const opsPerChunk = 32
+
+// opPieces emits the declarations of each operation, one piece each.
+func (g *gen) opPieces(ops []*ir.Operation) []piece {
+	out := make([]piece, len(ops))
+	for i, op := range ops {
+		out[i] = g.opPiece(op)
 	}
-	return f
+	return out
+}
+
+// opPiece emits an operation's declarations, each followed by a blank line.
+func (g *gen) opPiece(op *ir.Operation) piece {
+	ids := g.opNames[op]
+	p := piece{jen.Add(g.emitContract(op)).Line()}
+	if ids.params != "" {
+		p = append(p, jen.Add(g.emitParams(op)).Line())
+	}
+	if ids.result != "" {
+		p = append(p, jen.Add(g.emitResult(op)).Line())
+	}
+	p = append(p, jen.Add(g.emitMethod(op)).Line())
+	if code := g.emitPager(op); code != nil {
+		p = append(p, jen.Add(code).Line())
+	}
+	if alt := g.emitAltMethods(op); len(alt) > 0 {
+		p = append(p, jen.Add(alt...))
+	}
+	if ids.errorModel != "" {
+		p = append(p, jen.Add(g.emitErrorModel(op)).Line())
+	}
+	return p
 }
 
 // emitContract emits the operation's visible retry contract:
@@ -195,7 +212,7 @@ func buildFailed(op *ir.Operation, contract string) jen.Code {
 // methodDoc is the contract sentence followed by the operation's own text.
 func (g *gen) methodDoc(op *ir.Operation) *jen.Statement {
 	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
-	return commentLead(true, op.Retry.Summary, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
+	return g.commentLead(true, op.Retry.Summary, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 }
 
 // sentence ends a one-line summary with a period, so that gofmt does not

@@ -63,11 +63,11 @@ func (g *gen) emitPager(op *ir.Operation) jen.Code {
 		return nil
 	}
 	if ids.iter == "" {
-		return comment(fmt.Sprintf("%s has no iterator methods: %sIter or %sPages is the name of another method.", op.GoName, op.GoName, op.GoName))
+		return g.comment(fmt.Sprintf("%s has no iterator methods: %sIter or %sPages is the name of another method.", op.GoName, op.GoName, op.GoName))
 	}
 	plan, why := g.planPager(op)
 	if plan == nil {
-		return comment(fmt.Sprintf("%s has no iterator methods: %s.", op.GoName, why))
+		return g.comment(fmt.Sprintf("%s has no iterator methods: %s.", op.GoName, why))
 	}
 	return jen.Add(g.emitIter(plan, ids.iter, "Items", plan.item)).Line().Line().
 		Add(g.emitIter(plan, ids.pages, "Pages", jen.Op("*").Add(plan.page.Clone()))).Line().Line().

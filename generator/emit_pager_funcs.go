@@ -22,12 +22,12 @@ func (g *gen) emitIter(plan *pagerPlan, name, method string, elem jen.Code) jen.
 	args = append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
 	var doc *jen.Statement
 	if method == "Items" {
-		doc = commentLead(true, fmt.Sprintf("%s iterates the items of every page of %s (%s).", name, op.GoName, pagingWhat(plan.pag)),
+		doc = g.commentLead(true, fmt.Sprintf("%s iterates the items of every page of %s (%s).", name, op.GoName, pagingWhat(plan.pag)),
 			fmt.Sprintf("Pages are fetched as the loop needs them, each by one %s call under its retry contract, all drawing on the client's retry budget; "+
 				"breaking out of the loop stops the requests. A failure ends the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, "+
 				"and idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.", op.GoName))
 	} else {
-		doc = commentLead(true, fmt.Sprintf("%s iterates the pages of %s, with their metadata; see %s.", name, op.GoName, ids.iter))
+		doc = g.commentLead(true, fmt.Sprintf("%s iterates the pages of %s, with their metadata; see %s.", name, op.GoName, ids.iter))
 	}
 	return doc.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(args...).
 		Qual("iter", "Seq2").Types(elem, jen.Error()).Block(
@@ -105,7 +105,7 @@ func (g *gen) emitPagerFunc(plan *pagerPlan) jen.Code {
 	vals = append(vals, jen.Line())
 	args := g.pagerArgs(op)
 	args = append(args, jen.Id("opts").Index().Qual(rtPath, "CallOption"))
-	return comment(fmt.Sprintf("%s builds the idemrt.Pager of %s and %s.", ids.pager, ids.iter, ids.pages)).
+	return g.comment(fmt.Sprintf("%s builds the idemrt.Pager of %s and %s.", ids.pager, ids.iter, ids.pages)).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(ids.pager).Params(args...).Op("*").Add(typ()).Block(
 		jen.Return(jen.Op("&").Add(typ()).Values(vals...)))
 }

@@ -49,7 +49,7 @@ func (g *gen) emitParams(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	var fields []jen.Code
 	if op.Retry.Safety == ir.Keyed {
-		fields = append(fields, comment(fmt.Sprintf("IdempotencyKey is sent as the %s header on every attempt of the call. "+
+		fields = append(fields, g.comment(fmt.Sprintf("IdempotencyKey is sent as the %s header on every attempt of the call. "+
 			"Use one key per business intent; empty means the client makes a fresh one for this call.", op.Retry.KeyName)).
 			Id("IdempotencyKey").String())
 	}
@@ -60,7 +60,7 @@ func (g *gen) emitParams(op *ir.Operation) jen.Code {
 		if p.Required {
 			what += " (required)"
 		}
-		fields = append(fields, comment(what+".", p.Description, deprecated(p.Deprecated)).Id(names[i]).Add(typ))
+		fields = append(fields, g.comment(what+".", p.Description, deprecated(p.Deprecated)).Id(names[i]).Add(typ))
 	}
 	return jen.Commentf("%s holds the parameters of %s.", ids.params, op.GoName).Line().
 		Type().Id(ids.params).Struct(fields...)

@@ -93,7 +93,7 @@ func (g *gen) emitResult(op *ir.Operation) jen.Code {
 	}
 	for _, h := range successHeaders(op) {
 		name := used.claim(h.GoName, "Header")
-		fields = append(fields, comment(fmt.Sprintf("%s is the %s response header (zero when absent or unparsable).", name, h.Name), h.Description).
+		fields = append(fields, g.comment(fmt.Sprintf("%s is the %s response header (zero when absent or unparsable).", name, h.Name), h.Description).
 			Id(name).Add(g.headerType(h)))
 	}
 	return jen.Commentf("%s is the result of %s.", ids.result, op.GoName).Line().

@@ -144,10 +144,10 @@ func (g *gen) streamDoc(op *ir.Operation, name string, m *ir.MediaType) *jen.Sta
 	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
 	if name == op.GoName {
 		what := fmt.Sprintf("The answer is a stream of events (%s). %s", inlineText(m.Name), how)
-		return commentLead(true, op.Retry.Summary, what, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
+		return g.commentLead(true, op.Retry.Summary, what, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 	}
 	lead := fmt.Sprintf("%s is %s with the answer streamed as events (%s). %s", name, op.GoName, inlineText(m.Name), op.Retry.Summary)
-	return commentLead(true, lead, how, where, deprecated(op.Deprecated))
+	return g.commentLead(true, lead, how, where, deprecated(op.Deprecated))
 }
 
 // bodySchema is the schema of the JSON request body, or nil.

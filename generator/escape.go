@@ -27,6 +27,9 @@ import (
 // separate line in an editor is a separate "// " line; other control
 // characters and byte order marks are dropped.
 func specText(s string) string {
+	if plainASCII(s) {
+		return s // the common case: nothing to replace or drop
+	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.Map(func(r rune) rune {
@@ -43,6 +46,17 @@ func specText(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// plainASCII reports whether s holds only printable ASCII, tabs and
+// newlines, which specText keeps as they are.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; (b < ' ' && b != '\t' && b != '\n') || b > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // inlineText is specText for a fragment placed inside one line of a

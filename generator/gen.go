@@ -31,6 +31,8 @@ type gen struct {
 	// versionConst is set when doc.go may declare APIVersion: no other
 	// identifier took the name.
 	versionConst bool
+	// docs remembers converted comments (comment_cache.go).
+	docs *docCache
 }
 
 // opIdents are the identifiers emitted for one operation.
@@ -63,6 +65,7 @@ func newGen(api *ir.API, cfg Config) *gen {
 		sourceNames: map[*ir.SecurityScheme]string{},
 		uploads:     map[*ir.Schema]bool{},
 		enumConsts:  map[*ir.Schema][]string{},
+		docs:        newDocCache(len(api.Schemas) + len(api.Operations)),
 	}
 }
 

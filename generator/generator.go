@@ -8,7 +8,6 @@
 package generator
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"runtime"
@@ -95,23 +94,26 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 // depend on scheduling. Building only reads the generator's tables, which
 // are complete once reserveNames has run.
 //
-// Large files are not split into chunks rendered apart and merged: that was
-// measured and gained nothing. Generating GitHub's API (767 operations, 34
-// files, a 0.9 MB models file) took a median of 997 ms in chunks of 400
-// models (50 operations) against 978 ms whole (16 alternating runs each,
-// 2 shared cores; min 512 against 554 ms: within the noise), and the chunks
-// allocated 4 MB more per run (113 against 109 MB). Per-file concurrency
-// already keeps the cores busy: that document has one file per tag. (The
-// benchmark called generate(api, cfg, 400) and generate(api, cfg, MaxInt)
-// of commit 95de931, the last with the chunks, on github-api.json.)
+// The models file and the operation files are jobs in chunks (renderChunks:
+// 128 models or 32 operations a chunk, emitted and rendered by jen
+// concurrently) and formatted in parts (formatParts), because one file is
+// most of the work on most documents (OpenAI's models are 3.3 MB of its 4
+// MB, Stripe's 9 MB of 10.6 MB) and, built and formatted on one goroutine,
+// kept a single core busy. An earlier split (commit 95de931) rendered
+// chunks of 400 models as files of their own and merged them; on GitHub's
+// API, whose per-tag files already keep the cores busy, it gained nothing
+// (median 997 ms against 978 ms whole). Chunks now share one import block
+// and are cut only where gofmt puts a blank line, so the bytes are those of
+// the file formatted whole (TestPartsFormatLikeWhole); the figures are in
+// docs/benchmarks.md, "Generator time".
 func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	doc, err := renderDoc(g.api, g.cfg.Package, g.version(), g.versionConst)
 	if err != nil {
 		return nil, err
 	}
-	jobs := []renderJob{{"client_gen.go", g.clientFile}, {"models_gen.go", func() *jen.File { return g.modelsFile(g.api.Schemas) }}}
+	jobs := []renderJob{{name: "client_gen.go", build: g.clientFile}, chunked("models_gen.go", g.api.Schemas, modelsPerChunk, g.modelPieces)}
 	for _, grp := range groupByFile(ops) {
-		jobs = append(jobs, renderJob{grp.name, func() *jen.File { return g.operationsFile(grp.ops) }})
+		jobs = append(jobs, chunked(grp.name, grp.ops, opsPerChunk, g.opPieces))
 	}
 	out, err := g.runJobs(jobs)
 	if err != nil {
@@ -132,10 +134,20 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	return files, nil
 }
 
-// renderJob builds one jen.File to render.
+// renderJob builds one file: whole (build), or in n chunks (chunk).
 type renderJob struct {
 	name  string
 	build func() *jen.File
+	n     int
+	chunk func(i int) []piece
+}
+
+// chunked is the job of a file made of the pieces of items, per items
+// in chunks of size.
+func chunked[T any](name string, items []T, size int, pieces func([]T) []piece) renderJob {
+	return renderJob{name: name, n: (len(items) + size - 1) / size, chunk: func(i int) []piece {
+		return pieces(items[i*size : min((i+1)*size, len(items))])
+	}}
 }
 
 // runJobs builds and renders the jobs on GOMAXPROCS goroutines and returns
@@ -157,7 +169,7 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 					errs[i] = g.bug(job.name, fmt.Errorf("panic: %v", r))
 				}
 			}()
-			out[i], errs[i] = g.renderFile(job.name, job.build())
+			out[i], errs[i] = g.runJob(job)
 		}()
 	}
 	wg.Wait()
@@ -169,14 +181,26 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 	return out, nil
 }
 
+// runJob renders one job's file.
+func (g *gen) runJob(job renderJob) ([]byte, error) {
+	if job.build != nil {
+		return g.renderFile(job.name, job.build())
+	}
+	b, err := g.renderChunks(job.n, job.chunk)
+	if err != nil {
+		return nil, g.bug(job.name, fmt.Errorf("generated code does not parse: %w", err))
+	}
+	return b, nil
+}
+
 // renderFile renders one file; a render failure is a generator bug, reported
 // as a diagnostic rather than as broken source.
 func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	b, err := renderParts(f)
+	if err != nil {
 		return nil, g.bug(name, fmt.Errorf("generated code does not parse: %w", err))
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // bug reports a generator failure on one file as a diagnostic.

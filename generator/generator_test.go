@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"github.com/dave/jennifer/jen"
+
 	"bytes"
 	"go/format"
 	"os"
@@ -276,6 +278,17 @@ func TestEnumLiteral(t *testing.T) {
 		_, key, ok := enumLiteral(tt.base, tt.in)
 		if key != tt.key || ok != tt.ok {
 			t.Errorf("enumLiteral(%v, %q) = %q, %v", tt.base, tt.in, key, ok)
+		}
+	}
+}
+
+// TestJSONTagIsJenTag checks that jsonTag writes what jen's Tag writes.
+func TestJSONTagIsJenTag(t *testing.T) {
+	for _, v := range []string{"id", "id,omitempty", "-", "a`b", "quote\"d", "tab\t", "ü,omitzero"} {
+		want := jen.Type().Id("T").Struct(jen.Id("F").String().Tag(map[string]string{"json": v})).GoString()
+		got := jen.Type().Id("T").Struct(jen.Id("F").String().Op(jsonTag(v))).GoString()
+		if got != want {
+			t.Errorf("jsonTag(%q) renders %s, jen's Tag %s", v, got, want)
 		}
 	}
 }

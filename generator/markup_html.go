@@ -18,7 +18,7 @@ var endTag = regexp.MustCompile(`</([a-zA-Z][a-zA-Z0-9-]*)\s*>`)
 
 // looksLikeHTML reports whether text uses HTML markup.
 func looksLikeHTML(text string) bool {
-	return htmlTag.MatchString(text)
+	return strings.IndexByte(text, '<') >= 0 && htmlTag.MatchString(text)
 }
 
 // htmlToMarkdown rewrites HTML into the Markdown subset markdownToDoc reads:

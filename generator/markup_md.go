@@ -99,7 +99,7 @@ func (st *listState) line(l string) (string, bool) {
 	switch {
 	case t == "":
 		return "", false
-	case mdListItem.MatchString(l) && !mdBreak.MatchString(l):
+	case mayBeListItem(l) && mdListItem.MatchString(l) && !mdBreak.MatchString(l):
 		st.in = true
 		return "  " + t, true
 	case st.in && (!blank || indented(l)):
@@ -107,6 +107,14 @@ func (st *listState) line(l string) (string, bool) {
 	}
 	st.in = false
 	return "", false
+}
+
+// mayBeListItem reports whether l can match mdListItem: after white space
+// it has a marker or a digit. Most lines do not, and the check costs much
+// less than the expression.
+func mayBeListItem(l string) bool {
+	t := strings.TrimLeft(l, "\t\n\f\r ")
+	return t != "" && (t[0] == '-' || t[0] == '*' || t[0] == '+' || t[0] >= '0' && t[0] <= '9')
 }
 
 // fenceMarker returns the run of backticks or tildes opening a fenced code
