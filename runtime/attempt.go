@@ -53,7 +53,7 @@ func (s *sent) releaseAttempt() {
 // reads the trace. Sends the Transport replayed on its own are recorded
 // (and charged to the budget) before it returns.
 func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
-	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.timeLeft()}}
+	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.attemptLeft()}}
 	tr, ctx := c.attemptContext()
 	if c.pol.AttemptTimeout > 0 {
 		ctx, s.cancel = c.limitAttempt(ctx)

@@ -34,9 +34,8 @@ type window struct {
 }
 
 // get returns a context that expires between timeout and
-// timeout+deadlineSlack from now (in real time).
-func (d *deadlines) get(timeout time.Duration) context.Context {
-	now := time.Now()
+// timeout+deadlineSlack from now, the real time (time.Now).
+func (d *deadlines) get(timeout time.Duration, now time.Time) context.Context {
 	if w := d.cur.Load(); w != nil && now.Before(w.until) {
 		return w.ctx
 	}

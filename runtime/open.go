@@ -75,8 +75,7 @@ func (h headerCtx) Err() error {
 // enforced by a timer on the Runner's clock that handOver stops. A deadline
 // of the caller's own context keeps applying to the whole body: it is
 // theirs.
-func (c *call) initHeaderDeadline(ctx context.Context) {
-	now := c.r.clock.Now()
+func (c *call) initHeaderDeadline(ctx context.Context, now time.Time) {
 	if d, ok := ctx.Deadline(); ok {
 		c.deadline = now.Add(time.Until(d))
 	}
