@@ -18,8 +18,10 @@ type call struct {
 	r  *Runner
 	op *Operation
 	// req is a copy, so the caller's Request does not escape to the heap.
-	req    Request
-	cfg    callConfig
+	req Request
+	// cfg is the Runner's defaults, or the call's own copy when it has
+	// options (withOptions); never written through.
+	cfg    *callConfig
 	pol    Policy
 	bucket *bucket
 

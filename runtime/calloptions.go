@@ -145,7 +145,9 @@ func (c *call) applyCallConfig() error {
 		c.pol.MaxAttempts = int(c.cfg.maxAttempts)
 	}
 	if c.cfg.timeout < 0 {
-		c.pol.Timeout, c.cfg.timeout = 0, 0
+		// No deadline: every reader of cfg.timeout takes a negative one
+		// as none (cfg may be the Runner's defaults: it is not written).
+		c.pol.Timeout = 0
 	}
 	if d := c.cfg.dest; d != nil && d.baseErr != nil {
 		return d.baseErr
