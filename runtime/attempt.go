@@ -105,7 +105,7 @@ func (c *call) request(ctx context.Context, h http.Header) (*http.Request, error
 		}
 		hr.GetBody = c.getBody
 		if c.req.Stream != nil {
-			hr.ContentLength = c.length
+			hr.ContentLength = c.stream.length
 			if !c.rewindable() || !c.op.safe() {
 				hr.GetBody = nil
 			}

@@ -21,8 +21,10 @@ type call struct {
 	req Request
 	// cfg is the Runner's defaults, or the call's own copy when it has
 	// options (withOptions); never written through.
-	cfg    *callConfig
-	pol    Policy
+	cfg *callConfig
+	// pol is the Runner's policy of the call's class, or the call's own
+	// copy when its options change it (ownPolicy); never written through.
+	pol    *Policy
 	bucket *bucket
 
 	key    string
@@ -39,17 +41,15 @@ type call struct {
 	deadline  time.Time
 	firstLeft time.Duration
 
-	// first is the first attempt's trace and tctx its context, built with
-	// the call; current is the trace of the attempt in flight.
+	// first is the first attempt's trace, built with the call; current is
+	// the trace of the attempt in flight.
 	first   attemptTrace
-	tctx    context.Context
 	current atomic.Pointer[attemptTrace]
 
 	getBody func() (io.ReadCloser, error)
-	// pieces is a streamed body (Request.Stream) prepared for replay, and
-	// length its size (-1 when unknown).
-	pieces []piece
-	length int64
+	// stream is a streamed body (Request.Stream) prepared for replay; nil
+	// for other calls.
+	stream *streamBody
 	// body holds the success body once read.
 	body respBody
 	// live is set for a call opened with open: its success body is handed
@@ -85,7 +85,7 @@ func (c *call) init(ctx context.Context) error {
 		return ce
 	}
 	class := c.cfg.class.valid()
-	c.pol, c.bucket = c.r.policies[class], c.r.buckets[class]
+	c.pol, c.bucket = &c.r.policies[class], c.r.buckets[class]
 	c.outer, _ = ctx.Value(engineKey{}).(*call)
 	c.single = c.r.noRetry || c.cfg.noRetry || (c.outer != nil && c.outer.active.Load())
 	c.active.Store(true)
@@ -111,7 +111,6 @@ func (c *call) init(ctx context.Context) error {
 	}
 	c.firstLeft = c.leftAt(now)
 	c.first.bind(!c.r.traced)
-	c.tctx = c.firstContext()
 	switch {
 	case c.req.Stream != nil:
 		c.getBody = c.newStream

@@ -7,19 +7,19 @@ import (
 	"unsafe"
 )
 
-// TestCallStateSizeClass pins the call state within the 768-byte
+// TestCallStateSizeClass pins the call state within the 640-byte
 // allocation size class: every call allocates one, and the bytes a call
 // allocates are what the garbage collector's share of the per-call cost
 // grows with (docs/benchmarks.md, "The GET's last instructions").
 func TestCallStateSizeClass(t *testing.T) {
-	if n := unsafe.Sizeof(call{}); n > 768 {
-		t.Fatalf("the call state is %d bytes: past the 768-byte size class", n)
+	if n := unsafe.Sizeof(call{}); n > 640 {
+		t.Fatalf("the call state is %d bytes: past the 640-byte size class", n)
 	}
 }
 
 // TestCallOptionsLeaveDefaultsAlone: a call's options (no deadline, one
-// attempt, a query parameter) apply to it alone; the next call without options gets
-// the Runner's defaults, which it reads in place.
+// attempt, a query parameter) apply to it alone; the next call without
+// options gets the Runner's defaults and policy, which it reads in place.
 func TestCallOptionsLeaveDefaultsAlone(t *testing.T) {
 	d := &fakeDoer{script: []step{answer(503)}}
 	pol := quickPolicy()

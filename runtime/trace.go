@@ -86,12 +86,13 @@ func (f *firstAttemptCtx) Err() error                  { return f.ctx.Err() }
 // attemptContext returns the trace and the context for the next attempt,
 // and makes that trace the call's current one.
 func (c *call) attemptContext() (*attemptTrace, context.Context) {
-	t, ctx := &c.first, c.tctx
-	if c.sends > 0 {
-		t = &attemptTrace{}
-		t.bind(!c.r.traced)
-		ctx = httptrace.WithClientTrace(&c.ctx, &t.trace)
+	if c.sends == 0 {
+		c.current.Store(&c.first)
+		return &c.first, c.firstContext()
 	}
+	t := &attemptTrace{}
+	t.bind(!c.r.traced)
+	ctx := httptrace.WithClientTrace(&c.ctx, &t.trace)
 	c.current.Store(t)
 	return t, ctx
 }
