@@ -114,7 +114,9 @@ func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...Ca
 	if err := c.init(ctx); err != nil {
 		return nil, err
 	}
-	return c.run()
+	resp, err := c.run()
+	c.ctx.leaveShared()
+	return resp, err
 }
 
 // newCall makes the state of one call of op with its options applied.
