@@ -17,15 +17,16 @@ type call struct {
 
 	r  *Runner
 	op *Operation
-	// req is a copy, so the caller's Request does not escape to the heap.
-	req Request
+	// req is the caller's Request, read in place (generated code builds it
+	// on the heap already: a copy would be 104 bytes more per call). The
+	// call never writes it: ownRequest copies it first.
+	req *Request
 	// cfg is the Runner's defaults, or the call's own copy when it has
 	// options (withOptions); never written through.
 	cfg *callConfig
 	// pol is the Runner's policy of the call's class, or the call's own
 	// copy when its options change it (ownPolicy); never written through.
-	pol    *Policy
-	bucket *bucket
+	pol *Policy
 
 	key    string
 	header http.Header
@@ -50,18 +51,20 @@ type call struct {
 	// stream is a streamed body (Request.Stream) prepared for replay; nil
 	// for other calls.
 	stream *streamBody
-	// body holds the success body once read.
-	body respBody
+	// body holds the unread rest of the success body once read (the
+	// response's Body is the call itself, as a respBody).
+	body []byte
 	// live is set for a call opened with open: its success body is handed
 	// over unread, and its deadline covers the headers only.
 	live *liveCall
 
-	sends   int
-	retries int
+	sends, retries int32
 	// refreshed: the call resent once after a 401 with fresh credentials;
 	// refreshing: that resend is the attempt in flight.
 	refreshed, refreshing bool
 	unknown               bool
+	// ownsReq: req is the call's own copy (ownRequest).
+	ownsReq bool
 	// reached: some attempt was written or answered.
 	reached bool
 	recs    []Attempt
@@ -85,7 +88,7 @@ func (c *call) init(ctx context.Context) error {
 		return ce
 	}
 	class := c.cfg.class.valid()
-	c.pol, c.bucket = &c.r.policies[class], c.r.buckets[class]
+	c.pol = &c.r.policies[class]
 	c.outer, _ = ctx.Value(engineKey{}).(*call)
 	c.single = c.r.noRetry || c.cfg.noRetry || (c.outer != nil && c.outer.active.Load())
 	c.active.Store(true)
@@ -125,10 +128,23 @@ func (c *call) init(ctx context.Context) error {
 func (c *call) startObservers(ctx context.Context) context.Context {
 	for _, o := range c.r.observers {
 		if co, ok := o.(CallObserver); ok {
-			ctx = co.StartCall(ctx, c.op, &c.req)
+			ctx = co.StartCall(ctx, c.op, c.ownRequest())
 		}
 	}
 	return ctx
+}
+
+// noRequest is the request of a call given none: init refuses it (no URL).
+var noRequest Request
+
+// ownRequest makes the call's request its own copy, to change it (options,
+// observers and live calls do) without touching the caller's.
+func (c *call) ownRequest() *Request {
+	if !c.ownsReq {
+		r := *c.req
+		c.req, c.ownsReq = &r, true
+	}
+	return c.req
 }
 
 // initHeader adds the key header and the call headers to the caller's map.
@@ -191,6 +207,9 @@ func (c *call) newBody() (io.ReadCloser, error) {
 	// memory: it writes headers and body in one packet.
 	return io.NopCloser(bytes.NewReader(c.req.Body)), nil
 }
+
+// budget is the retry budget of the call's class.
+func (c *call) budget() *bucket { return c.r.buckets[c.cfg.class.valid()] }
 
 // maxBody is the success body limit: WithMaxBody's, else the policy's.
 func (c *call) maxBody() int64 {

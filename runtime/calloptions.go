@@ -162,7 +162,7 @@ func (c *call) applyCallConfig() error {
 		return d.baseErr
 	}
 	if (c.cfg.dest != nil && c.cfg.dest.base != nil) || len(c.cfg.query) > 0 {
-		c.req.URL = c.rebase()
+		c.ownRequest().URL = c.rebase()
 	}
 	if c.cfg.dest != nil {
 		if err := c.followNext(); err != nil {
@@ -223,6 +223,6 @@ func (c *call) mergeFields() error {
 		m[f.name] = v
 	}
 	b, err := json.Marshal(m)
-	c.req.Body = b
+	c.ownRequest().Body = b
 	return err
 }

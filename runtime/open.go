@@ -38,6 +38,9 @@ type openStart struct {
 // also returns the call, whose policy, bucket and key a reconnection uses.
 func (r *Runner) open(ctx context.Context, op *Operation, req *Request, opts []CallOption, start openStart) (*http.Response, *call, error) {
 	c := r.newCall(op, req, opts)
+	// A live call outlives open: it keeps a copy of the request, which the
+	// caller may reuse.
+	c.ownRequest()
 	c.live = &liveCall{start: start}
 	if len(start.header) > 0 {
 		h := c.req.Header.Clone()

@@ -121,10 +121,10 @@ func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...Ca
 
 // newCall makes the state of one call of op with its options applied.
 func (r *Runner) newCall(op *Operation, req *Request, opts []CallOption) *call {
-	c := &call{r: r, op: op, cfg: &r.defaults}
+	c := &call{r: r, op: op, cfg: &r.defaults, req: req}
 	c.ctx.call = c
-	if req != nil {
-		c.req = *req
+	if req == nil {
+		c.req = &noRequest
 	}
 	if len(opts) > 0 {
 		c.cfg = withOptions(r.defaults, opts)
