@@ -53,7 +53,7 @@ func (s *sent) releaseAttempt() {
 // reads the trace. Sends the Transport replayed on its own are recorded
 // (and charged to the budget) before it returns.
 func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
-	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.timeLeft()}}
+	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.attemptLeft()}}
 	tr, ctx := c.attemptContext()
 	if c.pol.AttemptTimeout > 0 {
 		ctx, s.cancel = c.limitAttempt(ctx)
@@ -105,7 +105,7 @@ func (c *call) request(ctx context.Context, h http.Header) (*http.Request, error
 		}
 		hr.GetBody = c.getBody
 		if c.req.Stream != nil {
-			hr.ContentLength = c.length
+			hr.ContentLength = c.stream.length
 			if !c.rewindable() || !c.op.safe() {
 				hr.GetBody = nil
 			}
@@ -171,7 +171,7 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 		c.recordReplay(s)
 	}
 	c.sends++
-	s.rec.Number = c.sends
+	s.rec.Number = int(c.sends)
 	if s.err == nil && s.resp == nil {
 		s.err = errNilResponse
 	}
@@ -195,10 +195,10 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 // charges it to the budget: no send goes uncounted.
 func (c *call) recordReplay(s *sent) {
 	c.sends++
-	c.bucket.charge()
+	c.budget().charge()
 	c.unknown = true
 	rec := s.rec
-	rec.Number, rec.Err = c.sends, ErrTransportReplay
+	rec.Number, rec.Err = int(c.sends), ErrTransportReplay
 	c.emit(rec)
 	s.rec.Reason, s.rec.Wait, s.rec.WaitSource = ReasonTransportReplay, 0, WaitNone
 }
@@ -209,7 +209,7 @@ func (c *call) recordReplay(s *sent) {
 // send that follows it has Reason ReasonRedirect.
 func (c *call) recordHop(s *sent, status int) {
 	rec := s.rec
-	rec.Number, rec.StatusCode, rec.Outcome = c.sends+1, status, OutcomeRedirected
+	rec.Number, rec.StatusCode, rec.Outcome = int(c.sends)+1, status, OutcomeRedirected
 	c.emit(rec)
 	s.rec.Reason, s.rec.Wait, s.rec.WaitSource = ReasonRedirect, 0, WaitNone
 }
@@ -222,7 +222,7 @@ func isTimeout(err error) bool {
 
 // emit records an attempt and hands it to the observers.
 func (c *call) emit(a Attempt) {
-	a.BudgetLeft = c.bucket.left()
+	a.BudgetLeft = c.budget().left()
 	c.recs = append(c.recs, a)
 	c.notify(a)
 }
@@ -230,7 +230,7 @@ func (c *call) emit(a Attempt) {
 // reemit replaces the call's last record with a, its final form, and hands
 // it to the observers again.
 func (c *call) reemit(a Attempt) {
-	a.BudgetLeft = c.bucket.left()
+	a.BudgetLeft = c.budget().left()
 	c.recs[len(c.recs)-1] = a
 	c.notify(a)
 }

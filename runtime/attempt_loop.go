@@ -111,13 +111,13 @@ func (c *call) ctxVerdict(written bool) verdict {
 // deadline, budget (last, so a call that stops anyway spends no token). It
 // returns the wait and its source, or the limit that stops the call.
 func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
-	if c.single || c.sends >= c.pol.MaxAttempts {
+	if c.single || int(c.sends) >= c.pol.MaxAttempts {
 		return 0, WaitNone, ErrAttemptsExhausted
 	}
 	if !c.replayable() {
 		return 0, WaitNone, ErrBodyNotReplayable
 	}
-	wait, src, err := c.pol.nextWait(s.hint, s.hasHint, c.retries, c.r.rand)
+	wait, src, err := c.pol.nextWait(s.hint, s.hasHint, int(c.retries), c.r.rand)
 	if err != nil {
 		return 0, WaitNone, err
 	}
@@ -127,7 +127,7 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 		}
 		return 0, WaitNone, ErrDeadline
 	}
-	if !c.bucket.take(s.timedOut) {
+	if !c.budget().take(s.timedOut) {
 		return 0, WaitNone, ErrBudgetExhausted
 	}
 	c.retries++
@@ -154,7 +154,7 @@ func (c *call) settle(s *sent, v verdict, limit error, outcome Outcome) (*http.R
 	rec.Final, rec.Outcome = true, outcome
 	if s.err == nil && limit == nil {
 		// The server answered and no retry was wanted: it is healthy.
-		c.bucket.credit()
+		c.budget().credit()
 	}
 	switch {
 	case s.emitted:

@@ -66,29 +66,28 @@ func (e *BodyTooLargeError) Error() string {
 // Is matches ErrBodyTooLarge.
 func (e *BodyTooLargeError) Is(target error) bool { return target == ErrBodyTooLarge }
 
-// respBody is a success body the engine read whole within its attempt. It
-// lives inside the call (no allocation of its own) and knows the call, so a
-// decode error can carry the key and the attempts.
-type respBody struct {
-	c *call
-	// data is the unread rest of the body.
-	data []byte
-}
+// respBody is a success body the engine read whole within its attempt: the
+// call itself seen as the body (its unread bytes are call.body), so it costs
+// no allocation and a decode error can carry the call's key and attempts.
+type respBody call
+
+// call is the call whose body b is.
+func (b *respBody) call() *call { return (*call)(b) }
 
 // Read reads the buffered body.
 func (b *respBody) Read(p []byte) (int, error) {
-	if len(b.data) == 0 {
+	if len(b.body) == 0 {
 		return 0, io.EOF
 	}
-	n := copy(p, b.data)
-	b.data = b.data[n:]
+	n := copy(p, b.body)
+	b.body = b.body[n:]
 	return n, nil
 }
 
 // WriteTo writes the rest of the body to w in one call.
 func (b *respBody) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(b.data)
-	b.data = b.data[n:]
+	n, err := w.Write(b.body)
+	b.body = b.body[n:]
 	return int64(n), err
 }
 
@@ -97,8 +96,8 @@ func (b *respBody) Close() error { return nil }
 
 // rest takes the unread bytes without copying them.
 func (b *respBody) rest() []byte {
-	d := b.data
-	b.data = nil
+	d := b.body
+	b.body = nil
 	return d
 }
 
@@ -133,8 +132,8 @@ func (c *call) readSuccess(s *sent) *verdict {
 		return &v
 	}
 	_ = resp.Body.Close()
-	c.body = respBody{c: c, data: data}
-	resp.Body = &c.body
+	c.body = data
+	resp.Body = (*respBody)(c)
 	return nil
 }
 
@@ -187,10 +186,10 @@ func readAtMost(r io.Reader, length, limit int64) ([]byte, error) {
 // attempts, when resp came from the engine.
 func decodeError(resp *http.Response, err error) error {
 	b, ok := resp.Body.(*respBody)
-	if !ok || b.c == nil {
+	if !ok {
 		return err
 	}
-	c := b.c
+	c := b.call()
 	c.ensureKey()
 	if c.cfg.log != nil {
 		*c.cfg.log = append((*c.cfg.log)[:0], c.recs...)

@@ -31,9 +31,10 @@ type callContext struct {
 	context.Context
 	// call is the call this context belongs to (its engineKey value).
 	call *call
-	// shared, when set, is the shared deadline context of a call whose own
-	// context can never be cancelled: Done, Err and Deadline come from it.
-	shared context.Context
+	// shared, when set, is the shared deadline window of a call whose own
+	// context can never be cancelled: Done, Err and Deadline come from its
+	// context. The call leaves it when it ends (leaveShared).
+	shared *window
 }
 
 // Value answers the engine marker and hides the enclosing call's trace, so a
@@ -48,7 +49,7 @@ func (x *callContext) Value(key any) any {
 		// its cancelCtx, so that contexts derived from this call (net/http
 		// derives one per request) register with it instead of starting a
 		// goroutine to watch Done.
-		return x.shared.Value(key)
+		return x.shared.ctx.Value(key)
 	}
 	if outer := x.call.outer; outer != nil {
 		if t, ok := v.(*httptrace.ClientTrace); ok && outer.ownsTrace(t) {
@@ -61,7 +62,7 @@ func (x *callContext) Value(key any) any {
 // Deadline is the shared deadline's, or the call context's.
 func (x *callContext) Deadline() (time.Time, bool) {
 	if x.shared != nil {
-		return x.shared.Deadline()
+		return x.shared.ctx.Deadline()
 	}
 	return x.Context.Deadline()
 }
@@ -69,7 +70,7 @@ func (x *callContext) Deadline() (time.Time, bool) {
 // Done is the shared deadline's, or the call context's.
 func (x *callContext) Done() <-chan struct{} {
 	if x.shared != nil {
-		return x.shared.Done()
+		return x.shared.ctx.Done()
 	}
 	return x.Context.Done()
 }
@@ -77,7 +78,17 @@ func (x *callContext) Done() <-chan struct{} {
 // Err is the shared deadline's, or the call context's.
 func (x *callContext) Err() error {
 	if x.shared != nil {
-		return x.shared.Err()
+		return x.shared.ctx.Err()
 	}
 	return x.Context.Err()
+}
+
+// leaveShared hands the call's shared deadline window back: once a newer
+// window replaced it and its last call left, its context is cancelled, so a
+// context kept from a finished call ends then, as a call's own timeout
+// context ends when the call does (call.release).
+func (x *callContext) leaveShared() {
+	if x.shared != nil {
+		x.shared.leave()
+	}
 }

@@ -138,20 +138,31 @@ func (r *Runner) requestID(h http.Header) string {
 // errNotJSONObject reports WithJSONField on a body that is no JSON object.
 var errNotJSONObject = errors.New("WithJSONField: the request body is not a JSON object")
 
+// ownPolicy makes the call's policy its own copy, to change it.
+func (c *call) ownPolicy() *Policy {
+	if c.pol == &c.r.policies[c.cfg.class.valid()] {
+		p := *c.pol
+		c.pol = &p
+	}
+	return c.pol
+}
+
 // applyCallConfig applies the call options that change the request or the
 // policy, once, before the first attempt.
 func (c *call) applyCallConfig() error {
 	if c.cfg.maxAttempts > 0 {
-		c.pol.MaxAttempts = int(c.cfg.maxAttempts)
+		c.ownPolicy().MaxAttempts = int(c.cfg.maxAttempts)
 	}
 	if c.cfg.timeout < 0 {
-		c.pol.Timeout, c.cfg.timeout = 0, 0
+		// No deadline: every reader of cfg.timeout takes a negative one
+		// as none (cfg may be the Runner's defaults: it is not written).
+		c.ownPolicy().Timeout = 0
 	}
 	if d := c.cfg.dest; d != nil && d.baseErr != nil {
 		return d.baseErr
 	}
 	if (c.cfg.dest != nil && c.cfg.dest.base != nil) || len(c.cfg.query) > 0 {
-		c.req.URL = c.rebase()
+		c.ownRequest().URL = c.rebase()
 	}
 	if c.cfg.dest != nil {
 		if err := c.followNext(); err != nil {
@@ -212,6 +223,6 @@ func (c *call) mergeFields() error {
 		m[f.name] = v
 	}
 	b, err := json.Marshal(m)
-	c.req.Body = b
+	c.ownRequest().Body = b
 	return err
 }

@@ -101,7 +101,9 @@
 // context can never be cancelled (context.Background) and that start within
 // the same 10ms share one deadline timer, so their deadline may fall up to
 // 10ms after Policy.Timeout; this keeps the happy path free of a timer, a
-// context and a cancel wrapper per call.
+// context and a cancel wrapper per call. A shared deadline that a newer one
+// replaced is cancelled when its last call ends, so a context kept from a
+// finished call ends then, as a call's own timeout context does.
 //
 // # Event streams and downloads
 //

@@ -257,15 +257,15 @@ func TestSuccessBodyReadWithinCall(t *testing.T) {
 // with ErrDeadline.
 func TestSharedDeadlineExpires(t *testing.T) {
 	var dl deadlines
-	a, b := dl.get(time.Millisecond), dl.get(time.Millisecond)
+	a, b := dl.get(time.Millisecond, time.Now()), dl.get(time.Millisecond, time.Now())
 	if a != b {
 		t.Fatal("calls started together should share one deadline")
 	}
-	<-a.Done()
-	if !errors.Is(a.Err(), context.DeadlineExceeded) {
-		t.Fatalf("err %v", a.Err())
+	<-a.ctx.Done()
+	if !errors.Is(a.ctx.Err(), context.DeadlineExceeded) {
+		t.Fatalf("err %v", a.ctx.Err())
 	}
-	if c := dl.get(time.Millisecond); c == a || c.Err() != nil {
+	if c := dl.get(time.Millisecond, time.Now()); c == a || c.ctx.Err() != nil {
 		t.Fatal("an expired window must not be handed out")
 	}
 	blocker := doerFunc(func(r *http.Request) (*http.Response, error) {

@@ -38,6 +38,9 @@ type openStart struct {
 // also returns the call, whose policy, bucket and key a reconnection uses.
 func (r *Runner) open(ctx context.Context, op *Operation, req *Request, opts []CallOption, start openStart) (*http.Response, *call, error) {
 	c := r.newCall(op, req, opts)
+	// A live call outlives open: it keeps a copy of the request, which the
+	// caller may reuse.
+	c.ownRequest()
 	c.live = &liveCall{start: start}
 	if len(start.header) > 0 {
 		h := c.req.Header.Clone()
@@ -75,8 +78,7 @@ func (h headerCtx) Err() error {
 // enforced by a timer on the Runner's clock that handOver stops. A deadline
 // of the caller's own context keeps applying to the whole body: it is
 // theirs.
-func (c *call) initHeaderDeadline(ctx context.Context) {
-	now := c.r.clock.Now()
+func (c *call) initHeaderDeadline(ctx context.Context, now time.Time) {
 	if d, ok := ctx.Deadline(); ok {
 		c.deadline = now.Add(time.Until(d))
 	}

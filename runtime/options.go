@@ -45,8 +45,8 @@ func (c *callConfig) withDest() *destination {
 type callConfig struct {
 	class Class
 	// maxAttempts and timeout override the policy's when set (timeout < 0:
-	// none). maxAttempts is an int32 beside noRetry so that the call state
-	// stays within its allocation size class (896 B with its header).
+	// none). maxAttempts is an int32 beside noRetry to keep the struct
+	// small: a call with options holds its own copy (withOptions).
 	maxAttempts int32
 	noRetry     bool
 	log         *[]Attempt

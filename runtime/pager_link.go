@@ -159,7 +159,7 @@ func (c *call) followNext() error {
 	if u.User != nil || !sameOrigin(u, c.req.URL) {
 		return fmt.Errorf("%w: %s://%s is not %s://%s", ErrForeignNextLink, u.Scheme, u.Host, c.req.URL.Scheme, c.req.URL.Host)
 	}
-	c.req.URL = u
+	c.ownRequest().URL = u
 	return nil
 }
 

@@ -138,7 +138,7 @@ func (g *resumer) gate(hint time.Duration, timedOut bool) (time.Duration, WaitSo
 	if d, ok := g.ctx.Deadline(); ok && wait+pol.MinAttempt > time.Until(d) {
 		return 0, WaitNone, ErrDeadline
 	}
-	if !g.c.bucket.take(timedOut) {
+	if !g.c.budget().take(timedOut) {
 		return 0, WaitNone, ErrBudgetExhausted
 	}
 	g.tries++

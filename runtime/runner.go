@@ -114,24 +114,36 @@ func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...Ca
 	if err := c.init(ctx); err != nil {
 		return nil, err
 	}
-	return c.run()
+	resp, err := c.run()
+	c.ctx.leaveShared()
+	return resp, err
 }
 
 // newCall makes the state of one call of op with its options applied.
 func (r *Runner) newCall(op *Operation, req *Request, opts []CallOption) *call {
-	c := &call{r: r, op: op, cfg: r.defaults}
+	c := &call{r: r, op: op, cfg: &r.defaults, req: req}
 	c.ctx.call = c
-	if req != nil {
-		c.req = *req
+	if req == nil {
+		c.req = &noRequest
 	}
-	// The defaults' slices are shared: a call's appends must copy them.
-	c.cfg.headers, c.cfg.query, c.cfg.fields = slices.Clip(c.cfg.headers), slices.Clip(c.cfg.query), slices.Clip(c.cfg.fields)
-	for _, o := range opts {
-		if o != nil {
-			o.applyCall(&c.cfg)
-		}
+	if len(opts) > 0 {
+		c.cfg = withOptions(r.defaults, opts)
 	}
 	return c
+}
+
+// withOptions returns a call's own configuration: the defaults changed by
+// opts. A call without options reads the Runner's defaults in place, which
+// keeps a callConfig out of every call state (see TestCallStateSizeClass).
+func withOptions(cfg callConfig, opts []CallOption) *callConfig {
+	// The defaults' slices are shared: a call's appends must copy them.
+	cfg.headers, cfg.query, cfg.fields = slices.Clip(cfg.headers), slices.Clip(cfg.query), slices.Clip(cfg.fields)
+	for _, o := range opts {
+		if o != nil {
+			o.applyCall(&cfg)
+		}
+	}
+	return &cfg
 }
 
 // tracesRequests reports whether d is an *http.Client over an

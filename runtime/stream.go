@@ -60,12 +60,20 @@ func (c *call) bufferLimit() int64 {
 	return c.pol.MaxBuffer
 }
 
+// streamBody is a streamed body prepared for replay: its pieces, and its
+// length (-1 when unknown). It hangs off the call by a pointer, as few calls
+// stream, so that the call state of the others stays small.
+type streamBody struct {
+	pieces []piece
+	length int64
+}
+
 // prepareStream turns the request's pieces into replayable ones: seekers
 // remember where they start and their size; plain readers are read up to
 // the limit, and a longer one stays a reader sent at most once.
 func (c *call) prepareStream() error {
-	c.pieces = make([]piece, 0, len(c.req.Stream))
-	c.length = 0
+	sb := &streamBody{pieces: make([]piece, 0, len(c.req.Stream))}
+	c.stream = sb
 	for _, p := range c.req.Stream {
 		pc, err := c.preparePiece(p)
 		if err != nil {
@@ -73,15 +81,23 @@ func (c *call) prepareStream() error {
 		}
 		switch {
 		case pc.once != nil:
-			c.length = -1
-		case c.length >= 0 && pc.seeker != nil:
-			c.length += pc.size
-		case c.length >= 0:
-			c.length += int64(len(pc.bytes))
+			sb.length = -1
+		case sb.length >= 0 && pc.seeker != nil:
+			sb.length += pc.size
+		case sb.length >= 0:
+			sb.length += int64(len(pc.bytes))
 		}
-		c.pieces = append(c.pieces, pc)
+		sb.pieces = append(sb.pieces, pc)
 	}
 	return nil
+}
+
+// pieces is the prepared stream's pieces (none for a call without one).
+func (c *call) pieces() []piece {
+	if c.stream == nil {
+		return nil
+	}
+	return c.stream.pieces
 }
 
 func (c *call) preparePiece(p shared.Piece) (piece, error) {
@@ -110,8 +126,9 @@ func (c *call) preparePiece(p shared.Piece) (piece, error) {
 // replayable reports whether the body can be sent again: it has no reader
 // sent at most once, or that reader was not read yet.
 func (c *call) replayable() bool {
-	for i := range c.pieces {
-		if o := c.pieces[i].once; o != nil && o.n.Load() > 0 {
+	pieces := c.pieces()
+	for i := range pieces {
+		if o := pieces[i].once; o != nil && o.n.Load() > 0 {
 			return false
 		}
 	}
@@ -121,8 +138,9 @@ func (c *call) replayable() bool {
 // rewindable reports whether every attempt of the body can be rebuilt,
 // which net/http's GetBody needs.
 func (c *call) rewindable() bool {
-	for i := range c.pieces {
-		if c.pieces[i].once != nil {
+	pieces := c.pieces()
+	for i := range pieces {
+		if pieces[i].once != nil {
 			return false
 		}
 	}
@@ -132,9 +150,10 @@ func (c *call) rewindable() bool {
 // newStream assembles the body of one attempt: fixed bytes, rewound
 // seekers, and a reader sent at most once.
 func (c *call) newStream() (io.ReadCloser, error) {
-	rs := make([]io.Reader, 0, len(c.pieces))
-	for i := range c.pieces {
-		p := &c.pieces[i]
+	pieces := c.pieces()
+	rs := make([]io.Reader, 0, len(pieces))
+	for i := range pieces {
+		p := &pieces[i]
 		switch {
 		case p.seeker != nil:
 			if _, err := p.seeker.Seek(p.start, io.SeekStart); err != nil {
@@ -150,7 +169,7 @@ func (c *call) newStream() (io.ReadCloser, error) {
 			rs = append(rs, bytes.NewReader(p.bytes))
 		}
 	}
-	if c.length == 0 {
+	if c.stream.length == 0 {
 		return http.NoBody, nil
 	}
 	return io.NopCloser(io.MultiReader(rs...)), nil

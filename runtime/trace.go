@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptrace"
 	"sync/atomic"
+	"time"
 )
 
 // attemptTrace counts the httptrace events of one attempt. Each attempt has
@@ -30,15 +31,68 @@ func (t *attemptTrace) bind(probe bool) {
 	t.trace.WroteRequest = func(httptrace.WroteRequestInfo) { t.writes.Add(1) }
 }
 
+// firstContext returns the first attempt's context: the call's, carrying
+// the first attempt's trace. When the call's context holds no trace of its
+// own (the caller's, which the attempt's must call too), that is what
+// httptrace.WithClientTrace would make, a context.WithValue, but without
+// its allocation: the call itself answers, as a firstAttemptCtx.
+func (c *call) firstContext() context.Context {
+	if httptrace.ContextClientTrace(&c.ctx) != nil {
+		return httptrace.WithClientTrace(&c.ctx, &c.first.trace)
+	}
+	return (*firstAttemptCtx)(c)
+}
+
+// firstAttemptCtx is a call seen as its first attempt's context: the
+// call's context (callContext) with httptrace's key answered by the first
+// attempt's trace, as the context.WithValue made by
+// httptrace.WithClientTrace answers it. Its trace has none of the hooks
+// (DNS, connect) for which WithClientTrace adds a second value.
+type firstAttemptCtx call
+
+// clientTraceKey is the key httptrace stores a ClientTrace under (its type
+// is unexported), caught once by asking a probe context for a trace.
+var clientTraceKey = func() any {
+	p := keyProbe{Context: context.Background()}
+	httptrace.ContextClientTrace(&p)
+	return p.key
+}()
+
+// keyProbe is a context that notes the key it is asked for.
+type keyProbe struct {
+	context.Context
+	key any
+}
+
+func (p *keyProbe) Value(key any) any {
+	p.key = key
+	return nil
+}
+
+// Value answers httptrace's key with the first attempt's trace and asks
+// the call's context for any other.
+func (f *firstAttemptCtx) Value(key any) any {
+	if key == clientTraceKey {
+		return &f.first.trace
+	}
+	return f.ctx.Value(key)
+}
+
+// Deadline, Done and Err are the call context's.
+func (f *firstAttemptCtx) Deadline() (time.Time, bool) { return f.ctx.Deadline() }
+func (f *firstAttemptCtx) Done() <-chan struct{}       { return f.ctx.Done() }
+func (f *firstAttemptCtx) Err() error                  { return f.ctx.Err() }
+
 // attemptContext returns the trace and the context for the next attempt,
 // and makes that trace the call's current one.
 func (c *call) attemptContext() (*attemptTrace, context.Context) {
-	t, ctx := &c.first, c.tctx
-	if c.sends > 0 {
-		t = &attemptTrace{}
-		t.bind(!c.r.traced)
-		ctx = httptrace.WithClientTrace(&c.ctx, &t.trace)
+	if c.sends == 0 {
+		c.current.Store(&c.first)
+		return &c.first, c.firstContext()
 	}
+	t := &attemptTrace{}
+	t.bind(!c.r.traced)
+	ctx := httptrace.WithClientTrace(&c.ctx, &t.trace)
 	c.current.Store(t)
 	return t, ctx
 }

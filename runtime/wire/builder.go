@@ -244,12 +244,9 @@ func (b *Builder) Build() (*Request, error) {
 	// One allocation holds both the request and its URL.
 	out := &builtRequest{u: *b.server}
 	u := &out.u
-	u.RawPath = b.server.EscapedPath() + b.path
-	p, err := url.PathUnescape(u.RawPath)
-	if err != nil {
+	if err := setEscapedPath(u, b.server.EscapedPath()+b.path); err != nil {
 		return nil, err
 	}
-	u.Path = p
 	if len(b.query) > 0 {
 		q := strings.Join(b.query, "&")
 		if u.RawQuery != "" {
