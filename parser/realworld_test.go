@@ -183,7 +183,7 @@ func BenchmarkKinLoad(b *testing.B) {
 	if dir == "" {
 		b.Skip("../shared/specs not found")
 	}
-	for _, name := range []string{"stripe-spec3-2023-09.yaml", "github-api.json"} {
+	for _, name := range []string{"twilio-api-v2010.yaml", "discord.json", "openai.yaml", "stripe-spec3-2023-09.yaml", "github-api.json"} {
 		b.Run(name, func(b *testing.B) {
 			path := filepath.Join(dir, name)
 			for b.Loop() {

@@ -6,6 +6,7 @@ import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
+	"iter"
 )
 
 // reposListForOrgOp is the retry contract of ReposListForOrg (safety from the default level, retryable statuses from the default level).
@@ -88,4 +89,33 @@ func (c *Client) ReposListForOrg(ctx context.Context, params ReposListForOrgPara
 		return nil, err
 	}
 	return out, nil
+}
+
+// ReposListForOrgIter iterates the items of every page of ReposListForOrg (link pagination: the next page's URL is the Link header's rel="next").
+//
+// Pages are fetched as the loop needs them, each by one ReposListForOrg call under its retry contract,
+// all drawing on the client's retry budget; breaking out of the loop stops the requests. A failure
+// ends the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed,
+// and idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ReposListForOrgIter(ctx context.Context, params ReposListForOrgParams, opts ...idemrt.CallOption) iter.Seq2[MinimalRepository, error] {
+	return c.reposListForOrgPager(params, opts).Items(ctx)
+}
+
+// ReposListForOrgPages iterates the pages of ReposListForOrg, with their metadata; see ReposListForOrgIter.
+func (c *Client) ReposListForOrgPages(ctx context.Context, params ReposListForOrgParams, opts ...idemrt.CallOption) iter.Seq2[*ReposListForOrgResult, error] {
+	return c.reposListForOrgPager(params, opts).Pages(ctx)
+}
+
+// reposListForOrgPager builds the idemrt.Pager of ReposListForOrgIter and ReposListForOrgPages.
+func (c *Client) reposListForOrgPager(params ReposListForOrgParams, opts []idemrt.CallOption) *idemrt.Pager[ReposListForOrgResult, MinimalRepository] {
+	return &idemrt.Pager[ReposListForOrgResult, MinimalRepository]{
+		Kind: idemrt.PageLink,
+		Opts: opts,
+		Fetch: func(ctx context.Context, _ string, opts []idemrt.CallOption) (*ReposListForOrgResult, error) {
+			return c.ReposListForOrg(ctx, params, opts...)
+		},
+		ItemsOf: func(p *ReposListForOrgResult) []MinimalRepository {
+			return p.Body
+		},
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
+	"iter"
+	"net/http"
 )
 
 // getChargesOp is the retry contract of GetCharges (safety from the default level, retryable statuses from the default level).
@@ -64,6 +66,50 @@ func (c *Client) GetCharges(ctx context.Context, params GetChargesParams, opts .
 		return nil, err
 	}
 	return out, nil
+}
+
+// GetChargesIter iterates the items of every page of GetCharges (cursor pagination: starting_after is the last item's id).
+//
+// Pages are fetched as the loop needs them, each by one GetCharges call under its retry contract, all
+// drawing on the client's retry budget; breaking out of the loop stops the requests. A failure ends
+// the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed, and
+// idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) GetChargesIter(ctx context.Context, params GetChargesParams, opts ...idemrt.CallOption) iter.Seq2[Charge, error] {
+	return c.getChargesPager(params, opts).Items(ctx)
+}
+
+// GetChargesPages iterates the pages of GetCharges, with their metadata; see GetChargesIter.
+func (c *Client) GetChargesPages(ctx context.Context, params GetChargesParams, opts ...idemrt.CallOption) iter.Seq2[*GetChargesResponse, error] {
+	return c.getChargesPager(params, opts).Pages(ctx)
+}
+
+// getChargesPager builds the idemrt.Pager of GetChargesIter and GetChargesPages.
+func (c *Client) getChargesPager(params GetChargesParams, opts []idemrt.CallOption) *idemrt.Pager[GetChargesResponse, Charge] {
+	return &idemrt.Pager[GetChargesResponse, Charge]{
+		Kind:  idemrt.PageCursor,
+		Start: idemrt.ParamCursor(params.StartingAfter),
+		Opts:  opts,
+		Fetch: func(ctx context.Context, cursor string, opts []idemrt.CallOption) (*GetChargesResponse, error) {
+			if err := idemrt.SetCursor(&params.StartingAfter, cursor); err != nil {
+				return nil, err
+			}
+			return c.GetCharges(ctx, params, opts...)
+		},
+		ItemsOf: func(p *GetChargesResponse) []Charge {
+			return p.Data
+		},
+		Next: func(p *GetChargesResponse, _ *http.Response) string {
+			items := p.Data
+			if len(items) == 0 {
+				return ""
+			}
+			last := items[len(items)-1]
+			return last.ID
+		},
+		HasMore: func(p *GetChargesResponse) bool {
+			return p.HasMore
+		},
+	}
 }
 
 // getChargesErrorModel returns a new value of the error model GetCharges declares for status, or nil.
