@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -35,6 +36,42 @@ var symbolWords = map[rune]string{
 // becomes "X". The result never collides with a Go keyword because it is
 // exported.
 func GoName(s string) string {
+	return goNames.get(s, goName)
+}
+
+// goNames remembers GoName's answers: a document names the same property,
+// parameter and header again and again (Twilio's 197 operations spell out
+// the same few hundred names thousands of times), and splitting a name costs
+// several allocations.
+var goNames = &nameCache{m: map[string]string{}}
+
+// nameCache is a bounded memo of a pure function of a name, safe for
+// concurrent loads; it starts over when full rather than grow without end.
+type nameCache struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+const nameCacheSize = 1 << 16
+
+func (c *nameCache) get(s string, f func(string) string) string {
+	c.mu.Lock()
+	v, ok := c.m[s]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = f(s)
+	c.mu.Lock()
+	if len(c.m) >= nameCacheSize {
+		clear(c.m)
+	}
+	c.m[s] = v
+	c.mu.Unlock()
+	return v
+}
+
+func goName(s string) string {
 	var b strings.Builder
 	for _, w := range splitWords(s) {
 		b.WriteString(capitalise(w))
