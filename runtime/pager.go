@@ -61,17 +61,23 @@ type Pager[P, T any] struct {
 // drawing on the Runner's shared retry budget. A failure yields one
 // *PageError, whose cursor resumes the iteration (CursorOf, WithCursor), and
 // ends the loop.
+//
+// Pages and Items are not inlined: inlined, their loops were compiled again
+// into every generated <Op>Pages and <Op>Iter method.
+//
+//go:noinline
 func (p *Pager[P, T]) Pages(ctx context.Context) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
-		run := p.newRun()
+		run := newPageRun(p.erased())
 		for {
 			page, err := run.fetch(ctx)
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			run.items += int64(len(p.ItemsOf(page)))
-			if !yield(page, nil) || run.done {
+			typed := page.(*P)
+			run.items += int64(len(p.ItemsOf(typed)))
+			if !yield(typed, nil) || run.done {
 				return
 			}
 		}
@@ -79,9 +85,11 @@ func (p *Pager[P, T]) Pages(ctx context.Context) iter.Seq2[*P, error] {
 }
 
 // Items iterates the items of every page, in order; see Pages.
+//
+//go:noinline
 func (p *Pager[P, T]) Items(ctx context.Context) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		run := p.newRun()
+		run := newPageRun(p.erased())
 		for {
 			page, err := run.fetch(ctx)
 			if err != nil {
@@ -89,7 +97,7 @@ func (p *Pager[P, T]) Items(ctx context.Context) iter.Seq2[T, error] {
 				yield(zero, err)
 				return
 			}
-			for _, item := range p.ItemsOf(page) {
+			for _, item := range p.ItemsOf(page.(*P)) {
 				run.items++
 				if !yield(item, nil) {
 					return
@@ -102,9 +110,52 @@ func (p *Pager[P, T]) Items(ctx context.Context) iter.Seq2[T, error] {
 	}
 }
 
+// pageFuncs is a Pager with its page type erased: a page is an any holding
+// a *P. The iteration (pageRun) is written against it, so it is compiled
+// once for the runtime, not once per page type in every generated package:
+// as methods of a generic pageRun it was instantiated for each of GitHub's
+// 278 page shapes and made 40% of that package's machine code, more than
+// doubling its build time (docs/benchmarks.md, "Generation").
+type pageFuncs struct {
+	kind  PageKind
+	start string
+	opts  []CallOption
+	// fetch returns nil for no page; the others are nil when the Pager's are.
+	fetch   func(ctx context.Context, cursor string, opts []CallOption) (any, error)
+	count   func(page any) int
+	next    func(page any, resp *http.Response) string
+	hasMore func(page any) bool
+	total   func(page any) (int64, bool)
+}
+
+// erased returns p's callbacks on erased pages.
+func (p *Pager[P, T]) erased() *pageFuncs {
+	f := &pageFuncs{
+		kind: p.Kind, start: p.Start, opts: p.Opts,
+		fetch: func(ctx context.Context, cursor string, opts []CallOption) (any, error) {
+			page, err := p.Fetch(ctx, cursor, opts)
+			if page == nil {
+				return nil, err
+			}
+			return page, err
+		},
+		count: func(page any) int { return len(p.ItemsOf(page.(*P))) },
+	}
+	if next := p.Next; next != nil {
+		f.next = func(page any, resp *http.Response) string { return next(page.(*P), resp) }
+	}
+	if hasMore := p.HasMore; hasMore != nil {
+		f.hasMore = func(page any) bool { return hasMore(page.(*P)) }
+	}
+	if total := p.Total; total != nil {
+		f.total = func(page any) (int64, bool) { return total(page.(*P)) }
+	}
+	return f
+}
+
 // pageRun is the state of one iteration.
-type pageRun[P, T any] struct {
-	p *Pager[P, T]
+type pageRun struct {
+	p *pageFuncs
 	// cursor is the cursor of the next page to fetch, and page its number
 	// in this iteration (1 for the first).
 	cursor string
@@ -121,11 +172,11 @@ type pageRun[P, T any] struct {
 	done   bool
 }
 
-// newRun starts an iteration at WithCursor's cursor, else at Start.
-func (p *Pager[P, T]) newRun() *pageRun[P, T] {
-	run := &pageRun[P, T]{p: p, cursor: p.Start, seen: map[string]bool{}}
+// newPageRun starts an iteration at WithCursor's cursor, else at start.
+func newPageRun(p *pageFuncs) *pageRun {
+	run := &pageRun{p: p, cursor: p.start, seen: map[string]bool{}}
 	var cfg callConfig
-	for _, o := range p.Opts {
+	for _, o := range p.opts {
 		if c, ok := o.(cursorOption); ok {
 			run.cursor = string(c)
 		}
@@ -136,18 +187,18 @@ func (p *Pager[P, T]) newRun() *pageRun[P, T] {
 }
 
 // fetch reads the next page and decides what follows it.
-func (r *pageRun[P, T]) fetch(ctx context.Context) (*P, error) {
+func (r *pageRun) fetch(ctx context.Context) (any, error) {
 	r.page++
 	if r.seen[r.cursor] {
 		return nil, r.fail(ErrRepeatedCursor)
 	}
 	r.seen[r.cursor] = true
 	var resp *http.Response
-	opts := append(slices.Clip(r.p.Opts), WithResponse(&resp))
-	if r.p.Kind == PageLink && r.cursor != "" {
+	opts := append(slices.Clip(r.p.opts), WithResponse(&resp))
+	if r.p.kind == PageLink && r.cursor != "" {
 		opts = append(opts, nextURL(r.cursor))
 	}
-	page, err := r.p.Fetch(ctx, r.cursor, opts)
+	page, err := r.p.fetch(ctx, r.cursor, opts)
 	if r.theirs != nil {
 		*r.theirs = resp
 	}
@@ -167,14 +218,14 @@ func (r *pageRun[P, T]) fetch(ctx context.Context) (*P, error) {
 var errNilPage = errors.New("pager: the page method returned no page")
 
 // fail wraps err with the cursor of the page that failed.
-func (r *pageRun[P, T]) fail(err error) error {
+func (r *pageRun) fail(err error) error {
 	return &PageError{Cursor: r.cursor, Page: r.page, Items: r.items, Err: err}
 }
 
 // advance computes the next cursor from page and whether the iteration is
 // done; an empty page that says more follow is an error.
-func (r *pageRun[P, T]) advance(page *P, resp *http.Response) error {
-	n := int64(len(r.p.ItemsOf(page)))
+func (r *pageRun) advance(page any, resp *http.Response) error {
+	n := int64(r.p.count(page))
 	r.size = max(r.size, n)
 	next, err := r.next(page, resp, n)
 	if err != nil {
@@ -195,8 +246,8 @@ func (r *pageRun[P, T]) advance(page *P, resp *http.Response) error {
 }
 
 // next is the cursor of the page after page, which held n items.
-func (r *pageRun[P, T]) next(page *P, resp *http.Response, n int64) (string, error) {
-	switch r.p.Kind {
+func (r *pageRun) next(page any, resp *http.Response, n int64) (string, error) {
+	switch r.p.kind {
 	case PageOffset:
 		from, err := r.number(0)
 		return strconv.FormatInt(from+n, 10), err
@@ -205,22 +256,22 @@ func (r *pageRun[P, T]) next(page *P, resp *http.Response, n int64) (string, err
 		return strconv.FormatInt(at+1, 10), err
 	case PageLink:
 		raw := ""
-		if r.p.Next != nil {
-			raw = r.p.Next(page, resp)
+		if r.p.next != nil {
+			raw = r.p.next(page, resp)
 		} else if resp != nil {
 			raw = NextLink(resp.Header)
 		}
 		return resolveNext(raw, resp)
 	}
-	if r.p.Next == nil {
+	if r.p.next == nil {
 		return "", nil
 	}
-	return r.p.Next(page, resp), nil
+	return r.p.next(page, resp), nil
 }
 
 // number reads the cursor of an offset or page-number iteration, def when
 // the page was asked for without one.
-func (r *pageRun[P, T]) number(def int64) (int64, error) {
+func (r *pageRun) number(def int64) (int64, error) {
 	if r.cursor == "" {
 		return def, nil
 	}
@@ -237,16 +288,16 @@ var errBadNumber = errors.New("pager: the offset or page cursor is not a non-neg
 // more reports whether pages follow, and whether the page said so itself
 // (HasMore, Total) rather than it being inferred from a cursor or an empty
 // page.
-func (r *pageRun[P, T]) more(page *P, next string, n int64) (more, known bool) {
-	if r.p.HasMore != nil {
-		return r.p.HasMore(page), true
+func (r *pageRun) more(page any, next string, n int64) (more, known bool) {
+	if r.p.hasMore != nil {
+		return r.p.hasMore(page), true
 	}
-	switch r.p.Kind {
+	switch r.p.kind {
 	case PageCursor, PageLink:
 		return next != "", false
 	}
-	if r.p.Total != nil {
-		if total, ok := r.p.Total(page); ok {
+	if r.p.total != nil {
+		if total, ok := r.p.total(page); ok {
 			return r.readThrough(n) < total, true
 		}
 	}
@@ -255,8 +306,8 @@ func (r *pageRun[P, T]) more(page *P, next string, n int64) (more, known bool) {
 
 // readThrough is how many items precede the next page: the next offset,
 // or pages read times the page size.
-func (r *pageRun[P, T]) readThrough(n int64) int64 {
-	if r.p.Kind == PageOffset {
+func (r *pageRun) readThrough(n int64) int64 {
+	if r.p.kind == PageOffset {
 		from, _ := r.number(0)
 		return from + n
 	}
