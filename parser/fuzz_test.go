@@ -64,14 +64,7 @@ func checkStatusSet(t *testing.T, s ir.StatusSet) {
 // invariants. The seeds are every spec of testdata/specs plus hostile shapes
 // in testdata/fuzz.
 func FuzzLoad(f *testing.F) {
-	for _, pattern := range []string{"../testdata/specs/*.yaml", "../testdata/specs/*/*.yaml", "testdata/fuzz/*"} {
-		files, _ := filepath.Glob(pattern)
-		for _, file := range files {
-			if data, err := os.ReadFile(file); err == nil {
-				f.Add(data)
-			}
-		}
-	}
+	addSeedFiles(f, "../testdata/specs/*.yaml", "../testdata/specs/*/*.yaml", "testdata/fuzz/*")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		api, diags, err := LoadData("fuzz.yaml", data, Options{})
 		if err != nil {
@@ -85,4 +78,16 @@ func FuzzLoad(f *testing.F) {
 		}
 		checkInvariants(t, api)
 	})
+}
+
+// addSeedFiles adds the contents of the files matching patterns to f's corpus.
+func addSeedFiles(f *testing.F, patterns ...string) {
+	for _, pattern := range patterns {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil {
+				f.Add(data)
+			}
+		}
+	}
 }

@@ -165,14 +165,7 @@ func TestRetagsRestore(t *testing.T) {
 // FuzzTreeDecodeMatchesBytes loads random documents both ways: decoding the
 // parser's tree must give exactly what kin-openapi gives for the bytes.
 func FuzzTreeDecodeMatchesBytes(f *testing.F) {
-	for _, pattern := range []string{"../testdata/specs/*.yaml", "../testdata/specs/*.json", "testdata/fuzz/*"} {
-		files, _ := filepath.Glob(pattern)
-		for _, file := range files {
-			if data, err := os.ReadFile(file); err == nil {
-				f.Add(data)
-			}
-		}
-	}
+	addSeedFiles(f, "../testdata/specs/*.yaml", "../testdata/specs/*.json", "testdata/fuzz/*")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		api, diags, err := LoadData("fuzz.yaml", data, Options{})
 		apiB, diagsB, errB := LoadData("fuzz.yaml", data, Options{bytesOnly: true})
