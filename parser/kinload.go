@@ -45,23 +45,29 @@ func (l *loader) kinLoad(swagger bool) (*openapi3.T, error) {
 // CPU time of a whole run: 12 s with it, 11 s without (median). The overlap
 // it was built for needs an idle second core; see docs/parser.md.
 func (l *loader) kinLoadOnce(swagger bool) (*openapi3.T, error) {
-	kl := openapi3.NewLoader()
-	kl.IsExternalRefsAllowed = true
-	// serve only returns files the pre-pass already vetted, so the remote
-	// reference policy is enforced there, not by kin-openapi's flag.
-	kl.ReadFromURIFunc = l.serve
 	location := &url.URL{Path: l.root.key}
 	if swagger {
-		return l.kinLoadSwagger(kl, location)
+		return l.kinLoadSwagger(l.newKinLoader(), location)
 	}
-	if doc := l.kinDecodeTree(kl); doc != nil {
+	if doc := l.kinDecodeTree(l.newKinLoader()); doc != nil {
 		return doc, nil
 	}
 	data, err := l.root.bytesOf()
 	if err != nil {
 		return nil, err
 	}
-	return kl.LoadFromDataWithPath(data, location)
+	// A loader of its own: a failed kinDecodeTree may have left state in its.
+	return l.newKinLoader().LoadFromDataWithPath(data, location)
+}
+
+// newKinLoader returns a kin-openapi loader that reads only what the
+// pre-pass loaded: serve hands out the vetted files, so the remote reference
+// policy is enforced there, not by kin-openapi's flag.
+func (l *loader) newKinLoader() *openapi3.Loader {
+	kl := openapi3.NewLoader()
+	kl.IsExternalRefsAllowed = true
+	kl.ReadFromURIFunc = l.serve
+	return kl
 }
 
 func (l *loader) kinLoadSwagger(kl *openapi3.Loader, location *url.URL) (*openapi3.T, error) {
