@@ -247,6 +247,8 @@ func (c *Client) ListOrdersPages(ctx context.Context, params ListOrdersParams, o
 }
 
 // listOrdersPager builds the idemrt.Pager of ListOrdersIter and ListOrdersPages.
+//
+//go:noinline
 func (c *Client) listOrdersPager(params ListOrdersParams, opts []idemrt.CallOption) *idemrt.Pager[OrderList, Order] {
 	return &idemrt.Pager[OrderList, Order]{
 		Kind:  idemrt.PageCursor,

@@ -66,6 +66,8 @@ func (c *Client) ListAuditsPages(ctx context.Context, params ListAuditsParams, o
 }
 
 // listAuditsPager builds the idemrt.Pager of ListAuditsIter and ListAuditsPages.
+//
+//go:noinline
 func (c *Client) listAuditsPager(params ListAuditsParams, opts []idemrt.CallOption) *idemrt.Pager[LogPage, string] {
 	return &idemrt.Pager[LogPage, string]{
 		Kind:  idemrt.PageOffset,
@@ -145,6 +147,8 @@ func (c *Client) ListChargesPages(ctx context.Context, params ListChargesParams,
 }
 
 // listChargesPager builds the idemrt.Pager of ListChargesIter and ListChargesPages.
+//
+//go:noinline
 func (c *Client) listChargesPager(params ListChargesParams, opts []idemrt.CallOption) *idemrt.Pager[CustomerList, Customer] {
 	return &idemrt.Pager[CustomerList, Customer]{
 		Kind:  idemrt.PageCursor,
@@ -229,6 +233,8 @@ func (c *Client) ListCustomersPages(ctx context.Context, params ListCustomersPar
 }
 
 // listCustomersPager builds the idemrt.Pager of ListCustomersIter and ListCustomersPages.
+//
+//go:noinline
 func (c *Client) listCustomersPager(params ListCustomersParams, opts []idemrt.CallOption) *idemrt.Pager[CustomerList, Customer] {
 	return &idemrt.Pager[CustomerList, Customer]{
 		Kind:  idemrt.PageCursor,
@@ -310,6 +316,8 @@ func (c *Client) ListEventsPages(ctx context.Context, params ListEventsParams, o
 }
 
 // listEventsPager builds the idemrt.Pager of ListEventsIter and ListEventsPages.
+//
+//go:noinline
 func (c *Client) listEventsPager(params ListEventsParams, opts []idemrt.CallOption) *idemrt.Pager[EventPage, string] {
 	return &idemrt.Pager[EventPage, string]{
 		Kind:  idemrt.PageCursor,
@@ -446,6 +454,8 @@ func (c *Client) ListIssuesPages(ctx context.Context, params ListIssuesParams, o
 }
 
 // listIssuesPager builds the idemrt.Pager of ListIssuesIter and ListIssuesPages.
+//
+//go:noinline
 func (c *Client) listIssuesPager(params ListIssuesParams, opts []idemrt.CallOption) *idemrt.Pager[ListIssuesResult, Repo] {
 	return &idemrt.Pager[ListIssuesResult, Repo]{
 		Kind: idemrt.PageLink,
@@ -515,6 +525,8 @@ func (c *Client) ListLogsPages(ctx context.Context, params ListLogsParams, opts 
 }
 
 // listLogsPager builds the idemrt.Pager of ListLogsIter and ListLogsPages.
+//
+//go:noinline
 func (c *Client) listLogsPager(params ListLogsParams, opts []idemrt.CallOption) *idemrt.Pager[LogPage, string] {
 	return &idemrt.Pager[LogPage, string]{
 		Kind:  idemrt.PageOffset,
@@ -594,6 +606,8 @@ func (c *Client) ListPagesPages(ctx context.Context, params ListPagesParams, opt
 }
 
 // listPagesPager builds the idemrt.Pager of ListPagesIter and ListPagesPages.
+//
+//go:noinline
 func (c *Client) listPagesPager(params ListPagesParams, opts []idemrt.CallOption) *idemrt.Pager[Pages, string] {
 	return &idemrt.Pager[Pages, string]{
 		Kind:  idemrt.PageNumber,
@@ -673,6 +687,8 @@ func (c *Client) ListPhotosPages(ctx context.Context, params ListPhotosParams, o
 }
 
 // listPhotosPager builds the idemrt.Pager of ListPhotosIter and ListPhotosPages.
+//
+//go:noinline
 func (c *Client) listPhotosPager(params ListPhotosParams, opts []idemrt.CallOption) *idemrt.Pager[[]string, string] {
 	return &idemrt.Pager[[]string, string]{
 		Kind:  idemrt.PageNumber,
@@ -761,6 +777,8 @@ func (c *Client) ListReposPages(ctx context.Context, params ListReposParams, opt
 }
 
 // listReposPager builds the idemrt.Pager of ListReposIter and ListReposPages.
+//
+//go:noinline
 func (c *Client) listReposPager(params ListReposParams, opts []idemrt.CallOption) *idemrt.Pager[ListReposResult, Repo] {
 	return &idemrt.Pager[ListReposResult, Repo]{
 		Kind: idemrt.PageLink,
@@ -827,6 +845,8 @@ func (c *Client) ListTasksPages(ctx context.Context, params ListTasksParams, opt
 }
 
 // listTasksPager builds the idemrt.Pager of ListTasksIter and ListTasksPages.
+//
+//go:noinline
 func (c *Client) listTasksPager(params ListTasksParams, opts []idemrt.CallOption) *idemrt.Pager[TaskPage, string] {
 	return &idemrt.Pager[TaskPage, string]{
 		Kind:  idemrt.PageCursor,
@@ -903,6 +923,8 @@ func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts ...i
 }
 
 // searchPager builds the idemrt.Pager of SearchIter and SearchPages.
+//
+//go:noinline
 func (c *Client) searchPager(params SearchParams, opts []idemrt.CallOption) *idemrt.Pager[SearchPage, string] {
 	return &idemrt.Pager[SearchPage, string]{
 		Kind: idemrt.PageLink,

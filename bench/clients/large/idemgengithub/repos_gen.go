@@ -107,6 +107,8 @@ func (c *Client) ReposListForOrgPages(ctx context.Context, params ReposListForOr
 }
 
 // reposListForOrgPager builds the idemrt.Pager of ReposListForOrgIter and ReposListForOrgPages.
+//
+//go:noinline
 func (c *Client) reposListForOrgPager(params ReposListForOrgParams, opts []idemrt.CallOption) *idemrt.Pager[ReposListForOrgResult, MinimalRepository] {
 	return &idemrt.Pager[ReposListForOrgResult, MinimalRepository]{
 		Kind: idemrt.PageLink,

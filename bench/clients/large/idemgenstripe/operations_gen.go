@@ -84,6 +84,8 @@ func (c *Client) GetChargesPages(ctx context.Context, params GetChargesParams, o
 }
 
 // getChargesPager builds the idemrt.Pager of GetChargesIter and GetChargesPages.
+//
+//go:noinline
 func (c *Client) getChargesPager(params GetChargesParams, opts []idemrt.CallOption) *idemrt.Pager[GetChargesResponse, Charge] {
 	return &idemrt.Pager[GetChargesResponse, Charge]{
 		Kind:  idemrt.PageCursor,
