@@ -180,3 +180,29 @@ func FuzzTreeDecodeMatchesBytes(f *testing.F) {
 		}
 	})
 }
+
+// TestReencodedNullsStayNull: a null written as nothing ({type}) is encoded
+// as null, not as yaml/v4's '' (an empty string), when a repaired tree is
+// handed to kin-openapi as bytes.
+func TestReencodedNullsStayNull(t *testing.T) {
+	tree, err := parseTree([]byte("a: {type}\nb:\nc: [~, null]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &docFile{root: tree, repaired: true}
+	out, err := f.bytesOf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := yaml.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"a": map[string]any{"type": nil}, "b": nil, "c": []any{nil, nil}}
+	if !reflect.DeepEqual(back, want) {
+		t.Errorf("re-encoded %q reads back as %v, want %v", out, back, want)
+	}
+	if mapGet(mapGet(tree, "a"), "type").Value != "" {
+		t.Error("encoding changed the parser's own tree")
+	}
+}

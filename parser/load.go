@@ -241,7 +241,23 @@ func (f *docFile) bytesOf() ([]byte, error) {
 	if !f.repaired {
 		return f.data, nil
 	}
-	return yaml.Marshal(cloneTree(f.root, map[*yaml.Node]*yaml.Node{}))
+	c := cloneTree(f.root, map[*yaml.Node]*yaml.Node{})
+	spellNulls(c)
+	return yaml.Marshal(c)
+}
+
+// spellNulls writes "null" into the null scalars written as nothing ({type}
+// or "a:" with no value): yaml/v4's encoder writes an empty null as '', an
+// empty string, and kin-openapi would read `type: ''` where the document said
+// nothing (found by FuzzTreeDecodeMatchesBytes). Aliases are not followed:
+// their anchors are in the tree too.
+func spellNulls(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
+		n.Value = "null"
+	}
+	for _, c := range n.Content {
+		spellNulls(c)
+	}
 }
 
 // serve is kin-openapi's ReadFromURIFunc: it only ever hands out files the
