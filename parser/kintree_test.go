@@ -182,8 +182,8 @@ func FuzzTreeDecodeMatchesBytes(f *testing.F) {
 }
 
 // TestReencodedNullsStayNull: a null written as nothing ({type}) is encoded
-// as null, not as yaml/v4's '' (an empty string), when a repaired tree is
-// handed to kin-openapi as bytes.
+// as null, not as the empty quoted string yaml/v4 writes, when a repaired
+// tree is handed to kin-openapi as bytes.
 func TestReencodedNullsStayNull(t *testing.T) {
 	tree, err := parseTree([]byte("a: {type}\nb:\nc: [~, null]\n"))
 	if err != nil {

@@ -247,10 +247,10 @@ func (f *docFile) bytesOf() ([]byte, error) {
 }
 
 // spellNulls writes "null" into the null scalars written as nothing ({type}
-// or "a:" with no value): yaml/v4's encoder writes an empty null as '', an
-// empty string, and kin-openapi would read `type: ''` where the document said
-// nothing (found by FuzzTreeDecodeMatchesBytes). Aliases are not followed:
-// their anchors are in the tree too.
+// or "a:" with no value): yaml/v4's encoder writes an empty null as an empty
+// quoted string, and kin-openapi would read a type of "" where the document
+// said nothing (found by FuzzTreeDecodeMatchesBytes). Aliases are not
+// followed: their anchors are in the tree too.
 func spellNulls(n *yaml.Node) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
 		n.Value = "null"
