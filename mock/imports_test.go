@@ -12,5 +12,6 @@ import (
 func TestImports(t *testing.T) {
 	testutil.CheckImports(t, "github.com/getkin/kin-openapi/",
 		"github.com/idemgen/idemgen/ledger", "github.com/idemgen/idemgen/ledger/sqlitestore", "go.yaml.in/yaml/v4",
-		"github.com/idemgen/idemgen/internal/overlay", "github.com/idemgen/idemgen/internal/ctxtime")
+		"github.com/idemgen/idemgen/internal/overlay", "github.com/idemgen/idemgen/internal/yamltree",
+		"github.com/idemgen/idemgen/internal/ctxtime")
 }

@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/overlay"
+	"github.com/idemgen/idemgen/internal/yamltree"
 )
 
 // applyOverlays applies the overlay files, in order, to the document's
@@ -40,6 +41,6 @@ func applyOverlays(path string, data []byte, files []string) ([]byte, []string, 
 	if !res.Changed {
 		return data, warnings, nil
 	}
-	out, err := yaml.Marshal(top.Content[0])
+	out, err := yamltree.Encode(top.Content[0])
 	return out, warnings, err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/idemgen/idemgen/internal/yamltree"
 	"github.com/idemgen/idemgen/ir"
 )
 
@@ -241,23 +242,7 @@ func (f *docFile) bytesOf() ([]byte, error) {
 	if !f.repaired {
 		return f.data, nil
 	}
-	c := cloneTree(f.root, map[*yaml.Node]*yaml.Node{})
-	spellNulls(c)
-	return yaml.Marshal(c)
-}
-
-// spellNulls writes "null" into the null scalars written as nothing ({type}
-// or "a:" with no value): yaml/v4's encoder writes an empty null as an empty
-// quoted string, and kin-openapi would read a type of "" where the document
-// said nothing (found by FuzzTreeDecodeMatchesBytes). Aliases are not
-// followed: their anchors are in the tree too.
-func spellNulls(n *yaml.Node) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
-		n.Value = "null"
-	}
-	for _, c := range n.Content {
-		spellNulls(c)
-	}
+	return yamltree.Encode(cloneTree(f.root, map[*yaml.Node]*yaml.Node{}))
 }
 
 // serve is kin-openapi's ReadFromURIFunc: it only ever hands out files the
