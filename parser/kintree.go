@@ -14,7 +14,7 @@ import (
 // methods; the parser's tree is the same kind of tree, already parsed,
 // repaired and overlaid. Parsing a second time cost as much as kin-openapi's
 // decoding itself, and both trees were alive at once (docs/benchmarks.md,
-// "One parse").
+// "Generation").
 //
 // It returns nil whenever it cannot vouch for giving what the bytes would
 // give, and kinLoadOnce then hands over the bytes as before: a document set

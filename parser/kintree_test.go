@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/internal/yamltree"
 	"github.com/idemgen/idemgen/ir"
 )
 
@@ -151,7 +152,7 @@ func TestRetagsRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := cloneTree(tree, map[*yaml.Node]*yaml.Node{})
+	before := yamltree.Clone(tree)
 	var r retags
 	if !r.prepare(tree) || len(r) != 4 {
 		t.Fatalf("prepare changed %d tags, want 4 (two keys, a local tag, a timestamp)", len(r))

@@ -235,14 +235,12 @@ func (l *loader) read(key string) ([]byte, error) {
 }
 
 // bytesOf returns what kin-openapi reads for a file: the original bytes, or
-// the repaired tree re-encoded. A copy is encoded: yaml/v4's encoder drops
-// the tags it can infer from the nodes it is given, and the parser reads
-// those tags after kin-openapi has run.
+// the repaired tree re-encoded (yamltree.Encode leaves the tree as it is).
 func (f *docFile) bytesOf() ([]byte, error) {
 	if !f.repaired {
 		return f.data, nil
 	}
-	return yamltree.Encode(cloneTree(f.root, map[*yaml.Node]*yaml.Node{}))
+	return yamltree.Encode(f.root)
 }
 
 // serve is kin-openapi's ReadFromURIFunc: it only ever hands out files the

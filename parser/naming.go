@@ -36,7 +36,7 @@ var symbolWords = map[rune]string{
 // becomes "X". The result never collides with a Go keyword because it is
 // exported.
 func GoName(s string) string {
-	return goNames.get(s, goName)
+	return goNames.get(s)
 }
 
 // goNames remembers GoName's answers: a document names the same property,
@@ -45,8 +45,8 @@ func GoName(s string) string {
 // several allocations.
 var goNames = &nameCache{m: map[string]string{}}
 
-// nameCache is a bounded memo of a pure function of a name, safe for
-// concurrent loads; it starts over when full rather than grow without end.
+// nameCache is a bounded memo of goName, safe for concurrent loads; it
+// starts over when full rather than grow without end.
 type nameCache struct {
 	mu sync.Mutex
 	m  map[string]string
@@ -54,14 +54,14 @@ type nameCache struct {
 
 const nameCacheSize = 1 << 16
 
-func (c *nameCache) get(s string, f func(string) string) string {
+func (c *nameCache) get(s string) string {
 	c.mu.Lock()
 	v, ok := c.m[s]
 	c.mu.Unlock()
 	if ok {
 		return v
 	}
-	v = f(s)
+	v = goName(s)
 	c.mu.Lock()
 	if len(c.m) >= nameCacheSize {
 		clear(c.m)

@@ -150,26 +150,3 @@ func resolveFile(from, file string) string {
 	}
 	return path.Join(path.Dir(from), file)
 }
-
-// cloneTree deep-copies a tree, keeping its aliases pointing at the copies
-// of their anchors (anchors records each anchored node already copied).
-func cloneTree(n *yaml.Node, anchors map[*yaml.Node]*yaml.Node) *yaml.Node {
-	if n == nil {
-		return nil
-	}
-	if c, ok := anchors[n]; ok {
-		return c
-	}
-	c := *n
-	if n.Anchor != "" {
-		anchors[n] = &c
-	}
-	c.Alias = cloneTree(n.Alias, anchors)
-	if n.Content != nil {
-		c.Content = make([]*yaml.Node, len(n.Content))
-		for i, child := range n.Content {
-			c.Content[i] = cloneTree(child, anchors)
-		}
-	}
-	return &c
-}

@@ -10,7 +10,7 @@ import (
 // A one-shot run (generate, lint, annotate) builds a heap that mostly only
 // grows, parse tree, kin-openapi's model, the IR, the rendered files, and
 // exits: at the default GOGC=100 a quarter of its CPU time went into
-// collections that freed little (docs/benchmarks.md, "One parse"). Like the
+// collections that freed little (docs/benchmarks.md, "Generation"). Like the
 // Go compiler (cmd/compile's AdjustStartingHeap), it starts with a collector
 // that lets the heap grow 5x between collections and returns to the default
 // once the live heap passes startLive, so a large document still peaks at

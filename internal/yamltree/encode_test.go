@@ -27,3 +27,23 @@ func TestEncodeKeepsNulls(t *testing.T) {
 		t.Errorf("%q reads back as %v, want %v", out, back, want)
 	}
 }
+
+// TestEncodeLeavesTheTree: the encoder drops inferable tags and Encode
+// spells nulls, but on a copy; the caller's tree, aliases included, is as
+// parsed.
+func TestEncodeLeavesTheTree(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("a: &x {b: true, c}\nd: *x\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	before := Clone(doc.Content[0])
+	if _, err := Encode(doc.Content[0]); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(doc.Content[0], before) {
+		t.Error("Encode changed the tree it was given")
+	}
+	if before.Content[3].Alias != before.Content[1] {
+		t.Error("the copy's alias does not point at the copy of its anchor")
+	}
+}
