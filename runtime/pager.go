@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 )
@@ -121,8 +122,10 @@ type pageFuncs struct {
 	start string
 	opts  []CallOption
 	// fetch returns nil for no page; the others are nil when the Pager's are.
-	fetch   func(ctx context.Context, cursor string, opts []CallOption) (any, error)
-	count   func(page any) int
+	fetch func(ctx context.Context, cursor string, opts []CallOption) (any, error)
+	count func(page any) int
+	// same reports whether two pages hold equal items.
+	same    func(a, b any) bool
 	next    func(page any, resp *http.Response) string
 	hasMore func(page any) bool
 	total   func(page any) (int64, bool)
@@ -140,6 +143,7 @@ func (p *Pager[P, T]) erased() *pageFuncs {
 			return page, err
 		},
 		count: func(page any) int { return len(p.ItemsOf(page.(*P))) },
+		same:  func(x, y any) bool { return sameItems(p.ItemsOf(x.(*P)), p.ItemsOf(y.(*P))) },
 	}
 	if next := p.Next; next != nil {
 		f.next = func(page any, resp *http.Response) string { return next(page.(*P), resp) }
@@ -151,6 +155,21 @@ func (p *Pager[P, T]) erased() *pageFuncs {
 		f.total = func(page any) (int64, bool) { return total(page.(*P)) }
 	}
 	return f
+}
+
+// sameItems reports whether a and b hold equal items, field for field.
+// The first differing item ends it (the first item, in a real list), and
+// comparing through pointers into the slices allocates nothing.
+func sameItems[T any](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !reflect.DeepEqual(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // pageRun is the state of one iteration.
@@ -166,19 +185,29 @@ type pageRun struct {
 	size int64
 	// seen holds every cursor requested, to refuse a repeated one.
 	seen map[string]bool
+	// empty counts the empty pages in a row that asked for more, up to
+	// maxEmpty; prev is the last page that held items.
+	empty, maxEmpty int
+	prev            any
 	// theirs is the caller's WithResponse destination, if any: the Pager
 	// reads each page's response with its own and hands it on.
 	theirs **http.Response
 	done   bool
 }
 
-// newPageRun starts an iteration at WithCursor's cursor, else at start.
+// newPageRun starts an iteration at WithCursor's cursor, else at start,
+// with WithMaxEmptyPages' limit, else DefaultMaxEmptyPages.
 func newPageRun(p *pageFuncs) *pageRun {
-	run := &pageRun{p: p, cursor: p.start, seen: map[string]bool{}}
+	run := &pageRun{p: p, cursor: p.start, seen: map[string]bool{}, maxEmpty: DefaultMaxEmptyPages}
 	var cfg callConfig
 	for _, o := range p.opts {
-		if c, ok := o.(cursorOption); ok {
-			run.cursor = string(c)
+		switch o := o.(type) {
+		case cursorOption:
+			run.cursor = string(o)
+		case maxEmptyOption:
+			if o > 0 {
+				run.maxEmpty = int(o)
+			}
 		}
 		o.applyCall(&cfg)
 	}
@@ -208,6 +237,9 @@ func (r *pageRun) fetch(ctx context.Context) (any, error) {
 	if err != nil {
 		return nil, r.fail(err)
 	}
+	if err := r.repeated(page); err != nil {
+		return nil, r.fail(err)
+	}
 	if err := r.advance(page, resp); err != nil {
 		return nil, r.fail(err)
 	}
@@ -222,8 +254,24 @@ func (r *pageRun) fail(err error) error {
 	return &PageError{Cursor: r.cursor, Page: r.page, Items: r.items, Err: err}
 }
 
+// repeated refuses a page whose items are the previous page's: a server
+// serving one page under ever new cursors (a counter in the next URL)
+// would otherwise hand the caller the same items forever. Its items are
+// not handed out again.
+func (r *pageRun) repeated(page any) error {
+	if r.p.count(page) == 0 {
+		return nil
+	}
+	if r.prev != nil && r.p.same(r.prev, page) {
+		return &NoProgressError{Repeated: true}
+	}
+	r.prev = page
+	return nil
+}
+
 // advance computes the next cursor from page and whether the iteration is
-// done; an empty page that says more follow is an error.
+// done; an empty page that says more follow is an error, and so is a run
+// of maxEmpty empty pages that each give a next cursor.
 func (r *pageRun) advance(page any, resp *http.Response) error {
 	n := int64(r.p.count(page))
 	r.size = max(r.size, n)
@@ -240,6 +288,12 @@ func (r *pageRun) advance(page any, resp *http.Response) error {
 		return ErrEmptyPage
 	case next == "":
 		return ErrNoNextCursor
+	}
+	// Only a cursor or link page without HasMore gets here empty.
+	if r.empty++; n > 0 {
+		r.empty = 0
+	} else if r.empty >= r.maxEmpty {
+		return &NoProgressError{EmptyPages: r.empty}
 	}
 	r.cursor = next
 	return nil

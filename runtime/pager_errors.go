@@ -67,3 +67,49 @@ func (cursorOption) applyCall(*callConfig) {}
 // the params' first page: an offset, a page number, a token, a last item's
 // id or a next URL, as CursorOf returns it. Other calls ignore it.
 func WithCursor(cursor string) CallOption { return cursorOption(cursor) }
+
+// ErrNoProgress: the server's pages stopped moving the iteration forward:
+// DefaultMaxEmptyPages (or WithMaxEmptyPages') empty pages in a row, each
+// with a fresh cursor, or a page whose items are the previous page's. The
+// *NoProgressError inside the *PageError says which.
+var ErrNoProgress = errors.New("pagination: the server's pages make no progress")
+
+// NoProgressError is the Err of a *PageError that ends an iteration by
+// ErrNoProgress.
+type NoProgressError struct {
+	// EmptyPages is the number of empty pages in a row that ended the
+	// iteration; 0 when a page repeated the previous one.
+	EmptyPages int
+	// Repeated says a page's items equal the previous page's, field for
+	// field (a list serving one page under ever new cursors).
+	Repeated bool
+}
+
+// Error says which rule stopped the iteration.
+func (e *NoProgressError) Error() string {
+	if e.Repeated {
+		return ErrNoProgress.Error() + ": a page repeats the previous page's items"
+	}
+	return fmt.Sprintf("%v: %d empty pages in a row, each with a next cursor", ErrNoProgress, e.EmptyPages)
+}
+
+// Unwrap exposes ErrNoProgress.
+func (e *NoProgressError) Unwrap() error { return ErrNoProgress }
+
+// DefaultMaxEmptyPages is how many empty pages in a row an iteration
+// follows before it ends with ErrNoProgress, unless WithMaxEmptyPages says
+// otherwise. An API whose filter skips items may answer a few empty pages
+// with a cursor; one that answers them forever is stopped after these.
+const DefaultMaxEmptyPages = 5
+
+// maxEmptyOption is WithMaxEmptyPages' option: the Pager reads it, the
+// engine ignores it.
+type maxEmptyOption int
+
+func (maxEmptyOption) applyCall(*callConfig) {}
+
+// WithMaxEmptyPages sets how many empty pages in a row (each saying more
+// follow with a fresh cursor or next URL) an iteration (<Op>Iter, <Op>Pages)
+// follows: the n-th ends it with ErrNoProgress. n < 1 keeps
+// DefaultMaxEmptyPages. Other calls ignore it.
+func WithMaxEmptyPages(n int) CallOption { return maxEmptyOption(n) }

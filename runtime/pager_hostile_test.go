@@ -34,7 +34,7 @@ func TestPagerRepeatedCursor(t *testing.T) {
 		"cursor-field": func(p *testPage, _ http.Header, _ int) { p.NextCursor = "c2" },
 		"last-item": func(p *testPage, _ http.Header, idx int) {
 			if idx == 2 {
-				p.Items = []testItem{{"a"}, {"b"}, {"c"}} // page 2 ends where page 1 did
+				p.Items = []testItem{{"d"}, {"e"}, {"c"}} // page 2 ends where page 1 did
 			}
 		},
 		"link-header": func(_ *testPage, h http.Header, _ int) {

@@ -389,16 +389,22 @@ func TestPagerPostSearchFollowsItsSafety(t *testing.T) {
 // BenchmarkPagerItems measures what the Pager adds per page, without the
 // network: a Fetch that returns a ready page of 100 items.
 func BenchmarkPagerItems(b *testing.B) {
-	page := &testPage{Items: make([]testItem, 100)}
+	var pages [10]*testPage // distinct items, as a real list's pages
+	for i := range pages {
+		pages[i] = &testPage{Items: make([]testItem, 100)}
+		for j := range pages[i].Items {
+			pages[i].Items[j].ID = strconv.Itoa(i*100 + j)
+		}
+	}
 	for b.Loop() {
 		n := 0
 		p := &Pager[testPage, testItem]{
 			Kind: PageOffset,
 			Fetch: func(ctx context.Context, cursor string, opts []CallOption) (*testPage, error) {
-				if n++; n > 10 {
+				if n++; n > len(pages) {
 					return &testPage{}, nil
 				}
-				return page, nil
+				return pages[n-1], nil
 			},
 			ItemsOf: func(p *testPage) []testItem { return p.Items },
 		}
