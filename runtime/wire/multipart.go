@@ -234,26 +234,64 @@ func writePart(w partWriter, name string, fv reflect.Value, ct string) error {
 	return nil
 }
 
-// quoteEscaper escapes a Content-Disposition parameter as mime/multipart's
-// own CreateFormField does.
-var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"")
+// dispositionParam escapes a name or file name for its quoted-string in
+// Content-Disposition, the one place the part header is written, so that
+// no value can end the line and add header lines of its own (the name and
+// filename parameters of RFC 7578 4.2). As browsers do (the WHATWG HTML
+// multipart/form-data encoding) it percent-encodes CR (%0D), LF (%0A) and
+// the quote (%22), and also every
+// other control character but HTAB (%00-%1F, %7F), which a header line
+// cannot carry; a backslash is escaped as \\, so that a quoted-string
+// parser (Go's mime.ParseMediaType) reads it back. "%" itself is sent as
+// is, as browsers do: a server cannot tell %0A typed from a newline.
+func dispositionParam(s string) string {
+	if !strings.ContainsFunc(s, needsEscape) {
+		return s
+	}
+	var b strings.Builder
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case needsEscape(rune(c)):
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
 
-// partHeader is the header of a form-data part.
-func partHeader(name, filename, ct string) textproto.MIMEHeader {
+// needsEscape reports whether r is escaped in a disposition parameter.
+func needsEscape(r rune) bool {
+	return r == '"' || r == '\\' || r < ' ' && r != '\t' || r == 0x7f
+}
+
+// partHeader is the header of a form-data part. A Content-Type with a
+// control character is refused (ErrInvalidParam): escaping it would send
+// another type than the one given.
+func partHeader(name, filename, ct string) (textproto.MIMEHeader, error) {
+	if strings.ContainsFunc(ct, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return nil, paramError(name, "the part's Content-Type %q has a control character", ct)
+	}
 	h := textproto.MIMEHeader{}
-	disp := `form-data; name="` + quoteEscaper.Replace(name) + `"`
+	disp := `form-data; name="` + dispositionParam(name) + `"`
 	if filename != "" {
-		disp += `; filename="` + quoteEscaper.Replace(filename) + `"`
+		disp += `; filename="` + dispositionParam(filename) + `"`
 	}
 	h.Set("Content-Disposition", disp)
 	if ct != "" {
 		h.Set("Content-Type", ct)
 	}
-	return h
+	return h, nil
 }
 
 // writeNamedPart writes one part with its header.
-func writeNamedPart(w partWriter, h textproto.MIMEHeader, b []byte) error {
+func writeNamedPart(w partWriter, name, filename, ct string, b []byte) error {
+	h, err := partHeader(name, filename, ct)
+	if err != nil {
+		return err
+	}
 	part, err := w.CreatePart(h)
 	if err != nil {
 		return err
@@ -265,7 +303,7 @@ func writeNamedPart(w partWriter, h textproto.MIMEHeader, b []byte) error {
 // textPart writes a scalar as a text part, with its declared Content-Type
 // when there is one (a plain form field otherwise).
 func textPart(w partWriter, name, s, ct string) error {
-	return writeNamedPart(w, partHeader(name, "", ct), []byte(s))
+	return writeNamedPart(w, name, "", ct, []byte(s))
 }
 
 // filePart writes binary content as a file part named after the field, with
@@ -275,7 +313,7 @@ func filePart(w partWriter, name string, b []byte, ct string) error {
 	if ct == "" || strings.Contains(ct, "*") {
 		ct = "application/octet-stream"
 	}
-	return writeNamedPart(w, partHeader(name, name, ct), b)
+	return writeNamedPart(w, name, name, ct, b)
 }
 
 // streamPart writes a file part whose content r the engine streams: the
@@ -292,7 +330,11 @@ func streamPart(w partWriter, name, filename, fileCT, ct string, r io.Reader) er
 	if filename == "" {
 		filename = name
 	}
-	if _, err := w.CreatePart(partHeader(name, filename, ct)); err != nil {
+	h, err := partHeader(name, filename, ct)
+	if err != nil {
+		return err
+	}
+	if _, err := w.CreatePart(h); err != nil {
 		return err
 	}
 	w.sw.reader(r)
@@ -305,5 +347,5 @@ func jsonPart(w partWriter, name string, v any, ct string) error {
 	if err != nil {
 		return err
 	}
-	return writeNamedPart(w, partHeader(name, "", ct), b)
+	return writeNamedPart(w, name, "", ct, b)
 }
