@@ -354,6 +354,9 @@ func TestDroppedSafeDownloadResumesWithRange(t *testing.T) {
 			buf.Flush()
 			return
 		}
+		// A 206 repeats the ETag a 200 would carry (RFC 9110 15.3.7): the
+		// client resumes only the same representation.
+		w.Header().Set("ETag", `"v1"`)
 		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", half, len(want)-1, len(want)))
 		w.WriteHeader(http.StatusPartialContent)
 		w.Write(want[half:])
