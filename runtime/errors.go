@@ -180,3 +180,48 @@ func AttemptsOf(err error) []Attempt {
 	}
 	return nil
 }
+
+// ErrRateLimited: the server rate-limited the call (a 403 or 429 with a
+// rate-limit signal, or a 503 with an exhausted quota) and the call could not
+// wait for the reset: the wait was over MaxRetryAfter or past the deadline,
+// or the attempts or the budget ran out, or the server said not to retry.
+// The error is a *RateLimitError (errors.As) naming the reset.
+var ErrRateLimited = errors.New("rate limited by the server")
+
+// RateLimitError is the Reason of a call the server's rate limit stopped. It
+// matches ErrRateLimited and the limit that stopped the call.
+type RateLimitError struct {
+	// Reset is when the server said the limit resets or to come back: the
+	// answer's time plus its Retry-After, or the x-ratelimit-reset or
+	// RateLimit reset it named; zero when it named none. Reschedule the
+	// work for then.
+	Reset time.Time
+	// Header names the header Reset comes from: Retry-After,
+	// X-Ratelimit-Reset, RateLimit or RateLimit-Reset ("" with no Reset).
+	Header string
+	// Limit is what stopped the call (ErrRetryAfterTooLong,
+	// ErrAttemptsExhausted, ErrBudgetExhausted, ErrDeadline); nil when the
+	// server said not to retry (Stripe-Should-Retry or x-should-retry:
+	// false).
+	Limit error
+}
+
+// Error names the reset and what stopped the call.
+func (e *RateLimitError) Error() string {
+	msg := ErrRateLimited.Error()
+	if !e.Reset.IsZero() {
+		msg += " until " + e.Reset.UTC().Format(time.RFC3339) + " (" + e.Header + ")"
+	}
+	if e.Limit != nil {
+		msg += "; stopped by: " + e.Limit.Error()
+	}
+	return msg
+}
+
+// Unwrap exposes ErrRateLimited and the limit to errors.Is.
+func (e *RateLimitError) Unwrap() []error {
+	if e.Limit == nil {
+		return []error{ErrRateLimited}
+	}
+	return []error{ErrRateLimited, e.Limit}
+}
