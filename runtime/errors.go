@@ -27,7 +27,8 @@ var (
 	// ErrKeyReuse: the server answered 422 to a keyed operation: the key was
 	// already used with another payload.
 	ErrKeyReuse = errors.New("idempotency key reused with a different payload (422)")
-	// ErrUnauthorized: 401, 403 or 407; never retried with the same credentials.
+	// ErrUnauthorized: 401, 407, or 403 without a rate-limit signal; never
+	// retried with the same credentials.
 	ErrUnauthorized = errors.New("not authorized (401/403/407): not retried with the same credentials")
 	// ErrInProgress: a keyed operation's server kept answering 409 "in
 	// progress" until the call ran out of attempts, budget or time.
@@ -62,8 +63,8 @@ type StatusError struct {
 	// Reason is the sentinel that explains why the call stopped here, if any
 	// (ErrUnauthorized, ErrPreconditionFailed, ErrKeyReuse, ErrInProgress,
 	// ErrAttemptsExhausted, ErrBudgetExhausted, ErrDeadline,
-	// ErrRetryAfterTooLong, ErrBodyNotReplayable); nil for a plain final
-	// status.
+	// ErrRetryAfterTooLong, ErrBodyNotReplayable, a *RateLimitError); nil
+	// for a plain final status.
 	Reason error
 	// RequestID is the server's id of the final response, from its
 	// Request-Id, X-Request-Id or X-GitHub-Request-Id header, or one that

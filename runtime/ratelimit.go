@@ -12,7 +12,7 @@ import (
 //
 //   - Retry-After, retry-after-ms (retryafter.go): the wait, on any status;
 //     on a 403 or 429 also a rate-limit signal.
-//   - GitHub (and Twitter, Discord, Laravel...): x-ratelimit-remaining: 0
+//   - GitHub (and Discord, Laravel...): x-ratelimit-remaining: 0
 //     with x-ratelimit-reset.
 //   - draft-ietf-httpapi-ratelimit-headers: the RateLimit field (a list of
 //     service limits, "policy";r=<remaining>;t=<seconds>), and the older
@@ -28,7 +28,7 @@ const (
 	maxReset = 100 * 365 * 24 * time.Hour
 	// epochFloor tells a reset's two spellings apart: a value of at least
 	// 10^9 seconds (September 2001 as a Unix time, 31 years as a delay) is
-	// a Unix time, as GitHub, Twitter and GitLab send it; a smaller one is
+	// a Unix time, as GitHub, Discord and GitLab send it; a smaller one is
 	// delta-seconds, as the older IETF drafts specify.
 	epochFloor = 1_000_000_000
 	// maxField bounds the RateLimit field value the parser reads, and
