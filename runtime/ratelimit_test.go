@@ -217,3 +217,27 @@ func TestShouldRetryTrueKeepsRules(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReadAdvice is the cost of reading the dialects on a failure
+// answer (the engine reads them only for statuses of 400 or more): a plain
+// 503, GitHub's primary limit, and a RateLimit field with three limits.
+func BenchmarkReadAdvice(b *testing.B) {
+	now := newFakeClock().Now()
+	cases := []struct {
+		name   string
+		status int
+		h      http.Header
+	}{
+		{"plain-503", 503, http.Header{"Content-Type": {"application/json"}}},
+		{"github-403", 403, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"1767323125"}, "X-Ratelimit-Limit": {"5000"}}},
+		{"ratelimit-429", 429, http.Header{"Ratelimit": {`"burst";r=0;t=2, "daily";r=10;t=86400, "hourly";r=0;t=5;pk=:cHsdsRa894==:`}}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				readAdvice(c.status, c.h, now)
+			}
+		})
+	}
+}
