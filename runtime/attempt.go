@@ -35,6 +35,9 @@ type sent struct {
 	emitted bool
 	hint    time.Duration
 	hasHint bool
+	// adv is what a failure's headers say (the retry dialects); hint and
+	// hasHint are its wait.
+	adv advice
 	// ctx is the attempt's context, cancel its own timeout's cancel.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -187,7 +190,8 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 	s.rec.StatusCode = s.resp.StatusCode
 	if s.resp.StatusCode >= 400 {
 		// Only a failure's hint is used; a success skips the parsing.
-		s.hint, s.hasHint = parseRetryAfter(s.resp.Header, c.r.clock.Now())
+		s.adv = readAdvice(s.resp.StatusCode, s.resp.Header, c.r.clock.Now())
+		s.hint, s.hasHint = s.adv.wait, s.adv.hasWait
 	}
 }
 

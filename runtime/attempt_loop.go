@@ -77,7 +77,7 @@ func (c *call) judge(s *sent) verdict {
 		// A key the engine made has never been sent before this call's
 		// first send (a transport replay makes that send the second).
 		fresh := c.req.Key == "" && c.sends == 1
-		return decideStatus(c.op, s.resp.StatusCode, replayed(s.resp.Header), fresh)
+		return decideStatus(c.op, s.resp.StatusCode, replayed(s.resp.Header), fresh, &s.adv)
 	}
 	if c.ctx.Err() != nil {
 		return c.ctxVerdict(s.written)
@@ -137,6 +137,11 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 // finish ends the call after attempt s with verdict v, or with limit when a
 // limit stopped a retry the verdict wanted, and tells the CallObservers.
 func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
+	if limit != nil && v.limited {
+		// The server's rate limit is why the call stops: say so, with when
+		// it resets.
+		limit = s.adv.limitError(limit)
+	}
 	outcome := c.outcome(s, v, limit)
 	resp, err := c.settle(s, v, limit, outcome)
 	for _, o := range c.r.observers {

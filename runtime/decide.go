@@ -24,12 +24,21 @@ type verdict struct {
 	rule error
 	// unknown: the server may have executed this attempt.
 	unknown bool
+	// limited: the server rate-limited the attempt; a limit that stops the
+	// retry is reported as a *RateLimitError.
+	limited bool
 }
 
 // safe reports whether op may be resent after an unknown outcome.
 func (op *Operation) safe() bool { return op.Safety == Idempotent || op.Safety == Keyed }
 
-// decideStatus applies DESIGN.md section 4 to a response status.
+// decideStatus applies DESIGN.md section 4 to a response status: the
+// status table (decideTable), then the server's explicit word (heed).
+func decideStatus(op *Operation, status int, replayed, fresh bool, adv *advice) verdict {
+	return adv.heed(op, decideTable(op, status, replayed, fresh, adv.limited), replayed)
+}
+
+// decideTable is the status table.
 //
 // replayed says the server marked the answer as the stored result of the
 // key's first execution (Idempotent-Replayed: true, as the ledger and
@@ -40,11 +49,18 @@ func (op *Operation) safe() bool { return op.Safety == Idempotent || op.Safety =
 // call's first send: no earlier request with the key exists, so a 409
 // cannot be "in progress" and a 422 cannot be "key reused". They are the
 // operation's business answers (a conflict, a validation error).
-func decideStatus(op *Operation, status int, replayed, fresh bool) verdict {
+//
+// limited says the answer carries a rate-limit signal (readAdvice).
+func decideTable(op *Operation, status int, replayed, fresh, limited bool) verdict {
 	// A gateway's 502/504 proves nothing about the origin, and a 409 on a
 	// keyed operation says the first attempt is still running.
 	unknown := status == http.StatusBadGateway || status == http.StatusGatewayTimeout
 	switch {
+	case limited && (status == http.StatusForbidden || status == http.StatusTooManyRequests):
+		// A rate limit, not an auth failure, and whatever the retryable
+		// set: the server refused before executing, so even an unsafe
+		// operation is sent again once the limit resets.
+		return verdict{act: actRetry, why: ReasonStatus, limited: true}
 	case status == http.StatusUnauthorized || status == http.StatusForbidden ||
 		status == http.StatusProxyAuthRequired:
 		return verdict{act: actFail, rule: ErrUnauthorized}
@@ -59,9 +75,34 @@ func decideStatus(op *Operation, status int, replayed, fresh bool) verdict {
 	case op.Safety == Keyed && status == http.StatusUnprocessableEntity:
 		return verdict{act: actFail, rule: ErrKeyReuse}
 	case op.Retryable.Contains(status) && (op.safe() || status == http.StatusTooManyRequests):
-		return verdict{act: actRetry, why: ReasonStatus, unknown: unknown}
+		// limited here is a 503's exhausted quota: its reset is the wait,
+		// and a call that cannot wait for it says it was rate limited.
+		return verdict{act: actRetry, why: ReasonStatus, unknown: unknown, limited: limited}
 	}
 	return verdict{act: actReturn, unknown: unknown}
+}
+
+// heed applies the server's explicit word (Stripe-Should-Retry,
+// x-should-retry) to the table's verdict v. "false" stops any retry.
+// "true" retries what the table would return, for a safe operation only:
+// Stripe promises that a retry with the same idempotency key is safe, which
+// says nothing of a request without one, so an unsafe operation keeps the
+// table's verdict. "true" never overrides a rule (auth, 412, key reuse) nor
+// a replayed stored answer, which a retry would only fetch again.
+func (a *advice) heed(op *Operation, v verdict, replayed bool) verdict {
+	switch {
+	case a.word == wordNoRetry && v.act == actRetry:
+		switch {
+		case v.limited:
+			return verdict{act: actFail, rule: a.limitError(nil), unknown: v.unknown}
+		case v.why == ReasonInProgress:
+			return verdict{act: actFail, rule: ErrInProgress, unknown: v.unknown}
+		}
+		return verdict{act: actReturn, unknown: v.unknown}
+	case a.word == wordRetry && v.act == actReturn && op.safe() && !replayed:
+		return verdict{act: actRetry, why: ReasonStatus, unknown: v.unknown}
+	}
+	return v
 }
 
 // decideError applies DESIGN.md section 4 to an attempt that got no

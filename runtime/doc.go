@@ -28,7 +28,11 @@
 //	-----------------------------------+-------------------------------+-------------------------------
 //	request never written              | retry                         | retry
 //	written, then timeout/reset/EOF    | retry                         | stop: ErrOutcomeUnknown
-//	401, 403, 407                      | fail fast: ErrUnauthorized    | fail fast: ErrUnauthorized
+//	403 or 429 with a rate-limit       | wait for the reset, retry;    | same (the server refused
+//	  signal (Retry-After,             | if it cannot wait:            |   before executing)
+//	  x-ratelimit-remaining: 0,        |   ErrRateLimited              |
+//	  RateLimit r=0)                   |                               |
+//	401, 407; 403 without that signal  | fail fast: ErrUnauthorized    | fail fast: ErrUnauthorized
 //	412                                | ErrPreconditionFailed         | ErrPreconditionFailed
 //	keyed op: 409 (in progress)        | wait, retry with the same key | -
 //	keyed op: 422 (key reused)         | fail fast: ErrKeyReuse        | -
@@ -36,6 +40,8 @@
 //	  409 or 422                       | return it (business answer)   | -
 //	status in the op's retryable set   | retry                         | retry only if 429
 //	anything else                      | return it                     | return it
+//	Stripe-Should-Retry/x-should-retry | false: no retry; true: retry  | false: no retry; true: ignored
+//	  (after the rows above)           |   what would be returned      |   (never made resendable)
 //
 // A keyed operation's 409 or 422 that carries ReplayedHeader
 // (Idempotent-Replayed: true) is the stored business answer of the key's

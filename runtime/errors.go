@@ -27,7 +27,8 @@ var (
 	// ErrKeyReuse: the server answered 422 to a keyed operation: the key was
 	// already used with another payload.
 	ErrKeyReuse = errors.New("idempotency key reused with a different payload (422)")
-	// ErrUnauthorized: 401, 403 or 407; never retried with the same credentials.
+	// ErrUnauthorized: 401, 407, or 403 without a rate-limit signal; never
+	// retried with the same credentials.
 	ErrUnauthorized = errors.New("not authorized (401/403/407): not retried with the same credentials")
 	// ErrInProgress: a keyed operation's server kept answering 409 "in
 	// progress" until the call ran out of attempts, budget or time.
@@ -62,8 +63,8 @@ type StatusError struct {
 	// Reason is the sentinel that explains why the call stopped here, if any
 	// (ErrUnauthorized, ErrPreconditionFailed, ErrKeyReuse, ErrInProgress,
 	// ErrAttemptsExhausted, ErrBudgetExhausted, ErrDeadline,
-	// ErrRetryAfterTooLong, ErrBodyNotReplayable); nil for a plain final
-	// status.
+	// ErrRetryAfterTooLong, ErrBodyNotReplayable, a *RateLimitError); nil
+	// for a plain final status.
 	Reason error
 	// RequestID is the server's id of the final response, from its
 	// Request-Id, X-Request-Id or X-GitHub-Request-Id header, or one that
@@ -179,4 +180,49 @@ func AttemptsOf(err error) []Attempt {
 		return sc.Attempts
 	}
 	return nil
+}
+
+// ErrRateLimited: the server rate-limited the call (a 403 or 429 with a
+// rate-limit signal, or a 503 with an exhausted quota) and the call could not
+// wait for the reset: the wait was over MaxRetryAfter or past the deadline,
+// or the attempts or the budget ran out, or the server said not to retry.
+// The error is a *RateLimitError (errors.As) naming the reset.
+var ErrRateLimited = errors.New("rate limited by the server")
+
+// RateLimitError is the Reason of a call the server's rate limit stopped. It
+// matches ErrRateLimited and the limit that stopped the call.
+type RateLimitError struct {
+	// Reset is when the server said the limit resets or to come back: the
+	// answer's time plus its Retry-After, or the x-ratelimit-reset or
+	// RateLimit reset it named; zero when it named none. Reschedule the
+	// work for then.
+	Reset time.Time
+	// Header names the header Reset comes from: Retry-After,
+	// X-Ratelimit-Reset, RateLimit or RateLimit-Reset ("" with no Reset).
+	Header string
+	// Limit is what stopped the call (ErrRetryAfterTooLong,
+	// ErrAttemptsExhausted, ErrBudgetExhausted, ErrDeadline); nil when the
+	// server said not to retry (Stripe-Should-Retry or x-should-retry:
+	// false).
+	Limit error
+}
+
+// Error names the reset and what stopped the call.
+func (e *RateLimitError) Error() string {
+	msg := ErrRateLimited.Error()
+	if !e.Reset.IsZero() {
+		msg += " until " + e.Reset.UTC().Format(time.RFC3339) + " (" + e.Header + ")"
+	}
+	if e.Limit != nil {
+		msg += "; stopped by: " + e.Limit.Error()
+	}
+	return msg
+}
+
+// Unwrap exposes ErrRateLimited and the limit to errors.Is.
+func (e *RateLimitError) Unwrap() []error {
+	if e.Limit == nil {
+		return []error{ErrRateLimited}
+	}
+	return []error{ErrRateLimited, e.Limit}
 }

@@ -56,9 +56,11 @@ type Policy struct {
 	// (negative: only the total deadline). An attempt that runs out of it
 	// has an unknown outcome, and its retry costs Budget.TimeoutCost.
 	AttemptTimeout time.Duration
-	// MaxRetryAfter is the longest server hint (Retry-After, retry-after-ms)
-	// the engine honours; a longer hint stops the call at once with
-	// ErrRetryAfterTooLong.
+	// MaxRetryAfter is the longest server hint the engine honours
+	// (Retry-After, retry-after-ms, or a rate limit's reset:
+	// x-ratelimit-reset, RateLimit, RateLimit-Reset); a longer hint stops
+	// the call at once with ErrRetryAfterTooLong (and ErrRateLimited for a
+	// rate limit).
 	MaxRetryAfter time.Duration
 	// MinAttempt is the least time an attempt needs: a retry is made only when
 	// its wait plus MinAttempt fits before the deadline.

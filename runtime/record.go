@@ -68,7 +68,8 @@ const (
 	WaitNone WaitSource = iota
 	// WaitBackoff: full-jitter exponential backoff.
 	WaitBackoff
-	// WaitRetryAfter: the server's Retry-After or retry-after-ms hint.
+	// WaitRetryAfter: the server's hint: Retry-After, retry-after-ms, or
+	// the reset of a rate limit (x-ratelimit-reset, RateLimit).
 	WaitRetryAfter
 )
 
