@@ -164,7 +164,12 @@ func (t *Telemetry) EndCall(ctx context.Context, outcome idemrt.Outcome, attempt
 	}
 	if err != nil {
 		attrs = append(attrs, attribute.String("error.type", callErrorType(err)))
-		st.span.SetStatus(codes.Error, describe(err, key, t.keys))
+		desc := describe(err, key, t.keys)
+		// Recorded as span.RecordError would, but with the description:
+		// err's own text holds the key and a transport error's URL.
+		st.span.AddEvent("exception", trace.WithAttributes(
+			attribute.String("exception.type", typeName(err)), attribute.String("exception.message", desc)))
+		st.span.SetStatus(codes.Error, desc)
 	}
 	st.span.SetAttributes(attrs...)
 	st.span.End()
@@ -187,12 +192,15 @@ func errorType(err error) string {
 	return strings.TrimPrefix(typeName(err), "*")
 }
 
-// callErrorType is the final status for a status error, else the cause's
-// type.
+// callErrorType is the final status for a status error, "decode" for a
+// success body that does not decode, else the cause's type.
 func callErrorType(err error) string {
 	var se *idemrt.StatusError
 	if errors.As(err, &se) {
 		return strconv.Itoa(se.StatusCode)
+	}
+	if errors.Is(err, idemrt.ErrDecode) {
+		return "decode"
 	}
 	var ce *idemrt.CallError
 	if errors.As(err, &ce) && ce.Err != nil {

@@ -3,6 +3,7 @@ package idemotel_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -294,9 +295,80 @@ func TestFailedCallKeepsKeyOut(t *testing.T) {
 		if optIn != (got["idemgen.idempotency_key"] == secretKey) {
 			t.Errorf("opt-in %v: idemgen.idempotency_key = %q", optIn, got["idemgen.idempotency_key"])
 		}
-		if n := len(span.Events()); n != len(srv.traceparent) || n < 2 {
-			t.Errorf("%d events for %d requests", n, len(srv.traceparent))
+		attempts, exceptions := 0, 0
+		for _, ev := range span.Events() {
+			switch ev.Name {
+			case "idemgen.attempt":
+				attempts++
+			case "exception":
+				exceptions++
+			}
+		}
+		if attempts != len(srv.traceparent) || attempts < 2 || exceptions != 1 {
+			t.Errorf("%d attempt events for %d requests, %d exception events", attempts, len(srv.traceparent), exceptions)
 		}
 		assertNoSecrets(t, s, optIn)
 	}
+}
+
+// TestUndecodableSuccessIsAnError: a 201 whose body does not decode is an
+// error for the caller (ErrDecode), so it is one on the span too: status
+// Error, the error recorded as an exception event (without the key), an
+// outcome that is not success, and error.type "decode" on the span and on
+// the call duration.
+func TestUndecodableSuccessIsAnError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"id": "pay_1", "amount": "not a number"`))
+	}))
+	t.Cleanup(srv.Close)
+	s := newSetup(t, &server{Server: srv})
+	err := s.pay(t)
+	if !errors.Is(err, idemrt.ErrDecode) {
+		t.Fatalf("err %v; want ErrDecode", err)
+	}
+	ended := s.spans.Ended()
+	if len(ended) != 1 {
+		t.Fatalf("%d spans ended, want 1", len(ended))
+	}
+	span := ended[0]
+	got := attrMap(span.Attributes())
+	if span.Status().Code != codes.Error || !strings.Contains(span.Status().Description, idemrt.ErrDecode.Error()) {
+		t.Errorf("status %+v; want Error naming the decode failure", span.Status())
+	}
+	if got["idemgen.call.outcome"] == "success" || got["error.type"] != "decode" {
+		t.Errorf("outcome %q, error.type %q", got["idemgen.call.outcome"], got["error.type"])
+	}
+	var exceptions int
+	for _, ev := range span.Events() {
+		if ev.Name == "exception" {
+			exceptions++
+			if m := attrMap(ev.Attributes); !strings.Contains(m["exception.message"], idemrt.ErrDecode.Error()) {
+				t.Errorf("exception event %v", m)
+			}
+		}
+	}
+	if exceptions != 1 {
+		t.Errorf("%d exception events, want 1", exceptions)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := s.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != "idemgen.client.call.duration" {
+				continue
+			}
+			for _, dp := range m.Data.(metricdata.Histogram[float64]).DataPoints {
+				o, _ := dp.Attributes.Value("idemgen.call.outcome")
+				e, _ := dp.Attributes.Value("error.type")
+				if o.AsString() == "success" || e.AsString() != "decode" {
+					t.Errorf("call duration recorded as %q, error.type %q", o.AsString(), e.AsString())
+				}
+			}
+		}
+	}
+	assertNoSecrets(t, s, false)
 }

@@ -71,11 +71,9 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 		s.err, s.unsent = err, true
 		return s
 	}
-	for _, edit := range c.r.editors {
-		if err := edit(ctx, hr); err != nil {
-			s.err, s.unsent = err, true
-			return s
-		}
+	if err := c.edit(ctx, hr); err != nil {
+		s.err, s.unsent = err, true
+		return s
 	}
 	if !c.op.safe() && transportMayReplay(hr) {
 		noReplay(hr)
@@ -158,8 +156,8 @@ func (emptyBody) Close() error             { return nil }
 func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 	writes, gets := int(tr.writes.Load()), tr.gets.Load()
 	replays, hops := 0, []hop(nil)
-	if tr.hops != nil {
-		hops = *tr.hops
+	if tr.more != nil {
+		hops = tr.more.hops
 	}
 	for i, h := range hops {
 		// Before hop i the attempt sent i+1 requests; more writes were

@@ -135,7 +135,11 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 }
 
 // finish ends the call after attempt s with verdict v, or with limit when a
-// limit stopped a retry the verdict wanted, and tells the CallObservers.
+// limit stopped a retry the verdict wanted, and tells the CallObservers. A
+// success body the engine read is decoded by the caller after Do returns,
+// and a body that does not decode is an error the caller gets: the
+// observers hear of such a call's end when the caller is done with the body
+// (respBody.end), with that error if there is one.
 func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 	if limit != nil && v.limited {
 		// The server's rate limit is why the call stops: say so, with when
@@ -144,12 +148,23 @@ func (c *call) finish(s *sent, v verdict, limit error) (*http.Response, error) {
 	}
 	outcome := c.outcome(s, v, limit)
 	resp, err := c.settle(s, v, limit, outcome)
+	if err == nil {
+		if _, ok := resp.Body.(*respBody); ok {
+			c.endPending = true
+			return resp, nil
+		}
+	}
+	c.endCall(outcome, err)
+	return resp, err
+}
+
+// endCall tells the CallObservers that the call ended.
+func (c *call) endCall(outcome Outcome, err error) {
 	for _, o := range c.r.observers {
 		if co, ok := o.(CallObserver); ok {
 			co.EndCall(&c.ctx, outcome, c.recs, err)
 		}
 	}
-	return resp, err
 }
 
 // settle records the final attempt and builds the call's result.
@@ -179,7 +194,8 @@ func (c *call) settle(s *sent, v verdict, limit error, outcome Outcome) (*http.R
 	c.ensureKey()
 	reason := stopReason(v, limit, rec.Outcome)
 	if s.err != nil {
-		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err, keyUnsent: c.keyUnsent()}
+		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err,
+			keyUnsent: c.keyUnsent(), resend: resendClass(c.op)}
 	}
 	return nil, c.statusError(s, reason)
 }

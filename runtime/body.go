@@ -74,9 +74,10 @@ type respBody call
 // call is the call whose body b is.
 func (b *respBody) call() *call { return (*call)(b) }
 
-// Read reads the buffered body.
+// Read reads the buffered body; its end ends the call.
 func (b *respBody) Read(p []byte) (int, error) {
 	if len(b.body) == 0 {
+		b.end(nil)
 		return 0, io.EOF
 	}
 	n := copy(p, b.body)
@@ -91,8 +92,27 @@ func (b *respBody) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// Close does nothing: the connection was released when the body was read.
-func (b *respBody) Close() error { return nil }
+// Close ends the call: the connection was released when the body was read.
+func (b *respBody) Close() error {
+	b.end(nil)
+	return nil
+}
+
+// end tells the CallObservers, once, that the caller is done with the body:
+// err is the decode error the caller gets (the call then ends rejected, a
+// success it could not take), nil when it took the body.
+func (b *respBody) end(err error) {
+	c := b.call()
+	if !c.endPending {
+		return
+	}
+	c.endPending = false
+	if err == nil {
+		c.endCall(OutcomeSuccess, nil)
+		return
+	}
+	c.endCall(OutcomeRejected, err)
+}
 
 // rest takes the unread bytes without copying them.
 func (b *respBody) rest() []byte {
@@ -191,10 +211,16 @@ func decodeError(resp *http.Response, err error) error {
 	}
 	c := b.call()
 	c.ensureKey()
+	if n := len(c.recs); n > 0 && c.endPending {
+		// The call ends here, rejected: a success it could not take.
+		c.recs[n-1].Outcome = OutcomeRejected
+	}
 	if c.cfg.log != nil {
 		*c.cfg.log = append((*c.cfg.log)[:0], c.recs...)
 	}
-	return &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: ErrDecode, Err: err}
+	ce := &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: ErrDecode, Err: err}
+	b.end(ce)
+	return ce
 }
 
 // readBounded reads at most n bytes of body within d (see bounded) and

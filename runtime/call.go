@@ -67,7 +67,10 @@ type call struct {
 	ownsReq bool
 	// reached: some attempt was written or answered.
 	reached bool
-	recs    []Attempt
+	// endPending: the call returned a response whose body the caller has
+	// yet to decode; the CallObservers hear of its end then (respBody.end).
+	endPending bool
+	recs       []Attempt
 	// buf holds the first record: most calls make one attempt.
 	buf [1]Attempt
 }

@@ -37,17 +37,31 @@ func DecodeJSON(resp *http.Response, dst any) error {
 		return err
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
+		taken(resp)
 		return nil
 	}
 	if err := jsoncodec.Unmarshal(b, dst); err != nil {
 		return decodeError(resp, fmt.Errorf("decoding %d response (%s): %w", resp.StatusCode, resp.Header.Get("Content-Type"), err))
 	}
+	taken(resp)
 	return nil
+}
+
+// taken ends the call whose body resp is, if the engine read it: the
+// caller has its result.
+func taken(resp *http.Response) {
+	if rb, ok := resp.Body.(*respBody); ok {
+		rb.end(nil)
+	}
 }
 
 // DecodeBytes returns a success response's body as bytes and closes it.
 func DecodeBytes(resp *http.Response) ([]byte, error) {
-	return readBody(resp)
+	b, err := readBody(resp)
+	if err == nil {
+		taken(resp)
+	}
+	return b, err
 }
 
 // DecodeText returns a success response's body as a string and closes it.

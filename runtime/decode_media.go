@@ -54,9 +54,11 @@ func DecodeMedia(resp *http.Response, m Media) (string, error) {
 		*m.Bytes = b
 		return mt, err
 	}
-	Discard(resp)
-	return mt, decodeError(resp, fmt.Errorf("%w: the %d response is %q; declared: %s", ErrUnexpectedContentType,
+	// The error first: it ends the call, which Discard would end as taken.
+	err := decodeError(resp, fmt.Errorf("%w: the %d response is %q; declared: %s", ErrUnexpectedContentType,
 		resp.StatusCode, mt, strings.Join(m.Types, ", ")))
+	Discard(resp)
+	return mt, err
 }
 
 // mediaType is a Content-Type's media type, lower case, without parameters.

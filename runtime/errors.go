@@ -12,9 +12,12 @@ import (
 // ended a call; the error returned by a call wraps exactly one of them when
 // one applies.
 var (
-	// ErrOutcomeUnknown: the request may have reached the server and the
-	// operation is not safe to resend. Reconcile with the key (KeyOf).
-	ErrOutcomeUnknown = errors.New("outcome unknown: the request may have been executed and the operation is not safe to resend")
+	// ErrOutcomeUnknown: the request may have reached the server and been
+	// executed, and no answer settled it. The message of the call's error
+	// says what the operation's safety allows: a keyed operation is resent
+	// with the same key (KeyOf) to learn the outcome, an idempotent one may
+	// be resent, an unsafe one is reconciled first.
+	ErrOutcomeUnknown = errors.New("outcome unknown: the request may have been executed")
 	// ErrBudgetExhausted: the client's retry budget for the call class is empty.
 	ErrBudgetExhausted = errors.New("retry budget exhausted")
 	// ErrAttemptsExhausted: the policy's maximum number of attempts was made.
@@ -75,16 +78,46 @@ type StatusError struct {
 	// is then only the engine's reconciliation key, which the message
 	// leaves out.
 	keyUnsent bool
+	// resend is what the operation allows after an unknown outcome
+	// (resendClass).
+	resend Safety
 }
 
-// Error reports the operation, the status, the reason, the request id and
-// the idempotency key the call sent.
+// Error reports the operation, the status, the reason, what the caller can
+// do after an unknown outcome, the request id and the idempotency key the
+// call sent.
 func (e *StatusError) Error() string {
 	msg := fmt.Sprintf("%s: HTTP %d %s", e.Operation, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Reason != nil {
 		msg += ": " + e.Reason.Error()
 	}
-	return msg + suffix(e.RequestID, e.Key, e.keyUnsent)
+	return msg + unknownAdvice(e.Reason, e.resend) + suffix(e.RequestID, e.Key, e.keyUnsent)
+}
+
+// resendClass is the safety that decides what the caller of op can do after
+// an unknown outcome: a keyed operation without a key header sends no key,
+// so it is reconciled like an unsafe one.
+func resendClass(op *Operation) Safety {
+	if op.Safety == Keyed && op.KeyHeader == "" {
+		return Unsafe
+	}
+	return op.Safety
+}
+
+// unknownAdvice is the closing words of the message of an error whose
+// reason matches ErrOutcomeUnknown: what an operation of safety s allows
+// ("" for other reasons). The zero Safety, Unsafe, gives the cautious one.
+func unknownAdvice(reason error, s Safety) string {
+	if !errors.Is(reason, ErrOutcomeUnknown) {
+		return ""
+	}
+	switch s {
+	case Keyed:
+		return "; resend it with the same idempotency key (KeyOf) to learn the outcome, never with a new key"
+	case Idempotent:
+		return "; the operation is idempotent: it is safe to resend"
+	}
+	return "; the operation is not safe to resend: reconcile first, finding out from the server whether it took effect"
 }
 
 // suffix is the parenthesis closing an error message: the request id and
@@ -118,11 +151,13 @@ type CallError struct {
 	Reason error
 	// Err is the last underlying error (a *net.OpError, context.Canceled...).
 	Err error
-	// keyUnsent: as StatusError's.
+	// keyUnsent and resend: as StatusError's.
 	keyUnsent bool
+	resend    Safety
 }
 
-// Error reports the operation, the reason, the cause and the key.
+// Error reports the operation, the reason, the cause, what the caller can
+// do after an unknown outcome, and the key.
 func (e *CallError) Error() string {
 	msg := e.Operation + ": "
 	switch {
@@ -133,7 +168,7 @@ func (e *CallError) Error() string {
 	case e.Err != nil:
 		msg += e.Err.Error()
 	}
-	return msg + suffix("", e.Key, e.keyUnsent)
+	return msg + unknownAdvice(e.Reason, e.resend) + suffix("", e.Key, e.keyUnsent)
 }
 
 // Unwrap exposes both the reason and the cause to errors.Is and errors.As.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -159,5 +160,101 @@ func TestLoopbackRedirectHopsChargeNothing(t *testing.T) {
 		WithAttemptLog(&log))
 	if b, _ := DecodeText(resp); err != nil || b != "ok" || len(log) != 4 {
 		t.Fatalf("redirect then 503: %q %v, records %+v", b, err, log)
+	}
+}
+
+// flakySources are credential sources for a header, a query parameter and
+// a cookie that answer their first good calls and fail every later one,
+// and an editor that puts its key under another name after its first call
+// and writes one header under a name that is not canonical: what the
+// engine strips at a redirect must be what this request carries, never
+// what the editors would add if asked again.
+func flakySources(good int32) []Option {
+	var calls [4]atomic.Int32
+	src := func(i int, tok string) func(context.Context) (string, error) {
+		return func(context.Context) (string, error) {
+			if calls[i].Add(1) > good {
+				return "", errors.New("vault unreachable")
+			}
+			return tok, nil
+		}
+	}
+	return []Option{
+		WithCredentialSource("header", src(0, "secret-header"), func(r *http.Request, c string) { r.Header.Set("X-API-Key", c) }),
+		WithCredentialSource("query", src(1, "secret-query"), func(r *http.Request, c string) {
+			q := r.URL.Query()
+			q.Set("api_key", c)
+			r.URL.RawQuery = q.Encode()
+		}),
+		WithCredentialSource("cookie", src(2, "secret-cookie"), func(r *http.Request, c string) {
+			r.AddCookie(&http.Cookie{Name: "session", Value: c})
+		}),
+		WithRequestEditor(func(_ context.Context, r *http.Request) error {
+			name := "X-Token"
+			if calls[3].Add(1) > 1 {
+				// A retry carries the first attempt's name too.
+				name = "X-Other-Token"
+			}
+			r.Header.Set(name, "secret-renamed")
+			r.Header["x-raw-key"] = []string{"secret-raw"}
+			return nil
+		}),
+	}
+}
+
+// TestLoopbackRedirectStripsWhatThisRequestCarried: a redirect to another
+// host or port strips the credentials this attempt's request carries, even
+// when the sources that added them fail (or add other names) when called
+// again, on the first attempt and on a retry; the own server got them all.
+func TestLoopbackRedirectStripsWhatThisRequestCarried(t *testing.T) {
+	var mu sync.Mutex
+	var other, home []seenRequest
+	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		other = append(other, seenRequest{r.Header.Clone(), r.URL.RawQuery})
+		mu.Unlock()
+		w.Write([]byte("elsewhere"))
+	}))
+	defer foreign.Close()
+	_, foreignPort, _ := strings.Cut(strings.TrimPrefix(foreign.URL, "http://"), ":")
+	var fails atomic.Int32
+	own := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		home = append(home, seenRequest{r.Header.Clone(), r.URL.RawQuery})
+		mu.Unlock()
+		if fails.Add(-1) >= 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		http.Redirect(w, r, r.URL.Query().Get("to")+"?"+r.URL.RawQuery, http.StatusTemporaryRedirect)
+	}))
+	defer own.Close()
+	op := idempotentOp
+	op.Security = []string{"header", "query", "cookie"}
+	for _, retry := range []bool{false, true} {
+		for _, target := range []string{"http://localhost:" + foreignPort + "/there", foreign.URL + "/there"} {
+			mu.Lock()
+			other, home = nil, nil
+			mu.Unlock()
+			good := int32(1)
+			if retry {
+				fails.Store(1)
+				good = 2
+			}
+			r, _ := loopRunner(t, quickPolicy(), flakySources(good)...)
+			resp, err := r.Do(context.Background(), &op, &Request{Method: "PUT", URL: mustURL(t, own.URL+"/go?to="+target), Body: []byte("x")})
+			if b, _ := DecodeText(resp); err != nil || b != "elsewhere" || len(other) != 1 {
+				t.Fatalf("retry %v, to %s: %q %v, %d foreign requests", retry, target, b, err, len(other))
+			}
+			got := strings.Join([]string{home[len(home)-1].query, headerText(home[len(home)-1].header)}, " ")
+			for _, s := range []string{"secret-header", "secret-query", "secret-cookie", "secret-renamed", "secret-raw"} {
+				if !strings.Contains(got, s) {
+					t.Fatalf("retry %v: the own server did not get %s: %s", retry, s, got)
+				}
+			}
+			if all := other[0].query + " " + headerText(other[0].header); strings.Contains(all, "secret") {
+				t.Errorf("retry %v, to %s: credentials reached the other server: %s", retry, target, all)
+			}
+		}
 	}
 }

@@ -181,7 +181,10 @@ type CallObserver interface {
 	// the call's context; return ctx to add nothing.
 	StartCall(ctx context.Context, op *Operation, req *Request) context.Context
 	// EndCall runs once, when the call ends: with its outcome, its attempt
-	// records in order (none when no attempt was sent) and the error it
-	// returns (nil on success).
+	// records in order (none when no attempt was sent) and the error the
+	// caller gets (nil on success). A call that returns a success body ends
+	// when the caller is done with it: a Decode function's error (ErrDecode,
+	// outcome OutcomeRejected), or the body decoded, read to its end or
+	// closed (OutcomeSuccess).
 	EndCall(ctx context.Context, outcome Outcome, attempts []Attempt, err error)
 }

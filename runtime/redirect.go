@@ -42,19 +42,18 @@ func followRedirects(hc *http.Client) *http.Client {
 // redirected notes a hop of the attempt in flight (recorded when the
 // attempt ends, never charged or counted as an attempt) and keeps the
 // credentials request editors added for the client's own server: a
-// redirect to another host (or port) gets none of them.
+// redirect to another host (or port) than the attempt's first request went
+// to gets none of them.
 func (c *call) redirected(req *http.Request, via []*http.Request) {
 	if t := c.current.Load(); t != nil {
 		status := 0
 		if req.Response != nil {
 			status = req.Response.StatusCode
 		}
-		if t.hops == nil {
-			t.hops = new([]hop)
-		}
-		*t.hops = append(*t.hops, hop{status: status, writes: int(t.writes.Load())})
+		m := t.moreState()
+		m.hops = append(m.hops, hop{status: status, writes: int(t.writes.Load())})
 	}
-	if len(c.r.editors) > 0 && !sameServer(c.req.URL, req.URL) {
+	if len(c.r.editors) > 0 && len(via) > 0 && !sameServer(via[0].URL, req.URL) {
 		c.stripEdits(req)
 	}
 }
@@ -75,30 +74,28 @@ func port(u *url.URL) string {
 	return "80"
 }
 
-// stripEdits removes from a redirect to another server what the request
-// editors add: it runs them on an empty probe request (same operation, same
-// URL without its query) and deletes every header they set (an API key, a
-// Cookie, Authorization) and every query parameter they set, should the
-// Location repeat it, plus the Referer net/http adds (it holds the previous
-// URL, query credentials included). Probing on the rare cross-server hop
-// costs nothing per call, and needs no record of what each call's editors
-// did.
+// stripEdits removes from req, a redirect to another server, what the
+// request editors added to the call's requests as they added it (noteEdits):
+// every header whose values they set or changed (an API key, a Cookie,
+// Authorization; deleted under the very name the editor used, canonical or
+// not) and every query parameter they set, should the Location repeat it,
+// plus the Referer net/http adds (it holds the previous URL, query
+// credentials included). It never calls an editor again: a credential
+// source may fail, or rotate its names, on its next call.
 func (c *call) stripEdits(req *http.Request) {
-	u := *c.req.URL
-	u.RawQuery = ""
-	probe := (&http.Request{Method: c.req.Method, URL: &u, Header: http.Header{}}).WithContext(req.Context())
-	for _, edit := range c.r.editors {
-		_ = edit(probe.Context(), probe)
+	delete(req.Header, "Referer")
+	m := c.first.more
+	if m == nil {
+		return
 	}
-	req.Header.Del("Referer")
-	for k := range probe.Header {
-		req.Header.Del(k)
+	for _, k := range m.added.headers {
+		delete(req.Header, k)
 	}
-	if probe.URL.RawQuery == "" || req.URL.RawQuery == "" {
+	if len(m.added.query) == 0 || req.URL.RawQuery == "" {
 		return
 	}
 	q := req.URL.Query()
-	for k := range probe.URL.Query() {
+	for _, k := range m.added.query {
 		q.Del(k)
 	}
 	req.URL.RawQuery = q.Encode()

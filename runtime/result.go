@@ -41,7 +41,7 @@ func (c *call) statusError(s *sent, reason error) *StatusError {
 	return &StatusError{
 		Operation: c.op.ID, StatusCode: s.resp.StatusCode, Header: s.resp.Header, Body: body,
 		Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, RetryAfter: s.hint,
-		RequestID: c.r.requestID(s.resp.Header), keyUnsent: c.keyUnsent(),
+		RequestID: c.r.requestID(s.resp.Header), keyUnsent: c.keyUnsent(), resend: resendClass(c.op),
 	}
 }
 

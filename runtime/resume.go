@@ -40,8 +40,9 @@ type StreamCutError struct {
 	// Attempts lists the sends of every connection of the stream, in
 	// order (each connection's numbered from 1).
 	Attempts []Attempt
-	// keyUnsent: as CallError's.
+	// keyUnsent and resend: as CallError's.
 	keyUnsent bool
+	resend    Safety
 }
 
 // Error says after how many events the stream was cut, why it was not
@@ -57,7 +58,7 @@ func (e *StreamCutError) Error() string {
 	if e.Err != nil {
 		msg += ": " + e.Err.Error()
 	}
-	return msg + suffix("", e.Key, e.keyUnsent)
+	return msg + unknownAdvice(e.Reason, e.resend) + suffix("", e.Key, e.keyUnsent)
 }
 
 // Unwrap exposes ErrStreamCut, the reason and the read error.

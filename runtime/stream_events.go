@@ -198,7 +198,8 @@ func (s *Stream[T]) resume(cause error) {
 // cutError is the error of a stream cut by cause and not resumed because
 // of reason.
 func (s *Stream[T]) cutError(reason, cause error) error {
-	e := &StreamCutError{Operation: s.g.op.ID, Events: s.count, Reason: reason, Err: cause, Attempts: slices.Clone(s.g.recs)}
+	e := &StreamCutError{Operation: s.g.op.ID, Events: s.count, Reason: reason, Err: cause, Attempts: slices.Clone(s.g.recs),
+		resend: resendClass(s.g.op)}
 	if s.count > 0 {
 		e.LastEventID = s.ev.ID
 	}
@@ -208,7 +209,7 @@ func (s *Stream[T]) cutError(reason, cause error) error {
 
 // callError ends the stream with a *CallError carrying the key.
 func (s *Stream[T]) callError(reason, err error) error {
-	e := &CallError{Operation: s.g.op.ID, Reason: reason, Err: err, Attempts: slices.Clone(s.g.recs)}
+	e := &CallError{Operation: s.g.op.ID, Reason: reason, Err: err, Attempts: slices.Clone(s.g.recs), resend: resendClass(s.g.op)}
 	e.Key, e.keyUnsent = s.key()
 	return e
 }

@@ -166,7 +166,7 @@ func TestStreamCutUnsafe(t *testing.T) {
 	if !errors.Is(err, ErrStreamCut) || !errors.Is(err, ErrOutcomeUnknown) || !errors.As(err, &cut) {
 		t.Fatalf("err %v", err)
 	}
-	if !strings.Contains(err.Error(), "after 5 events") || KeyOf(err) == "" || cut.LastEventID != "5" || cut.Events != 5 || len(AttemptsOf(err)) != 1 {
+	if !strings.Contains(err.Error(), "after 5 events") || !strings.Contains(err.Error(), "not safe to resend: reconcile first") || KeyOf(err) == "" || cut.LastEventID != "5" || cut.Events != 5 || len(AttemptsOf(err)) != 1 {
 		t.Fatalf("err %q, key %q, %+v", err, KeyOf(err), cut)
 	}
 }

@@ -16,10 +16,29 @@ type attemptTrace struct {
 	trace httptrace.ClientTrace
 	// gets counts GetConn events, writes WroteRequest events.
 	gets, writes atomic.Int32
+	// more is what few attempts need, behind a pointer that keeps the
+	// call's state small.
+	more *traceMore
+}
+
+// traceMore is an attempt's less common state.
+type traceMore struct {
 	// hops are the redirects followed, in order (set by CheckRedirect, on
-	// the calling goroutine); a pointer keeps the call's state small for
-	// the usual call, which follows none.
-	hops *[]hop
+	// the calling goroutine).
+	hops []hop
+	// added is kept in the first attempt's trace only, which lives as long
+	// as the call: what the request editors added to any of its requests.
+	// names backs its first header names: one allocation for both.
+	added added
+	names [4]string
+}
+
+// moreState returns t.more, made on first use.
+func (t *attemptTrace) moreState() *traceMore {
+	if t.more == nil {
+		t.more = new(traceMore)
+	}
+	return t.more
 }
 
 // bind installs the hooks. GetConn is only needed for a doer that is not
