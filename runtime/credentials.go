@@ -72,6 +72,7 @@ func (c *call) edit(ctx context.Context, hr *http.Request) error {
 	if len(c.r.editors) == 0 {
 		return nil
 	}
+	c.restorePristine(hr)
 	var snap editSnapshot
 	snap.take(hr)
 	var err error
@@ -107,6 +108,7 @@ type headerMark struct {
 	first *string
 	n     int
 	value string
+	vals  []string
 }
 
 // take notes req's headers and query. Headers past the first 16 are not
@@ -117,7 +119,7 @@ func (s *editSnapshot) take(req *http.Request) {
 		if s.n == len(s.headers) {
 			break
 		}
-		m := headerMark{name: k, n: len(v)}
+		m := headerMark{name: k, n: len(v), vals: v}
 		if len(v) > 0 {
 			m.first, m.value = &v[0], v[0]
 		}
@@ -146,11 +148,15 @@ func (c *call) noteEdits(s *editSnapshot, req *http.Request) {
 				m.added.headers = m.names[:0]
 			}
 			m.added.headers = appendOnce(m.added.headers, k)
+			m.pristine.noteHeader(s, k)
 		}
 	}
 	if req.URL.RawQuery == s.query {
+		c.first.more.sealPristine()
 		return
 	}
+	c.first.moreState().pristine.noteQuery(s.query)
+	defer c.first.more.sealPristine()
 	was, _ := url.ParseQuery(s.query)
 	for k, v := range req.URL.Query() {
 		if !slices.Equal(v, was[k]) {
@@ -166,4 +172,84 @@ func appendOnce(names []string, name string) []string {
 		return names
 	}
 	return append(names, name)
+}
+
+// pristine is the call's header values and query as they were before the
+// request editors first changed them. Every later run of the editors starts
+// from it, so that an editor that adds (a cookie, a repeated query
+// parameter, a header value) adds once per request, and a refreshed
+// credential replaces the stale one instead of following it.
+type pristine struct {
+	// sealed is set once the first run that changed anything is noted.
+	sealed  bool
+	headers []pristineHeader
+	query   string
+	// queryEdited says query holds the editors' starting point.
+	queryEdited bool
+}
+
+// pristineHeader is one header the editors changed, with its values before
+// they ran; known is false when the snapshot was too full to tell them.
+type pristineHeader struct {
+	name  string
+	vals  []string
+	known bool
+}
+
+// noteHeader records header k's values as s found them, unless an earlier
+// run of the editors already did.
+func (p *pristine) noteHeader(s *editSnapshot, k string) {
+	if p.sealed {
+		return
+	}
+	for i := range s.headers[:s.n] {
+		if m := &s.headers[i]; m.name == k {
+			vals := append([]string(nil), m.vals[:m.n]...)
+			if m.n > 0 {
+				vals[0] = m.value
+			}
+			p.headers = append(p.headers, pristineHeader{name: k, vals: vals, known: true})
+			return
+		}
+	}
+	// Not in a snapshot with room to spare: the editors added it.
+	p.headers = append(p.headers, pristineHeader{name: k, known: s.n < len(s.headers)})
+}
+
+// noteQuery records the query the editors started from.
+func (p *pristine) noteQuery(q string) {
+	if !p.sealed {
+		p.query, p.queryEdited = q, true
+	}
+}
+
+// sealPristine keeps what the first changing run noted; p may be nil.
+func (m *traceMore) sealPristine() {
+	if m != nil && (len(m.pristine.headers) > 0 || m.pristine.queryEdited) {
+		m.pristine.sealed = true
+	}
+}
+
+// restorePristine puts back on hr, a later request of the call, the header
+// values and query the editors started from on the first one (whose
+// header and URL the call shares, so they carry the editors' additions).
+func (c *call) restorePristine(hr *http.Request) {
+	m := c.first.more
+	if m == nil || !m.pristine.sealed {
+		return
+	}
+	for _, h := range m.pristine.headers {
+		switch {
+		case !h.known:
+		case h.vals == nil:
+			delete(hr.Header, h.name)
+		default:
+			hr.Header[h.name] = slices.Clone(h.vals)
+		}
+	}
+	if m.pristine.queryEdited && hr.URL.RawQuery != m.pristine.query {
+		u := *hr.URL
+		u.RawQuery = m.pristine.query
+		hr.URL = &u
+	}
 }

@@ -31,6 +31,9 @@ type traceMore struct {
 	// names backs its first header names: one allocation for both.
 	added added
 	names [4]string
+	// pristine is kept in the first attempt's trace only too: where every
+	// later run of the request editors starts.
+	pristine pristine
 }
 
 // moreState returns t.more, made on first use.
