@@ -62,7 +62,7 @@ func (e *Error) Error() string {
 		s += fmt.Sprintf(":%d:%d", e.Line, e.Column)
 	}
 	if e.Pointer != "" {
-		s += " (" + e.Pointer + ")"
+		s += ": (" + e.Pointer + ")"
 	}
 	return s + ": " + e.Message
 }
