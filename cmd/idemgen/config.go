@@ -118,7 +118,7 @@ func validateSettings(s genSettings) error {
 	case s.Package == "":
 		return usageErrorf("missing --package: the Go package name of the generated client")
 	case packageNameProblem(s.Package) != "":
-		return usageErrorf("--package %q %s", s.Package, packageNameProblem(s.Package))
+		return usageErrorf("--package %q is not a valid Go package name: it %s", s.Package, packageNameProblem(s.Package))
 	case s.Out == "":
 		return usageErrorf("missing --out: the directory to write the client into")
 	case s.Module != "" && !isModulePath(s.Module):
