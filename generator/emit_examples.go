@@ -22,7 +22,7 @@ func (g *gen) examplesFile(ops []*ir.Operation) *jen.File {
 	f.HeaderComment(Header[3:])
 	// An explicit name: the package's name need not be the path's last
 	// element ("payments" in github.com/acme/payments-go).
-	f.ImportAlias(g.cfg.Module, g.cfg.Package)
+	f.ImportAlias(g.cfg.Module, exampleImportName(g.cfg.Package))
 	f.ImportAlias(rtPath, "idemrt")
 	f.Add(g.exampleNewClient())
 	for _, grp := range groupByFile(ops) {
@@ -31,6 +31,19 @@ func (g *gen) examplesFile(ops []*ir.Operation) *jen.File {
 		}
 	}
 	return f
+}
+
+// exampleLocals are the variables the examples declare; a package of one of
+// these names would be shadowed by them (`c, err := c.NewClient(...)` and
+// then `c.GetOrderParams` is no longer the package).
+var exampleLocals = map[string]bool{"c": true, "srv": true, "out": true, "w": true, "r": true}
+
+// exampleImportName is the name example_test.go imports the package under.
+func exampleImportName(pkg string) string {
+	if exampleLocals[pkg] {
+		return pkg + "api"
+	}
+	return pkg
 }
 
 // opExample is what an example of one operation passes and expects.

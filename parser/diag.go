@@ -30,6 +30,7 @@ const (
 	ruleUnsupportedParam   = "unsupported-parameter"
 	ruleBadResponse        = "response-status"
 	ruleUnknownScheme      = "unknown-security-scheme"
+	ruleHeaderName         = "header-name"
 	ruleDuplicateKey       = "duplicate-key"
 	ruleIdempotentType     = "idempotent-type"
 	ruleIdempotentKey      = "idempotent-key"

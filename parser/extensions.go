@@ -92,8 +92,7 @@ func (r extReader) idempotentKey(at loc, n *yaml.Node) *idempotency {
 	case nameAt.node == nil:
 		r.sink.errorf(keyAt, r.op, ruleIdempotentKey, "idempotency key needs a header name (name: Idempotency-Key)")
 		return nil
-	case !isToken(name):
-		r.sink.errorf(nameAt, r.op, ruleIdempotentKey, "idempotency key name %q is not a valid HTTP header name", name)
+	case !checkToken(r.sink, nameAt, r.op, ruleIdempotentKey, "idempotency key name", name):
 		return nil
 	}
 	if !ok {
@@ -260,6 +259,20 @@ func isToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkToken is the one check of every header and cookie name the parser
+// reads (parameters, response headers, apiKey schemes, the idempotency
+// key): a name that is not an HTTP token is an error of rule located at
+// the name. net/http refuses to send such a header, so every call would
+// fail unsent; and a CR/LF in one would smuggle a second header to a
+// transport that did not check.
+func checkToken(sink *diagSink, at loc, op, rule, what, name string) bool {
+	if isToken(name) {
+		return true
+	}
+	sink.errorf(at, op, rule, "%s %q is not an HTTP token (RFC 9110: one or more ASCII letters, digits or !#$%%&'*+-.^_`|~); no request could carry it", what, name)
+	return false
 }
 
 func contains(list []string, s string) bool {

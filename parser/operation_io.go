@@ -84,7 +84,7 @@ func (b *builder) responses(r *rawOp, op *ir.Operation) []*ir.Response {
 		hint := responseHint(op.GoName, key, resp)
 		resp.Content = b.content(rr.Value.Content, at, hint)
 		b.classifyResponse(rr.Value.Content, at, resp, hint)
-		resp.Headers = b.headers(rr.Value.Headers, at, op.GoName)
+		resp.Headers = b.headers(rr.Value.Headers, at, op)
 		out = append(out, resp)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return responseRank(out[i]) < responseRank(out[j]) })
@@ -131,7 +131,7 @@ func responseHint(opGoName, key string, r *ir.Response) string {
 
 // headers builds declared response headers, sorted by name, GoNames unique
 // within the response.
-func (b *builder) headers(hs openapi3.Headers, at loc, opGoName string) []*ir.Header {
+func (b *builder) headers(hs openapi3.Headers, at loc, op *ir.Operation) []*ir.Header {
 	var out []*ir.Header
 	names := newNamer()
 	for _, name := range sortedMapKeys(hs) {
@@ -140,9 +140,12 @@ func (b *builder) headers(hs openapi3.Headers, at loc, opGoName string) []*ir.He
 			continue
 		}
 		hat := b.follow(at.at("headers", name))
+		if !checkToken(b.l.sink, at.at("headers", name), op.ID, ruleHeaderName, "response header name", name) {
+			continue
+		}
 		out = append(out, &ir.Header{
 			Name: name, GoName: names.unique(GoName(name)), Required: h.Value.Required,
-			Description: h.Value.Description, Type: b.headerType(&h.Value.Parameter, hat, opGoName+GoName(name)),
+			Description: h.Value.Description, Type: b.headerType(&h.Value.Parameter, hat, op.GoName+GoName(name)),
 		})
 	}
 	return out
@@ -202,6 +205,11 @@ func (b *builder) securitySchemes() []*ir.SecurityScheme {
 			continue
 		}
 		s := sr.Value
+		if s.Type == "apiKey" && (s.In == "header" || s.In == "cookie") {
+			// Kept when refused: operations name it, and the error
+			// already stops generation.
+			checkToken(b.l.sink, b.follow(at.at(name)).at("name"), "", ruleHeaderName, "apiKey "+s.In+" name", s.Name)
+		}
 		out = append(out, &ir.SecurityScheme{
 			Name: name, GoName: names.unique(GoName(name)), Type: s.Type, Scheme: strings.ToLower(s.Scheme),
 			BearerFormat: s.BearerFormat, In: ir.ParamLocation(s.In), ParamName: s.Name,

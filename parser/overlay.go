@@ -52,5 +52,6 @@ func overlayError(err error) error {
 	if !errors.As(err, &e) {
 		return err
 	}
-	return ir.Diagnostics{{Severity: ir.SeverityError, Rule: ruleOverlay, File: e.File, Line: e.Line, Column: e.Column, Message: e.Message}}
+	return ir.Diagnostics{{Severity: ir.SeverityError, Rule: ruleOverlay, File: e.File, Line: e.Line, Column: e.Column,
+		Pointer: e.Pointer, Message: e.Message}}
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/idemgen/idemgen/internal/overlay"
 	"github.com/idemgen/idemgen/ir"
@@ -169,3 +171,46 @@ actions:
 		t.Errorf("no ref-outside error located in the overlay: %v", diags)
 	}
 }
+
+// The overlays' growth budget is the loader's alias budget.
+func TestOverlayBudgetIsTheLoadBudget(t *testing.T) {
+	if overlay.MaxNodes != aliasBudget {
+		t.Errorf("overlay.MaxNodes = %d, aliasBudget = %d", overlay.MaxNodes, aliasBudget)
+	}
+}
+
+// An overlay refused for its cost is an error located in the overlay file,
+// at the action's target, with the action's pointer; nothing is loaded.
+func TestOverlayOverBudgetIsLocated(t *testing.T) {
+	var spec strings.Builder
+	spec.WriteString(overlaySpec + "components:\n  schemas:\n")
+	for i := range 20000 {
+		spec.WriteString("    S" + strings.Repeat("x", 3) + string(rune('a'+i%26)) + itoa(i) + ": {type: object, properties: {a: {type: string}}}\n")
+	}
+	dir := writeFiles(t, map[string]string{"api.yaml": spec.String(), "evil.yaml": `overlay: 1.0.0
+actions:
+  - target: $..[?count($..*) > 1]
+    update: {x-evil: true}
+`})
+	ov := filepath.Join(dir, "evil.yaml")
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := Load(filepath.Join(dir, "api.yaml"), Options{Overlays: []string{ov}})
+		done <- err
+	}()
+	timer := time.NewTimer(20 * time.Second)
+	defer timer.Stop()
+	var err error
+	select {
+	case err = <-done:
+	case <-timer.C:
+		t.Fatal("Load still running after 20 s: the overlay's target is not bounded")
+	}
+	var ds ir.Diagnostics
+	if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Rule != ruleOverlay || ds[0].Pointer != "/actions/0/target" ||
+		!strings.HasPrefix(ds[0].String(), ov+":3:13: (/actions/0/target): action 0: target $..[?count($..[*]) > 1] could visit") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -50,6 +50,8 @@ func (r pageReader) errorf(at loc, rule, format string, args ...any) {
 	r.sink.errorf(at, r.op.ID, rule, format, args...)
 }
 
+// parse reads one x-pagination value: false, or an object whose members
+// must fit its kind and name real parameters and response fields.
 func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 	n := unalias(at.node)
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" && n.Value == "false" {
@@ -60,19 +62,49 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 		return nil
 	}
 	p := &ir.Pagination{Level: level, Source: r.sink.source(at)}
+	if !r.readKind(at, p) {
+		return nil
+	}
+	str, ok := r.readMembers(at, n, p.Kind)
+	if !ok || !r.requiredMembers(at, p.Kind, str) {
+		return nil
+	}
+	ok = r.queryParams(at, p, str)
+	body := successSchema(r.op)
+	items, itemsOK, found := r.readItems(at, p, str, body)
+	if !found {
+		return nil
+	}
+	ok = r.fields(at, p, str, body, items) && itemsOK && ok
+	if !ok {
+		return nil
+	}
+	p.Stop = p.ResolveStop()
+	return p
+}
+
+// readKind sets p.Kind from the kind member; false when it is missing or
+// unknown (reported).
+func (r pageReader) readKind(at loc, p *ir.Pagination) bool {
 	kindAt := at.at("kind")
 	switch k := ir.PaginationKind(scalarString(kindAt.node)); {
 	case kindAt.node == nil:
 		r.errorf(at, rulePaginationKind, "x-pagination needs a kind: cursor, offset, page or link")
-		return nil
+		return false
 	case paginationMembers[k] == nil:
 		r.errorf(kindAt, rulePaginationKind, "x-pagination kind must be cursor, offset, page or link, not %s", describe(unalias(kindAt.node)))
-		return nil
+		return false
 	default:
 		p.Kind = k
+		return true
 	}
+}
+
+// readMembers returns the string members of n, x- members aside; false
+// when a member is not one the kind takes or not a string (each reported).
+func (r pageReader) readMembers(at loc, n *yaml.Node, kind ir.PaginationKind) (map[string]string, bool) {
 	ok := true
-	allowed := append([]string{"kind", "items", "hasMore"}, paginationMembers[p.Kind]...)
+	allowed := append([]string{"kind", "items", "hasMore"}, paginationMembers[kind]...)
 	str := map[string]string{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i].Value
@@ -80,7 +112,7 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 			continue
 		}
 		if !contains(allowed, k) {
-			r.errorf(at.at(k), rulePaginationMember, "%q is not a member of x-pagination kind %s (allowed: %s)", k, p.Kind, strings.Join(allowed, ", "))
+			r.errorf(at.at(k), rulePaginationMember, "%q is not a member of x-pagination kind %s (allowed: %s)", k, kind, strings.Join(allowed, ", "))
 			ok = false
 			continue
 		}
@@ -92,17 +124,26 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 		}
 		str[k] = v.Value
 	}
-	if !ok {
-		return nil
-	}
+	return str, ok
+}
+
+// requiredMembers checks the members a kind cannot do without.
+func (r pageReader) requiredMembers(at loc, kind ir.PaginationKind, str map[string]string) bool {
 	switch {
-	case p.Kind == ir.PageCursor && (str["cursor"] == "") == (str["lastItem"] == ""):
+	case kind == ir.PageCursor && (str["cursor"] == "") == (str["lastItem"] == ""):
 		r.errorf(at, rulePaginationMember, "x-pagination kind cursor needs exactly one of cursor (a response field) and lastItem (a field of the last item)")
-		return nil
-	case p.Kind != ir.PageLink && str["param"] == "":
-		r.errorf(at, rulePaginationParam, "x-pagination kind %s needs param: the query parameter that carries the %s", p.Kind, p.Kind)
-		return nil
+		return false
+	case kind != ir.PageLink && str["param"] == "":
+		r.errorf(at, rulePaginationParam, "x-pagination kind %s needs param: the query parameter that carries the %s", kind, kind)
+		return false
 	}
+	return true
+}
+
+// queryParams sets p.Param and p.Limit, each of which must name a query
+// parameter of the operation.
+func (r pageReader) queryParams(at loc, p *ir.Pagination, str map[string]string) bool {
+	ok := true
 	for _, m := range []struct {
 		name string
 		dst  *string
@@ -115,17 +156,30 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 			*m.dst = v
 		}
 	}
-	body := successSchema(r.op)
+	return ok
+}
+
+// readItems sets p.Items and returns the items' schema. ok is false when
+// items does not lead to an array; found is false when there is no JSON
+// success response at all, which stops the checks (both reported).
+func (r pageReader) readItems(at loc, p *ir.Pagination, str map[string]string, body *ir.Schema) (items *ir.Schema, ok, found bool) {
 	p.Items = parseField(str["items"])
-	items, found := lookupField(body, p.Items)
+	items, found = lookupField(body, p.Items)
 	switch {
 	case body == nil:
 		r.errorf(at.at("items"), rulePaginationItems, "the operation has no JSON success response to page through")
-		return nil
+		return nil, false, false
 	case !found || (items != nil && items.Deref().Kind != ir.KindArray && items.Deref().Kind != ir.KindAny):
 		r.errorf(at.at("items"), rulePaginationItems, "items %s does not lead to an array in the success response", itemsText(p.Items))
-		ok = false
+		return items, false, true
 	}
+	return items, true, true
+}
+
+// fields sets the response fields the kind reads (cursor, next, hasMore,
+// total in the body; lastItem in an item), each of which must exist there.
+func (r pageReader) fields(at loc, p *ir.Pagination, str map[string]string, body, items *ir.Schema) bool {
+	ok := true
 	for _, m := range []struct {
 		name   string
 		dst    *ir.Field
@@ -142,11 +196,7 @@ func (r pageReader) parse(at loc, level ir.Level) *ir.Pagination {
 			ok = false
 		}
 	}
-	if !ok {
-		return nil
-	}
-	p.Stop = p.ResolveStop()
-	return p
+	return ok
 }
 
 // parseField reads a dotted path ("links.next") or a JSON pointer

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,6 +23,9 @@ type genSettings struct {
 	RefRoot         string   `yaml:"ref-root"`
 	Overlays        []string `yaml:"overlays"`
 	Check           bool     `yaml:"-"`
+	// PackageNote, when not empty, says how the package name derived from
+	// Module was changed to one Go can import.
+	PackageNote string `yaml:"-"`
 }
 
 // readConfig loads a generate config file. Unknown keys are errors, so a typo
@@ -90,7 +94,12 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 	}
 	s.Check = flags.Check
 	if s.Package == "" && s.Module != "" {
-		s.Package = packageFromModule(s.Module)
+		d := derivePackage(s.Module)
+		s.Package = d.Name
+		if d.Reserved != "" {
+			s.PackageNote = fmt.Sprintf("package name %q (the last element of --module %s) %s; using %q (set --package to choose another)",
+				d.Reserved, s.Module, packageNameProblem(d.Reserved), d.Name)
+		}
 	}
 	return s, validateSettings(s)
 }
@@ -108,8 +117,8 @@ func validateSettings(s genSettings) error {
 		return usageErrorf("--module %q gives no usable package name; set --package", s.Module)
 	case s.Package == "":
 		return usageErrorf("missing --package: the Go package name of the generated client")
-	case !isPackageName(s.Package):
-		return usageErrorf("--package %q is not a valid Go package name", s.Package)
+	case packageNameProblem(s.Package) != "":
+		return usageErrorf("--package %q is not a valid Go package name: it %s", s.Package, packageNameProblem(s.Package))
 	case s.Out == "":
 		return usageErrorf("missing --out: the directory to write the client into")
 	case s.Module != "" && !isModulePath(s.Module):

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"go/token"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -27,6 +26,9 @@ func newGenerateCmd(tc toolchain) *cobra.Command {
 			s, err := resolveSettings(cmd, args, flags, configPath)
 			if err != nil {
 				return err
+			}
+			if s.PackageNote != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), "idemgen: warning: "+s.PackageNote)
 			}
 			return runGenerate(tc, s, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -133,11 +135,6 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// isPackageName reports whether name can be a Go package name.
-func isPackageName(name string) bool {
-	return token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_"
-}
-
 // generateLong is the command's --help text.
 const generateLong = `Generate a typed Go client from an OpenAPI document.
 
@@ -150,7 +147,10 @@ wrote earlier and no longer produces are removed; no other file in --out is touc
 --module PATH makes --out a standalone module to tag and publish: go.mod (requiring
 this idemgen's version), README.md generated from the document and example_test.go
 with runnable examples join the package. --package defaults to the module path's
-last element ("payments-go" -> "payments").
+last element ("payments-go" -> "payments"); when that element is a name Go
+cannot import (init, main, a keyword, a predeclared identifier such as len),
+"api" is appended ("init" -> "initapi") and a warning says so. An explicit
+--package Go cannot import is refused.
 
 --config names a YAML file holding the same settings:
 

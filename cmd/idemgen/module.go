@@ -1,16 +1,27 @@
 package main
 
 import (
+	"go/token"
+	"go/types"
 	"strings"
 	"unicode"
 )
 
-// packageFromModule derives a package name from a module path: its last
-// element (the one before a /vN major-version suffix), without a "go-"
-// prefix or a "-go"/".go" suffix, lower-cased, keeping letters and digits:
-// "github.com/acme/payments-go" -> "payments". It returns "" when nothing
-// usable is left.
-func packageFromModule(path string) string {
+// derivedName is the package name derived from a module path. Reserved,
+// when not empty, is the element Go could not import, to which "api" was
+// appended to make Name.
+type derivedName struct {
+	Name, Reserved string
+}
+
+// derivePackage derives a package name from a module path: its last element
+// (the one before a /vN major-version suffix), without a "go-" prefix or a
+// "-go"/".go" suffix, lower-cased, keeping letters and digits:
+// "github.com/acme/payments-go" -> "payments". A name Go cannot import
+// ("init", "main", "type", "len") gets "api" appended, since a module path
+// ending in /init is legal and the user did not choose the package name.
+// Name is "" when nothing usable is left ("123").
+func derivePackage(path string) derivedName {
 	elems := strings.Split(strings.Trim(path, "/"), "/")
 	last := elems[len(elems)-1]
 	if len(elems) > 1 && isMajorSuffix(last) {
@@ -26,10 +37,36 @@ func packageFromModule(path string) string {
 		}
 	}
 	name := b.String()
-	if !isPackageName(name) || name == "main" {
-		return ""
+	if !token.IsIdentifier(name) && !token.IsKeyword(name) {
+		return derivedName{}
 	}
-	return name
+	if packageNameProblem(name) != "" {
+		return derivedName{Name: name + "api", Reserved: name}
+	}
+	return derivedName{Name: name}
+}
+
+// packageNameProblem says why name cannot be the package name of a library
+// others import, or returns "". Besides what the Go spec forbids, it
+// refuses what compiles but cannot be used: a package named init or main
+// cannot be imported, and one named after a predeclared identifier (len,
+// string, nil) shadows it in every file that imports it.
+func packageNameProblem(name string) string {
+	switch {
+	case token.IsKeyword(name):
+		return "is a Go keyword"
+	case !token.IsIdentifier(name):
+		return "is not a Go identifier (ASCII or Unicode letters, digits and _, not starting with a digit)"
+	case name == "_":
+		return "is the blank identifier"
+	case name == "init":
+		return "cannot be imported: Go reserves init for functions"
+	case name == "main":
+		return "is a program, not a library: it cannot be imported"
+	case types.Universe.Lookup(name) != nil:
+		return "is a predeclared Go identifier: every file importing the package would shadow it"
+	}
+	return ""
 }
 
 // isMajorSuffix reports a "v2", "v3"... path element.

@@ -19,13 +19,13 @@ func TestPackageFromModule(t *testing.T) {
 		"github.com/acme/go-payments":    "payments",
 		"github.com/acme/payments/v2":    "payments",
 		"example.com/Orders_API.go":      "ordersapi",
-		"github.com/acme/main":           "",
+		"github.com/acme/main":           "mainapi",
 		"github.com/acme/123":            "",
 		"github.com/acme/v2":             "acme",
 		"github.com/acme/stripe-sdk-go/": "stripesdk",
 	} {
-		if got := packageFromModule(path); got != want {
-			t.Errorf("packageFromModule(%q) = %q, want %q", path, got, want)
+		if got := derivePackage(path).Name; got != want {
+			t.Errorf("derivePackage(%q).Name = %q, want %q", path, got, want)
 		}
 	}
 	for path, want := range map[string]bool{

@@ -2,7 +2,6 @@ package overlay
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -50,19 +49,22 @@ const MaxNodes = 2 << 20
 // beyond MaxNodes.
 var ErrTooLarge = fmt.Errorf("YAML aliases expand beyond %d nodes (an alias bomb?); refused", MaxNodes)
 
+// errGrowth reports actions that together would add more than MaxNodes
+// nodes to the document by copying parts of it.
+var errGrowth = fmt.Errorf("the actions would add more than %d nodes to the document (an action copying the document into itself?); refused", MaxNodes)
+
 // Apply applies the actions of docs, in order, to the document tree root (a
-// mapping, changed in place).
+// mapping, changed in place). An error is an *Error located at the action
+// that failed.
 func Apply(root *yaml.Node, docs []*Document) (*Applied, error) {
 	st := &state{root: root, origins: map[*yaml.Node]string{}}
 	res := &Applied{Origins: st.origins}
 	for _, d := range docs {
-		for _, a := range d.Actions {
+		for i, a := range d.Actions {
 			if err := st.apply(d.Name, a, res); err != nil {
-				var e *Error
-				if errors.As(err, &e) {
-					return nil, err
-				}
-				return nil, errorAt(d.Name, a.Node, "%v", err)
+				e := errorAt(d.Name, a.Node, "action %d: %v", i, err)
+				e.Pointer = fmt.Sprintf("/actions/%d/target", i)
+				return nil, e
 			}
 		}
 	}
@@ -86,6 +88,10 @@ type state struct {
 	// converted counts the nodes converted for the view, against
 	// maxConverted.
 	converted int
+	// shape bounds the view's size and depth, for queryCost: set when the
+	// view is built, then raised by every subtree converted into it (never
+	// lowered, so an upper bound).
+	shape shape
 }
 
 // maxConverted bounds the work of building the view and keeping it in step
@@ -97,7 +103,8 @@ const maxConverted = 16 * MaxNodes
 var errTooMuchWork = fmt.Errorf("applying the overlays would convert more than %d nodes for JSONPath queries; refused", maxConverted)
 
 func (st *state) refresh() error {
-	v, err := st.convert(st.root)
+	st.shape = shape{}
+	v, err := st.convert(st.root, 0)
 	st.view = v
 	return err
 }
@@ -105,11 +112,13 @@ func (st *state) refresh() error {
 // convert converts a subtree for the view, charging its nodes to the
 // conversion budget: nested targets of one action are converted once (see
 // sync), but many actions on a large tree could still convert it many times.
-func (st *state) convert(n *yaml.Node) (any, error) {
+func (st *state) convert(n *yaml.Node, depth int) (any, error) {
 	c := converter{limit: maxConverted - st.converted}
 	v, ok := c.toAny(n)
 	st.converted += c.nodes
 	st.aliased = st.aliased || c.aliased
+	st.shape.nodes += float64(c.nodes)
+	st.shape.depth = max(st.shape.depth, float64(depth+c.maxDepth))
 	if !ok {
 		return nil, errTooMuchWork
 	}
@@ -158,6 +167,9 @@ func (st *state) selectPaths(a Action) ([]spec.NormalizedPath, error) {
 		if err := st.refresh(); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkQueryCost(a.Path, st.shape); err != nil {
+		return nil, err
 	}
 	found := a.Path.SelectLocated(st.view)
 	paths := make([]spec.NormalizedPath, len(found))
@@ -214,7 +226,12 @@ func (st *state) merge(file string, dst, src *yaml.Node) error {
 			if a := unalias(dv); a.Kind == yaml.MappingNode && v.Kind == yaml.MappingNode {
 				if dv.Kind == yaml.AliasNode {
 					// Merging into the anchor would change every alias of
-					// it; this member gets its own copy.
+					// it; this member gets its own copy, charged to the
+					// budget: with the anchor on the document root, each
+					// such merge doubles the document.
+					if st.added += writtenSize(a); st.added > MaxNodes {
+						return errGrowth
+					}
 					dv = deepCopy(a)
 					dst.Content[j+1] = dv
 				}
@@ -304,7 +321,7 @@ func (st *state) sync(changed []spec.NormalizedPath, removed bool) error {
 	}
 	for _, p := range outermost(changed) {
 		_, _, n := nodeAt(st.root, p)
-		v, err := st.convert(n)
+		v, err := st.convert(n, len(p))
 		if err != nil {
 			return err
 		}
@@ -357,6 +374,23 @@ func removeChild(parent *yaml.Node, idx int) {
 		return
 	}
 	parent.Content = slices.Delete(parent.Content, idx, idx+1)
+}
+
+// writtenSize counts the nodes of n as written (aliases not followed), as
+// deepCopy copies them; it stops counting above MaxNodes.
+func writtenSize(n *yaml.Node) int {
+	s := 1
+	for _, ch := range n.Content {
+		if s > MaxNodes {
+			break
+		}
+		if ch.Kind == yaml.AliasNode {
+			s++
+			continue
+		}
+		s += writtenSize(ch)
+	}
+	return s
 }
 
 // deepCopy copies a document node and its descendants, aliases left as

@@ -48,15 +48,23 @@ type Action struct {
 type Error struct {
 	File         string
 	Line, Column int
-	Message      string
+	// Pointer is the JSON pointer of the offending value in the overlay
+	// file ("/actions/3/target"), when known.
+	Pointer string
+	Message string
 }
 
-// Error renders `file:line:col: message` (line and column only when known).
+// Error renders `file:line:col: (pointer): message`, as the parser's
+// diagnostics read (line, column and pointer only when known).
 func (e *Error) Error() string {
-	if e.Line == 0 {
-		return e.File + ": " + e.Message
+	s := e.File
+	if e.Line != 0 {
+		s += fmt.Sprintf(":%d:%d", e.Line, e.Column)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
+	if e.Pointer != "" {
+		s += ": (" + e.Pointer + ")"
+	}
+	return s + ": " + e.Message
 }
 
 func errorAt(name string, n *yaml.Node, format string, args ...any) *Error {

@@ -14,6 +14,9 @@ type converter struct {
 	nodes   int
 	limit   int // at most this many nodes
 	aliased bool
+	// depth is that of the node being converted (the subtree's root at 0);
+	// maxDepth the deepest reached.
+	depth, maxDepth int
 }
 
 // toAny converts n; false when that would take more than c.limit nodes.
@@ -26,6 +29,9 @@ func (c *converter) toAny(n *yaml.Node) (any, bool) {
 	if c.nodes > c.limit || n == nil {
 		return nil, false
 	}
+	c.maxDepth = max(c.maxDepth, c.depth)
+	c.depth++
+	defer func() { c.depth-- }()
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
