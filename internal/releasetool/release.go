@@ -170,9 +170,12 @@ func (r *release) rewriteGoMod(p string, released map[string]string, strict bool
 	return out, reqs, nil
 }
 
-// rewriteWorkspace points go.work's versioned replaces at the release
-// version and moves the requirements of its other modules (bench/) to it,
-// so the work tree still builds without fetching what is not yet published.
+// rewriteWorkspace moves go.work's versioned replaces of the released
+// modules to the release version (in place, so the file keeps its order),
+// adds one for a released module a workspace module requires that has none,
+// and moves the requirements of the unpublished workspace modules (bench/)
+// to the release version: the work tree then still builds without
+// fetching what is not yet published.
 func (r *release) rewriteWorkspace(released map[string]string) error {
 	data, err := r.read("go.work")
 	if os.IsNotExist(err) {
@@ -185,30 +188,77 @@ func (r *release) rewriteWorkspace(released map[string]string) error {
 	if err != nil {
 		return err
 	}
-	for _, rep := range append([]*modfile.Replace(nil), wf.Replace...) {
-		if _, ok := released[rep.Old.Path]; ok && rep.Old.Version != "" {
-			if err := wf.DropReplace(rep.Old.Path, rep.Old.Version); err != nil {
+	required := map[string]bool{}
+	for _, use := range wf.Use {
+		dir := path.Clean(filepath.ToSlash(use.Path))
+		_, isPublished := r.publishedAt(dir)
+		reqs, err := r.workspaceRequires(dir, released, !isPublished)
+		if err != nil {
+			return err
+		}
+		for _, mp := range reqs {
+			required[mp] = true
+		}
+	}
+	for _, rep := range wf.Replace {
+		if _, ok := released[rep.Old.Path]; !ok || rep.Old.Version == "" {
+			continue
+		}
+		if err := setReplacedVersion(rep, r.version); err != nil {
+			return err
+		}
+		delete(required, rep.Old.Path)
+	}
+	for _, m := range r.published {
+		if required[m.path] {
+			if err := wf.AddReplace(m.path, r.version, "./"+strings.TrimPrefix(m.dir, "."), ""); err != nil {
 				return err
 			}
 		}
 	}
-	for _, m := range r.published {
-		if err := wf.AddReplace(m.path, r.version, "./"+strings.TrimPrefix(m.dir, "."), ""); err != nil {
-			return err
-		}
-	}
 	wf.Cleanup()
 	r.rewritten["go.work"] = modfile.Format(wf.Syntax)
-	for _, use := range wf.Use {
-		dir := path.Clean(filepath.ToSlash(use.Path))
-		if _, isPublished := r.publishedAt(dir); isPublished {
-			continue
-		}
-		if _, _, err := r.rewriteGoMod(path.Join(dir, "go.mod"), released, false); err != nil {
-			return err
+	return nil
+}
+
+// workspaceRequires returns the released modules the workspace module in
+// dir requires, rewriting its go.mod when it is not published (a published
+// one is rewritten by build, strictly).
+func (r *release) workspaceRequires(dir string, released map[string]string, rewrite bool) ([]string, error) {
+	p := path.Join(dir, "go.mod")
+	if rewrite {
+		_, reqs, err := r.rewriteGoMod(p, released, false)
+		return reqs, err
+	}
+	data, err := r.read(p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := modfile.Parse(p, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	var reqs []string
+	for _, req := range f.Require {
+		if _, ok := released[req.Mod.Path]; ok {
+			reqs = append(reqs, req.Mod.Path)
 		}
 	}
-	return nil
+	return reqs, nil
+}
+
+// setReplacedVersion changes the old version of a go.work replace line in
+// its syntax tree: "[replace] path version => new".
+func setReplacedVersion(rep *modfile.Replace, version string) error {
+	tok := rep.Syntax.Token
+	for i := 0; i+1 < len(tok); i++ {
+		if tok[i] == rep.Old.Path && tok[i+1] == rep.Old.Version {
+			tok[i+1] = version
+			rep.Old.Version = version
+			return nil
+		}
+	}
+	return fmt.Errorf("go.work: cannot find the version of the replace of %s@%s", rep.Old.Path, rep.Old.Version)
 }
 
 func (r *release) publishedAt(dir string) (*published, bool) {
