@@ -3,18 +3,41 @@ package releasetest
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/sumdb/dirhash"
 )
 
-// modules are the published modules, as scripts/release lists them.
-var modules = []struct{ dir, path string }{
-	{"runtime", "github.com/idemgen/idemgen/runtime"},
-	{".", "github.com/idemgen/idemgen"},
-	{"otel", "github.com/idemgen/idemgen/otel"},
+// module is one published module: its directory and path.
+type module struct{ dir, path string }
+
+// publishedModules reads the published modules from scripts/release's
+// MODULES list, the one place that names them, in dependency order.
+func publishedModules(t *testing.T, root string) []module {
+	t.Helper()
+	script, err := os.ReadFile(filepath.Join(root, "scripts", "release"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^MODULES=\(([^)]*)\)$`).FindSubmatch(script)
+	if m == nil {
+		t.Fatal("scripts/release has no MODULES=(...) line")
+	}
+	var mods []module
+	for _, dir := range strings.Fields(string(m[1])) {
+		data, err := os.ReadFile(filepath.Join(root, dir, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mods = append(mods, module{dir, modfile.ModulePath(data)})
+	}
+	return mods
 }
 
 // TestReleaseMatchesGoCommand releases the work tree in a clone of the repository
@@ -26,6 +49,7 @@ var modules = []struct{ dir, path string }{
 func TestReleaseMatchesGoCommand(t *testing.T) {
 	root := repoRoot(t)
 	version := workVersion(t, root)
+	modules := publishedModules(t, root)
 	tmp := t.TempDir()
 	clone := filepath.Join(tmp, "idemgen")
 	git := func(dir string, args ...string) string {
@@ -43,8 +67,12 @@ func TestReleaseMatchesGoCommand(t *testing.T) {
 		"GOMODCACHE="+host[0], "GIT_AUTHOR_NAME=releasetest", "GIT_AUTHOR_EMAIL=releasetest@example.com",
 		"GIT_COMMITTER_NAME=releasetest", "GIT_COMMITTER_EMAIL=releasetest@example.com")
 	runCmd(t, clone, env, "bash", "scripts/release", version)
-	tags := strings.Fields(git(clone, "tag", "--points-at", "HEAD"))
-	if want := []string{"otel/" + version, "runtime/" + version, version}; strings.Join(tags, " ") != strings.Join(want, " ") {
+	var want []string
+	for _, m := range modules {
+		want = append(want, strings.TrimPrefix(path.Join(m.dir, version), "./"))
+	}
+	slices.Sort(want)
+	if tags := strings.Fields(git(clone, "tag", "--points-at", "HEAD")); !slices.Equal(tags, want) {
 		t.Fatalf("tags on the release commit: %v, want %v", tags, want)
 	}
 	proxy := filepath.Join(tmp, "proxy")
@@ -85,14 +113,35 @@ func TestReleaseMatchesGoCommand(t *testing.T) {
 			t.Errorf("%s: the dry run's zip hashes to %s, the tag's to %q", m.path, zipHash, got[0])
 		}
 	}
-	// What the release commit's go.sum files record for the modules they require.
-	for _, c := range []struct{ gosum, path string }{
-		{"go.sum", modules[0].path}, {"otel/go.sum", modules[0].path}, {"otel/go.sum", modules[1].path},
-	} {
-		rec := sumLines(t, filepath.Join(clone, filepath.FromSlash(c.gosum)), c.path, version)
-		if got := fetched[c.path]; rec["h1"] != got[0] || rec["go.mod"] != got[1] {
-			t.Errorf("%s records %s %s as %v, the go command computes %v", c.gosum, c.path, version, rec, got)
+	checked := 0
+	// What the release commit's go.sum files record for the modules they
+	// require: every published module's go.sum names each one before it
+	// that its go.mod requires.
+	for i, m := range modules {
+		gomod, err := os.ReadFile(filepath.Join(clone, m.dir, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
 		}
+		f, err := modfile.Parse("go.mod", gomod, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, req := range f.Require {
+			if !slices.ContainsFunc(modules[:i], func(d module) bool { return d.path == req.Mod.Path }) {
+				continue
+			}
+			if req.Mod.Version != version {
+				t.Errorf("%s/go.mod requires %s %s, want %s", m.dir, req.Mod.Path, req.Mod.Version, version)
+			}
+			rec := sumLines(t, filepath.Join(clone, m.dir, "go.sum"), req.Mod.Path, version)
+			if got := fetched[req.Mod.Path]; rec["h1"] != got[0] || rec["go.mod"] != got[1] {
+				t.Errorf("%s/go.sum records %s %s as %v, the go command computes %v", m.dir, req.Mod.Path, version, rec, got)
+			}
+			checked++
+		}
+	}
+	if checked < len(modules)-1 {
+		t.Errorf("only %d go.sum lines checked: the published modules do not require one another", checked)
 	}
 }
 

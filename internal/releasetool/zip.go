@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -25,7 +26,15 @@ import (
 func (r *release) zipModule(m *published) ([]byte, error) {
 	var files []modzip.File
 	haveLicense := false
-	for _, f := range r.files {
+	// The tracked files, and the ones the release creates (a go.sum the
+	// module lacked): the release commit holds both.
+	paths := slices.Clone(r.files)
+	for p := range r.rewritten {
+		if !slices.Contains(r.files, p) {
+			paths = append(paths, p)
+		}
+	}
+	for _, f := range paths {
 		rel, ok := under(m.dir, f)
 		if !ok {
 			continue
