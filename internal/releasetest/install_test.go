@@ -3,6 +3,7 @@
 package releasetest
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -122,6 +123,12 @@ func TestInstallFromRelease(t *testing.T) {
 	mustContain(t, "the SDK's go.mod", sdkMod, "\nrequire github.com/idemgen/idemgen/runtime "+version+"\n")
 	if strings.Contains(string(sdkMod), "replace") {
 		t.Errorf("the SDK's go.mod has a replace:\n%s", sdkMod)
+	}
+	// The binary go install wrote names the same runtime.
+	sdk2 := filepath.Join(tmp, "payments-go-2")
+	runCmd(t, app, g.env, idemgen, "generate", filepath.Join(app, "api", "orders.yaml"), "--module", "github.com/acme/payments-go", "-o", sdk2)
+	if sdk2Mod, err := os.ReadFile(filepath.Join(sdk2, "go.mod")); err != nil || !bytes.Equal(sdk2Mod, sdkMod) {
+		t.Errorf("the installed idemgen's go.mod differs from go tool idemgen's (%v):\n%s", err, sdk2Mod)
 	}
 	out := g.run(t, sdk, "test", "-count=1", "-run", "Example", "-v", "./...")
 	if !strings.Contains(out, "--- PASS: ExampleClient_GetOrder") {
