@@ -30,8 +30,8 @@ require (
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/google/uuid v1.6.0
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/idemgen/idemgen v0.0.0-00010101000000-000000000000
-	github.com/idemgen/idemgen/runtime v0.0.0-00010101000000-000000000000
+	github.com/idemgen/idemgen v0.1.0
+	github.com/idemgen/idemgen/runtime v0.1.0
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
@@ -47,7 +47,3 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 )
-
-replace github.com/idemgen/idemgen => ../
-
-replace github.com/idemgen/idemgen/runtime => ../runtime

@@ -53,6 +53,14 @@ func (g *gen) version() string {
 	return DevelVersion
 }
 
+// requireVersion is the version of the runtime the generated go.mod requires.
+func (g *gen) requireVersion() string {
+	if v := strings.TrimSpace(g.cfg.RuntimeVersion); v != "" {
+		return RequireVersion(v)
+	}
+	return RequireVersion(g.version())
+}
+
 // RequireVersion is the version of the runtime a generated go.mod requires for
 // generator version v: v itself when it is a version the go command can
 // fetch (a tag or a pseudo-version), else PlaceholderVersion ("(devel)", or a
@@ -72,7 +80,7 @@ func RequireVersion(v string) string {
 func (g *gen) moduleFiles(ops []*ir.Operation) ([]File, error) {
 	gomod := fmt.Sprintf("%s\n\nmodule %s\n\ngo %s\n\nrequire %s %s\n\nrequire (\n"+
 		"\tgithub.com/goccy/go-json %s // indirect\n\tgithub.com/google/uuid %s // indirect\n)\n",
-		Header, g.cfg.Module, GoDirective, RuntimeModule, RequireVersion(g.version()), JSONVersion, UUIDVersion)
+		Header, g.cfg.Module, GoDirective, RuntimeModule, g.requireVersion(), JSONVersion, UUIDVersion)
 	readme, err := g.renderReadme(ops)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func (g *gen) renderReadme(ops []*ir.Operation) ([]byte, error) {
 	pkg := g.cfg.Package
 	d := readmeData{Header: ReadmeHeader, Module: g.cfg.Module, Package: pkg, Title: mdText(g.api.Title),
 		Version: mdText(g.api.Version), Description: mdText(g.api.Description), Generator: mdText(g.version()),
-		RuntimeModule: RuntimeModule, Require: RequireVersion(g.version()), Server: `"https://api.example.com"`}
+		RuntimeModule: RuntimeModule, Require: g.requireVersion(), Server: `"https://api.example.com"`}
 	d.Devel = d.Require == PlaceholderVersion
 	d.Import = fmt.Sprintf("%s %q", pkg, g.cfg.Module)
 	if path.Base(g.cfg.Module) == pkg {

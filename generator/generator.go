@@ -38,9 +38,14 @@ type Config struct {
 	// entry of Output.Skipped instead of an error.
 	SkipUnsupported bool
 	// Version is the idemgen version recorded in doc.go and, for a module,
-	// required in go.mod; "" reads as "(devel)". Output depends on nothing
-	// else beside the document.
+	// required in go.mod unless RuntimeVersion is set; "" reads as
+	// "(devel)". Output depends on nothing else beside the document.
 	Version string
+	// RuntimeVersion is the version of the runtime module a module's go.mod
+	// requires: the one the idemgen binary was built with, which is newer
+	// than Version when the module running `go tool idemgen` selects a newer
+	// runtime. "" means Version's.
+	RuntimeVersion string
 	// Module, when set, makes the output a standalone module with this path:
 	// go.mod, README.md and example_test.go join the package's files (see
 	// emit_module.go).

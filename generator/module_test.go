@@ -159,3 +159,35 @@ func TestModuleReadmeLongRunning(t *testing.T) {
 		t.Errorf("petstore README:\n%s", pets)
 	}
 }
+
+// TestModuleRequiresRuntimeVersion: a module requires the runtime at
+// Config.RuntimeVersion (what the idemgen binary was built with), which can
+// differ from the generator's own version; without it, at Version.
+func TestModuleRequiresRuntimeVersion(t *testing.T) {
+	api, _, err := specparser.Load(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "orders.yaml"), specparser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ version, runtime, want string }{
+		{"v0.1.0", "v0.2.0", "v0.2.0"},
+		{"v0.1.0", "", "v0.1.0"},
+		{"v0.1.0", DevelVersion, PlaceholderVersion},
+		{"", "v0.3.0", "v0.3.0"},
+	} {
+		out, err := Generate(api, Config{Package: "payments", Module: "github.com/acme/payments-go", Version: c.version,
+			RuntimeVersion: c.runtime})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{}
+		for _, f := range out.Files {
+			files[f.Name] = f.Content
+		}
+		if !bytes.Contains(files["go.mod"], []byte("\nrequire "+RuntimeModule+" "+c.want+"\n")) {
+			t.Errorf("version %q, runtime %q: go.mod does not require the runtime at %s:\n%s", c.version, c.runtime, c.want, files["go.mod"])
+		}
+		if devel := bytes.Contains(files["README.md"], []byte("development build")); devel != (c.want == PlaceholderVersion) {
+			t.Errorf("version %q, runtime %q: README.md's development-build note is there: %v", c.version, c.runtime, devel)
+		}
+	}
+}

@@ -3,7 +3,7 @@ module github.com/idemgen/idemgen/otel
 go 1.26.0
 
 require (
-	github.com/idemgen/idemgen v0.0.0-00010101000000-000000000000
+	github.com/idemgen/idemgen v0.1.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0
@@ -18,12 +18,8 @@ require (
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/idemgen/idemgen/runtime v0.0.0-00010101000000-000000000000
+	github.com/idemgen/idemgen/runtime v0.1.0
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
-
-replace github.com/idemgen/idemgen => ../
-
-replace github.com/idemgen/idemgen/runtime => ../runtime
