@@ -2,10 +2,12 @@ package composition_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -157,6 +159,25 @@ func TestNullableChainTooDeep(t *testing.T) {
 	}
 	if c == nil || c.Value == nil || *c.Value != "end" {
 		t.Fatalf("end of the chain: %+v", c)
+	}
+}
+
+// TestClientRefusesDeepBody: a loopback server answering GetNodes with the
+// 9,000-level chain makes the call fail with ErrDecode and ErrTooDeep.
+func TestClientRefusesDeepBody(t *testing.T) {
+	body := []byte(`{"chain":` + string(chain("next", 9000, `{"value":"end"}`)) + `}`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	c, err := composition.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetNodes(context.Background())
+	if !errors.Is(err, idemrt.ErrTooDeep) || !errors.Is(err, idemrt.ErrDecode) {
+		t.Fatalf("GetNodes: %v", err)
 	}
 }
 

@@ -108,7 +108,10 @@ func setVariant(field, out reflect.Value) {
 // MarshalAnyOf encodes an anyOf union: the one set variant; several set
 // variants that are all objects merge into one object (members of earlier
 // variants win, names sorted); otherwise the first set variant. With none
-// set it returns the raw JSON the union was decoded from, or null.
+// set it returns the raw JSON the union was decoded from, or null. Only the
+// first set variant is encoded whole; of the others, only the members it
+// lacks, so variants sharing a nested value (as DecodeAnyOf leaves them)
+// encode it once, and a recursive anyOf costs one encoding per level.
 func MarshalAnyOf(raw json.RawMessage, variants ...any) ([]byte, error) {
 	var set []any
 	for _, v := range variants {
@@ -122,21 +125,56 @@ func MarshalAnyOf(raw json.RawMessage, variants ...any) ([]byte, error) {
 	case 1:
 		return json.Marshal(set[0])
 	}
-	merged := map[string]json.RawMessage{}
-	for _, v := range set {
-		b, err := json.Marshal(v)
+	first, err := json.Marshal(set[0])
+	if err != nil || kindOf(first) != kindObject {
+		return first, err
+	}
+	members := map[string]json.RawMessage{}
+	for _, m := range scanMembers(first) {
+		members[m.Name] = first[m.Start:m.End]
+	}
+	for _, v := range set[1:] {
+		ok, err := addMembers(members, v)
 		if err != nil {
 			return nil, err
 		}
-		var m map[string]json.RawMessage
-		if json.Unmarshal(b, &m) != nil || m == nil {
-			return json.Marshal(set[0])
-		}
-		for k, val := range m {
-			if _, dup := merged[k]; !dup {
-				merged[k] = val
-			}
+		if !ok {
+			return first, nil
 		}
 	}
-	return json.Marshal(merged)
+	return json.Marshal(members)
+}
+
+// addMembers adds to members those of the variant v (a set pointer, slice
+// or map) that it lacks; false when v does not encode as an object.
+func addMembers(members map[string]json.RawMessage, v any) (bool, error) {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		rv = rv.Elem()
+	}
+	s := shapeOf(rv.Type())
+	if rv.Kind() != reflect.Struct || s.fields == nil || s.extra || !rv.CanAddr() {
+		b, err := json.Marshal(v)
+		if err != nil || kindOf(b) != kindObject {
+			return false, err
+		}
+		for _, m := range scanMembers(b) {
+			if _, dup := members[m.Name]; !dup {
+				members[m.Name] = b[m.Start:m.End]
+			}
+		}
+		return true, nil
+	}
+	for _, f := range s.fields {
+		fv := rv.Field(f.index)
+		if _, dup := members[f.name]; dup || f.omitted(fv) {
+			continue
+		}
+		b, err := json.Marshal(fv.Addr().Interface())
+		if err != nil {
+			return false, err
+		}
+		members[f.name] = b
+	}
+	return true, nil
 }

@@ -39,6 +39,33 @@ type field struct {
 	index int
 	typ   reflect.Type
 	kinds kinds
+	// omitEmpty and omitZero are the tag's options.
+	omitEmpty, omitZero bool
+}
+
+// omitted reports whether encoding/json leaves the field's value v out.
+func (f *field) omitted(v reflect.Value) bool {
+	if f.omitZero {
+		if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+			if z.IsZero() {
+				return true
+			}
+		} else if v.IsZero() {
+			return true
+		}
+	}
+	if !f.omitEmpty {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
 }
 
 // shapes caches shapeOf by reflect.Type.
@@ -189,12 +216,13 @@ func structFields(t reflect.Type) (fields []field, required []string, extra bool
 		if name == "" {
 			name = f.Name
 		}
-		fl := field{name: name, index: i, typ: f.Type, kinds: kindsOf(f.Type)}
+		fl := field{name: name, index: i, typ: f.Type, kinds: kindsOf(f.Type),
+			omitEmpty: hasOpt(opts, "omitempty"), omitZero: hasOpt(opts, "omitzero")}
 		if hasOpt(opts, "string") {
 			fl.kinds = kindNull | kindString
 		}
 		fields = append(fields, fl)
-		if !hasOpt(opts, "omitempty") && !hasOpt(opts, "omitzero") {
+		if !fl.omitEmpty && !fl.omitZero {
 			required = append(required, name)
 		}
 	}
