@@ -55,7 +55,7 @@ func (g *gen) variantName(v *ir.Schema) string {
 }
 
 // emitUnion emits a oneOf/anyOf as a struct with one nilable field per
-// variant, at most one of which is set after decoding, and the raw JSON:
+// variant and the JSON no variant accepted (kept so that it encodes back):
 //
 //	type Pet struct {
 //		Cat *Cat
@@ -64,9 +64,8 @@ func (g *gen) variantName(v *ir.Schema) string {
 //	}
 //
 // With a discriminator the tag picks the variant; otherwise (or for a tag the
-// mapping does not list) the variants are tried in document order, first
-// strictly (unknown members rejected, JSON type must fit), then leniently, and
-// the first that decodes wins.
+// mapping does not list) one scan of the value's top level ranks the
+// variants and the best is decoded once (wire.DecodeUnion, wire.DecodeAnyOf).
 func (g *gen) emitUnion(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	vs := g.variants(s)
@@ -78,9 +77,14 @@ func (g *gen) emitUnion(s *ir.Schema) jen.Code {
 	return jen.Add(g.modelDoc(s, g.unionSummary(s, vs)).Type().Id(name).Struct(fields...)).Line().Line().
 		Add(g.emitUnionMarshal(s, name, vs)).Line().Line().
 		Add(g.emitUnionUnmarshal(s, name, vs)).Line().Line().
-		Comment("RawJSON returns the JSON the value was decoded from, or nil.").Line().
+		Comment("RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set").Line().
+		Comment("variant(s) encoded again (null when none is set).").Line().
 		Func().Params(jen.Id("u").Id(name)).Id("RawJSON").Params().Qual("encoding/json", "RawMessage").
-		Block(jen.Return(jen.Id("u").Dot("raw")))
+		Block(
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("u").Dot("MarshalJSON").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil())),
+			jen.Return(jen.Id("b")),
+		)
 }
 
 // unionSummary describes the variants and the decoding rule in one sentence.
@@ -93,9 +97,9 @@ func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
 	for i, v := range vs {
 		names[i] = v.field
 	}
-	rule := "the first variant, in this order, that decodes wins"
+	rule := "the variant the JSON fits best (its kind; for an object its required and declared members), first in this order among equals, is decoded once"
 	if s.Union == ir.AnyOf {
-		rule = "every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members)"
+		rule = "every variant that accepts the JSON is set (its kind fits; an object has its required members, and its declared ones are of the right kind); the best is decoded once and the others filled from it"
 	}
 	if s.Discriminator != nil {
 		rule = fmt.Sprintf("the %q member picks the variant; otherwise %s", s.Discriminator.Property, rule)
@@ -123,29 +127,29 @@ func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen
 		Block(jen.Return(jen.Qual(wirePath, fn).Call(args...)))
 }
 
-// emitUnionUnmarshal emits UnmarshalJSON: it keeps the raw JSON, then
-// decodes by the discriminator when there is one, else by trying the
-// variants (decodeVariants):
+// emitUnionUnmarshal emits UnmarshalJSON: it decodes by the discriminator
+// when there is one, else by ranking the variants (decodeVariants), which
+// keep the raw JSON only when no variant accepts it:
 //
 //	func (u *Event) UnmarshalJSON(data []byte) error {
-//		*u = Event{raw: append(json.RawMessage(nil), data...)}
+//		*u = Event{}
 //		switch wire.Discriminator(data, "type") {
 //		case "OrderPlaced":
 //			return wire.DecodeVariant(data, &u.OrderPlaced)
 //		}
-//		return wire.DecodeUnion(data, &u.OrderPlaced, &u.OrderShipped)
+//		return wire.DecodeUnion(data, &u.raw, &u.OrderPlaced, &u.OrderShipped)
 //	}
 func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	body := []jen.Code{
-		jen.Op("*").Id("u").Op("=").Id(name).Values(jen.Id("raw").Op(":").Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("data").Op("..."))),
+		jen.Op("*").Id("u").Op("=").Id(name).Values(),
 	}
 	if sw := g.discriminatorSwitch(s, vs); sw != nil {
 		body = append(body, sw)
 	}
 	body = append(body, jen.Return(decodeVariants(s, vs)))
-	doc := "UnmarshalJSON decodes data into one variant and keeps data."
+	doc := "UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it."
 	if s.Union == ir.AnyOf && s.Discriminator == nil {
-		doc = "UnmarshalJSON decodes data into every variant that accepts it and keeps data."
+		doc = "UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it."
 	}
 	return jen.Comment(doc).Line().
 		Func().Params(jen.Id("u").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().
@@ -153,16 +157,18 @@ func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) j
 }
 
 // decodeVariants is the call that decodes a union without (or beyond) its
-// discriminator: oneOf takes the first variant that decodes,
+// discriminator: oneOf takes the variant the JSON fits best,
 //
-//	wire.DecodeUnion(data, &u.Circle, &u.Square)
+//	wire.DecodeUnion(data, &u.raw, &u.Circle, &u.Square)
 //
-// anyOf every variant that accepts the data, checking required members:
+// anyOf every variant that accepts the data (the runtime reads the
+// required members from the struct tags, so none is listed: a list here
+// would be allocated on every call):
 //
-//	idemrt.DecodeAnyOf(data, idemrt.Variant{Target: &u.String},
-//		idemrt.Variant{Target: &u.OrderPlaced, Required: []string{"order_id", "type"}})
+//	wire.DecodeAnyOf(data, &u.raw, wire.Variant{Target: &u.String},
+//		wire.Variant{Target: &u.OrderPlaced})
 func decodeVariants(s *ir.Schema, vs []unionVariant) jen.Code {
-	args := []jen.Code{jen.Id("data")}
+	args := []jen.Code{jen.Id("data"), jen.Op("&").Id("u").Dot("raw")}
 	if s.Union != ir.AnyOf {
 		for _, v := range vs {
 			args = append(args, jen.Op("&").Id("u").Dot(v.field))
@@ -171,28 +177,9 @@ func decodeVariants(s *ir.Schema, vs []unionVariant) jen.Code {
 	}
 	for _, v := range vs {
 		vals := []jen.Code{jen.Id("Target").Op(":").Op("&").Id("u").Dot(v.field)}
-		if req := requiredMembers(v.schema); len(req) > 0 {
-			vals = append(vals, jen.Id("Required").Op(":").Index().String().Values(req...))
-		}
 		args = append(args, jen.Line().Qual(wirePath, "Variant").Values(vals...))
 	}
 	return jen.Qual(wirePath, "DecodeAnyOf").Call(append(args, jen.Line())...)
-}
-
-// requiredMembers lists, as literals, the JSON names of the members an
-// object variant requires; none for other kinds.
-func requiredMembers(v *ir.Schema) []jen.Code {
-	d := v.Deref()
-	if d == nil || d.Kind != ir.KindObject {
-		return nil
-	}
-	var out []jen.Code
-	for _, p := range d.Properties {
-		if p.Required {
-			out = append(out, jen.Lit(p.Name))
-		}
-	}
-	return out
 }
 
 // discriminatorSwitch emits the switch on the tag value, or nil when there is

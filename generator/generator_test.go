@@ -175,7 +175,7 @@ func TestModelsFollowTheConventions(t *testing.T) {
 		"Cat *Cat",
 		"return wire.DecodeVariant(data, &u.Cat)",
 		// anyOf: every variant that accepts the value.
-		"return wire.DecodeAnyOf(data,\n wire.Variant{Target: &u.Integer},\n wire.Variant{Target: &u.String},\n wire.Variant{Target: &u.List},\n )",
+		"return wire.DecodeAnyOf(data, &u.raw,\n wire.Variant{Target: &u.Integer},\n wire.Variant{Target: &u.String},\n wire.Variant{Target: &u.List},\n )",
 		"return wire.MarshalAnyOf(u.raw, u.Integer, u.String, u.List)",
 		"Shipping *struct {",
 		"// Second paragraph */ with a comment closer.",

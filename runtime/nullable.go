@@ -93,7 +93,7 @@ func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var v T
-	if err := jsoncodec.Unmarshal(data, &v); err != nil {
+	if err := jsoncodec.UnmarshalNested(data, &v); err != nil {
 		return err
 	}
 	*n = NewNullable(v)

@@ -15,4 +15,14 @@ var (
 	// a success body that matches none is a *CallError matching ErrDecode
 	// and ErrNoVariant.
 	ErrNoVariant = shared.ErrNoVariant
+	// ErrTooDeep is returned when a JSON body nests objects and arrays
+	// deeper than MaxJSONDepth; a success body that does is a *CallError
+	// matching ErrDecode and ErrTooDeep. The check is one pass over the
+	// bytes before anything is decoded.
+	ErrTooDeep = shared.ErrTooDeep
 )
+
+// MaxJSONDepth is how deep the runtime's JSON decoders let objects and
+// arrays nest (encoding/json allows 10,000). A recursive schema costs one
+// decode of its subtree per level, so the limit also bounds that cost.
+const MaxJSONDepth = shared.MaxDepth

@@ -26,6 +26,59 @@ type AllFormats struct {
 	Small      *int32                 `json:"small,omitempty"`
 }
 
+// AnyBranch is an object.
+type AnyBranch struct {
+	Child AnyNode `json:"child"`
+	Note  *string `json:"note,omitempty"`
+}
+
+// AnyNode is one of Leaf, AnyBranch, AnyTagged (anyOf): every variant that accepts the JSON is set
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
+type AnyNode struct {
+	Leaf      *Leaf
+	AnyBranch *AnyBranch
+	AnyTagged *AnyTagged
+	raw       json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u AnyNode) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.Leaf, u.AnyBranch, u.AnyTagged)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *AnyNode) UnmarshalJSON(data []byte) error {
+	*u = AnyNode{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.Leaf},
+		wire.Variant{Target: &u.AnyBranch},
+		wire.Variant{Target: &u.AnyTagged},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u AnyNode) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// AnyTagged is an object.
+type AnyTagged struct {
+	Child AnyNode `json:"child"`
+	Tag   string  `json:"tag"`
+}
+
+// Chain is an object.
+type Chain struct {
+	Next  idemrt.Nullable[*Chain] `json:"next,omitzero"`
+	Value *string                 `json:"value,omitempty"`
+}
+
 // Circle is an object.
 type Circle struct {
 	Kind   string                  `json:"kind"`
@@ -54,7 +107,8 @@ func (e Color) IsKnown() bool {
 }
 
 // Contact is one of EmailContact, PhoneContact (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type Contact struct {
 	EmailContact *EmailContact
 	PhoneContact *PhoneContact
@@ -66,18 +120,23 @@ func (u Contact) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.EmailContact, u.PhoneContact)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *Contact) UnmarshalJSON(data []byte) error {
-	*u = Contact{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
-		wire.Variant{Target: &u.EmailContact, Required: []string{"email"}},
-		wire.Variant{Target: &u.PhoneContact, Required: []string{"phone"}},
+	*u = Contact{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.EmailContact},
+		wire.Variant{Target: &u.PhoneContact},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u Contact) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // EmailContact is an object.
@@ -87,7 +146,8 @@ type EmailContact struct {
 }
 
 // Event is one of OrderPlaced, OrderShipped (oneOf): the "type" member picks the variant; otherwise
-// the first variant, in this order, that decodes wins.
+// the variant the JSON fits best (its kind; for an object its required and declared members), first in
+// this order among equals, is decoded once.
 type Event struct {
 	OrderPlaced  *OrderPlaced
 	OrderShipped *OrderShipped
@@ -99,21 +159,26 @@ func (u Event) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.OrderPlaced, u.OrderShipped)
 }
 
-// UnmarshalJSON decodes data into one variant and keeps data.
+// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
 func (u *Event) UnmarshalJSON(data []byte) error {
-	*u = Event{raw: append(json.RawMessage(nil), data...)}
+	*u = Event{}
 	switch wire.Discriminator(data, "type") {
 	case "OrderPlaced":
 		return wire.DecodeVariant(data, &u.OrderPlaced)
 	case "OrderShipped":
 		return wire.DecodeVariant(data, &u.OrderShipped)
 	}
-	return wire.DecodeUnion(data, &u.OrderPlaced, &u.OrderShipped)
+	return wire.DecodeUnion(data, &u.raw, &u.OrderPlaced, &u.OrderShipped)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u Event) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // EventReceipt is an object.
@@ -129,7 +194,8 @@ type EventReceipt struct {
 }
 
 // EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type EventReceiptPayload struct {
 	String      *string
 	Integer     *int64
@@ -142,19 +208,24 @@ func (u EventReceiptPayload) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Integer, u.OrderPlaced)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *EventReceiptPayload) UnmarshalJSON(data []byte) error {
-	*u = EventReceiptPayload{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = EventReceiptPayload{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
 		wire.Variant{Target: &u.Integer},
-		wire.Variant{Target: &u.OrderPlaced, Required: []string{"order_id", "type"}},
+		wire.Variant{Target: &u.OrderPlaced},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u EventReceiptPayload) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Labels is an object.
@@ -178,6 +249,52 @@ func (o *Labels) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
+}
+
+// Leaf is an object.
+type Leaf struct {
+	Value string `json:"value"`
+}
+
+// Nodes is an object.
+type Nodes struct {
+	Any   *AnyNode `json:"any,omitempty"`
+	Chain *Chain   `json:"chain,omitempty"`
+	One   *OneNode `json:"one,omitempty"`
+}
+
+// OneBranch is an object.
+type OneBranch struct {
+	Next OneNode `json:"next"`
+}
+
+// OneNode is one of Leaf, OneBranch (oneOf): the variant the JSON fits best (its kind; for an object
+// its required and declared members), first in this order among equals, is decoded once.
+type OneNode struct {
+	Leaf      *Leaf
+	OneBranch *OneBranch
+	raw       json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set.
+func (u OneNode) MarshalJSON() ([]byte, error) {
+	return wire.MarshalUnion(u.raw, u.Leaf, u.OneBranch)
+}
+
+// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
+func (u *OneNode) UnmarshalJSON(data []byte) error {
+	*u = OneNode{}
+	return wire.DecodeUnion(data, &u.raw, &u.Leaf, &u.OneBranch)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u OneNode) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // OrderPlaced is an object.
@@ -220,8 +337,9 @@ func (e Priority) IsKnown() bool {
 	return false
 }
 
-// Shape is one of Circle, Square (oneOf): the "kind" member picks the variant; otherwise the first
-// variant, in this order, that decodes wins.
+// Shape is one of Circle, Square (oneOf): the "kind" member picks the variant; otherwise the variant
+// the JSON fits best (its kind; for an object its required and declared members), first in this order
+// among equals, is decoded once.
 type Shape struct {
 	Circle *Circle
 	Square *Square
@@ -233,21 +351,26 @@ func (u Shape) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.Circle, u.Square)
 }
 
-// UnmarshalJSON decodes data into one variant and keeps data.
+// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
 func (u *Shape) UnmarshalJSON(data []byte) error {
-	*u = Shape{raw: append(json.RawMessage(nil), data...)}
+	*u = Shape{}
 	switch wire.Discriminator(data, "kind") {
 	case "circle":
 		return wire.DecodeVariant(data, &u.Circle)
 	case "square":
 		return wire.DecodeVariant(data, &u.Square)
 	}
-	return wire.DecodeUnion(data, &u.Circle, &u.Square)
+	return wire.DecodeUnion(data, &u.raw, &u.Circle, &u.Square)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u Shape) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ShapeBase is an object.
@@ -271,8 +394,8 @@ type TreeNode struct {
 	Value    string              `json:"value"`
 }
 
-// TreeNodeLink is one of TreeNode, String (oneOf): the first variant, in this order, that decodes
-// wins.
+// TreeNodeLink is one of TreeNode, String (oneOf): the variant the JSON fits best (its kind; for an
+// object its required and declared members), first in this order among equals, is decoded once.
 type TreeNodeLink struct {
 	TreeNode *TreeNode
 	String   *string
@@ -284,13 +407,18 @@ func (u TreeNodeLink) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.TreeNode, u.String)
 }
 
-// UnmarshalJSON decodes data into one variant and keeps data.
+// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
 func (u *TreeNodeLink) UnmarshalJSON(data []byte) error {
-	*u = TreeNodeLink{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeUnion(data, &u.TreeNode, &u.String)
+	*u = TreeNodeLink{}
+	return wire.DecodeUnion(data, &u.raw, &u.TreeNode, &u.String)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TreeNodeLink) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }

@@ -8,6 +8,36 @@ import (
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
+// getNodesOp is the retry contract of GetNodes (safety from the operation level, retryable statuses from the default level).
+var getNodesOp = idemrt.Operation{
+	ID:        "getNodes",
+	Method:    "GET",
+	Path:      "/nodes",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// GetNodes is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// GET /nodes (operation "getNodes").
+func (c *Client) GetNodes(ctx context.Context, opts ...idemrt.CallOption) (*Nodes, error) {
+	b := wire.NewBuilder(c.server, "GET", "/nodes")
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&getNodesOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &getNodesOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := new(Nodes)
+	err = idemrt.DecodeJSON(resp, out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // getTreeOp is the retry contract of GetTree (safety from the default level, retryable statuses from the default level).
 var getTreeOp = idemrt.Operation{
 	ID:        "getTree",

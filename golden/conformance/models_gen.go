@@ -128,8 +128,9 @@ func (e RunStatus) IsKnown() bool {
 	return false
 }
 
-// ToolChoice is one of ToolChoiceVariant1, ToolChoiceVariant2 (oneOf): the first variant, in this
-// order, that decodes wins.
+// ToolChoice is one of ToolChoiceVariant1, ToolChoiceVariant2 (oneOf): the variant the JSON fits best
+// (its kind; for an object its required and declared members), first in this order among equals, is
+// decoded once.
 type ToolChoice struct {
 	ToolChoiceVariant1 *ToolChoiceVariant1
 	ToolChoiceVariant2 *ToolChoiceVariant2
@@ -141,15 +142,20 @@ func (u ToolChoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.ToolChoiceVariant1, u.ToolChoiceVariant2)
 }
 
-// UnmarshalJSON decodes data into one variant and keeps data.
+// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
 func (u *ToolChoice) UnmarshalJSON(data []byte) error {
-	*u = ToolChoice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeUnion(data, &u.ToolChoiceVariant1, &u.ToolChoiceVariant2)
+	*u = ToolChoice{}
+	return wire.DecodeUnion(data, &u.raw, &u.ToolChoiceVariant1, &u.ToolChoiceVariant2)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ToolChoice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ToolChoiceVariant1 is an enumeration.

@@ -27,8 +27,8 @@ type NewNote struct {
 	Title     idemrt.Nullable[string] `json:"title,omitzero"`
 }
 
-// NewNotePriority is one of Integer, String (oneOf): the first variant, in this order, that decodes
-// wins.
+// NewNotePriority is one of Integer, String (oneOf): the variant the JSON fits best (its kind; for an
+// object its required and declared members), first in this order among equals, is decoded once.
 //
 // A level from 1 to 5, or a named level ("urgent").
 type NewNotePriority struct {
@@ -42,15 +42,20 @@ func (u NewNotePriority) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.Integer, u.String)
 }
 
-// UnmarshalJSON decodes data into one variant and keeps data.
+// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
 func (u *NewNotePriority) UnmarshalJSON(data []byte) error {
-	*u = NewNotePriority{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeUnion(data, &u.Integer, &u.String)
+	*u = NewNotePriority{}
+	return wire.DecodeUnion(data, &u.raw, &u.Integer, &u.String)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u NewNotePriority) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Note is an object.

@@ -3,75 +3,115 @@ package wire
 import (
 	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
 
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 )
 
 // Variant is one variant of an anyOf union: the address of its field (a
 // pointer, slice or map field) and the members the variant's schema
-// requires, which an object must carry for the variant to accept it.
+// requires, which an object must carry for the variant to accept it (nil:
+// the struct fields without omitempty or omitzero, which is how generated
+// models mark required members, so generated code leaves it nil).
 type Variant struct {
 	Target   any
 	Required []string
 }
 
-// DecodeAnyOf decodes data into every variant that accepts it, in the order
-// given: anyOf means the value may match several schemas at once. A variant
-// accepts when the JSON type fits it, the data decodes into it (unknown
-// object members allowed, since they may belong to another variant) and an
-// object has every member the variant requires. When no variant accepts,
-// the first that decodes at all is set, so that a server omitting a required
-// member still yields a value. A JSON null sets nothing and succeeds; data
-// that decodes into no variant fails with ErrNoVariant.
-func DecodeAnyOf(data []byte, variants ...Variant) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return fmt.Errorf("%w: empty input", ErrNoVariant)
-	}
-	if bytes.Equal(data, []byte("null")) {
-		return nil
-	}
-	var members map[string]json.RawMessage
-	if data[0] == '{' {
-		_ = jsoncodec.Unmarshal(data, &members)
-	}
-	matched := false
-	for _, v := range variants {
-		if hasMembers(members, v.Required) && tryVariant(data, v.Target, false, true) {
-			matched = true
-		}
-	}
-	if matched {
-		return nil
-	}
-	for _, v := range variants {
-		if tryVariant(data, v.Target, false, false) {
-			return nil
-		}
-	}
-	return fmt.Errorf("%w: %.80s", ErrNoVariant, data)
+// DecodeAnyOf decodes data into every variant that accepts it: anyOf means
+// the value may match several schemas at once. One scan of the value's top
+// level ranks the variants as DecodeUnion does, each with the members its
+// schema requires (Variant.Required). The variants that accept are those
+// whose JSON kind fits and, for an object, that have their required members
+// and whose declared members present are of kinds their fields take. The
+// best of them (one with no undeclared member first, then the document's
+// order) is decoded once; each other accepting struct variant is then
+// filled member by member without decoding any nested value twice: a member
+// it shares with the first (same name, same Go type) is copied from it (the
+// two variants then share the value a pointer, slice or map holds), a
+// scalar member is decoded from its own bytes, and a member holding objects
+// or arrays is decoded only when its type cannot reach another union;
+// otherwise that variant stays unset. When no variant accepts, the best
+// whose JSON kind fits is decoded (a server may omit a required member).
+// A failure is the error, with no other variant tried on a value that
+// nests. raw receives a copy of data only when no variant takes it
+// (ErrNoVariant). A JSON null sets nothing and succeeds.
+func DecodeAnyOf(data []byte, raw *json.RawMessage, variants ...Variant) error {
+	return decodeUnion(data, raw, variants, true)
 }
 
-// hasMembers reports whether an object has every required member; members
-// is nil when the data is not an object, and then nothing is required.
-func hasMembers(members map[string]json.RawMessage, required []string) bool {
-	if members == nil {
-		return true
+// fillFrom sets the variant field target from data, which the variant field
+// best already holds decoded, without decoding any nested value a second
+// time when that could run another union's decoder (see DecodeAnyOf). It
+// leaves target unset when it cannot.
+func fillFrom(data []byte, v *shallow, best, target any) {
+	field := reflect.ValueOf(target).Elem()
+	s := shapeOf(field.Type())
+	if s.fields == nil || s.extra || v.Kind != kindObject {
+		// Not a struct known member by member: decoded whole, when that
+		// cannot nest.
+		if !s.nests {
+			_ = decodeOnce(data, target)
+		}
+		return
 	}
-	for _, r := range required {
-		if _, ok := members[r]; !ok {
-			return false
+	from := reflect.ValueOf(best).Elem()
+	for from.Kind() == reflect.Pointer && !from.IsNil() {
+		from = from.Elem()
+	}
+	fromShape := shapeOf(from.Type())
+	out, ok := fillMembers(data, v, s, from, fromShape)
+	if !ok {
+		return
+	}
+	setVariant(field, out)
+}
+
+// fillMembers builds the struct s describes from the members of v: copied
+// from the struct from when it has the member with the same type, else
+// decoded from the member's bytes when that cannot nest.
+func fillMembers(data []byte, v *shallow, s *shape, from reflect.Value, fromShape *shape) (reflect.Value, bool) {
+	out := reflect.New(s.typ).Elem()
+	for _, m := range v.Members {
+		f := s.lookup(m.Name)
+		if f == nil {
+			continue
+		}
+		dst := out.Field(f.index)
+		if from.Kind() == reflect.Struct && fromShape.fields != nil {
+			if g := fromShape.lookup(m.Name); g != nil && g.typ == f.typ {
+				dst.Set(from.Field(g.index))
+				continue
+			}
+		}
+		if m.Kind.Container() && shapeOf(f.typ).nests {
+			return reflect.Value{}, false
+		}
+		if jsoncodec.UnmarshalNested(data[m.Start:m.End], dst.Addr().Interface()) != nil {
+			return reflect.Value{}, false
 		}
 	}
-	return true
+	return out, true
+}
+
+// setVariant stores the struct value out in a variant field (a pointer
+// field, or the struct itself).
+func setVariant(field, out reflect.Value) {
+	if field.Kind() != reflect.Pointer {
+		field.Set(out)
+		return
+	}
+	p := reflect.New(out.Type())
+	p.Elem().Set(out)
+	field.Set(p)
 }
 
 // MarshalAnyOf encodes an anyOf union: the one set variant; several set
 // variants that are all objects merge into one object (members of earlier
 // variants win, names sorted); otherwise the first set variant. With none
-// set it returns the raw JSON the union was decoded from, or null.
+// set it returns the raw JSON the union was decoded from, or null. Only the
+// first set variant is encoded whole; of the others, only the members it
+// lacks, so variants sharing a nested value (as DecodeAnyOf leaves them)
+// encode it once, and a recursive anyOf costs one encoding per level.
 func MarshalAnyOf(raw json.RawMessage, variants ...any) ([]byte, error) {
 	var set []any
 	for _, v := range variants {
@@ -85,21 +125,56 @@ func MarshalAnyOf(raw json.RawMessage, variants ...any) ([]byte, error) {
 	case 1:
 		return json.Marshal(set[0])
 	}
-	merged := map[string]json.RawMessage{}
-	for _, v := range set {
-		b, err := json.Marshal(v)
+	first, err := json.Marshal(set[0])
+	if err != nil || kindOf(first) != kindObject {
+		return first, err
+	}
+	members := map[string]json.RawMessage{}
+	for _, m := range scanMembers(first) {
+		members[m.Name] = first[m.Start:m.End]
+	}
+	for _, v := range set[1:] {
+		ok, err := addMembers(members, v)
 		if err != nil {
 			return nil, err
 		}
-		var m map[string]json.RawMessage
-		if json.Unmarshal(b, &m) != nil || m == nil {
-			return json.Marshal(set[0])
-		}
-		for k, val := range m {
-			if _, dup := merged[k]; !dup {
-				merged[k] = val
-			}
+		if !ok {
+			return first, nil
 		}
 	}
-	return json.Marshal(merged)
+	return json.Marshal(members)
+}
+
+// addMembers adds to members those of the variant v (a set pointer, slice
+// or map) that it lacks; false when v does not encode as an object.
+func addMembers(members map[string]json.RawMessage, v any) (bool, error) {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		rv = rv.Elem()
+	}
+	s := shapeOf(rv.Type())
+	if rv.Kind() != reflect.Struct || s.fields == nil || s.extra || !rv.CanAddr() {
+		b, err := json.Marshal(v)
+		if err != nil || kindOf(b) != kindObject {
+			return false, err
+		}
+		for _, m := range scanMembers(b) {
+			if _, dup := members[m.Name]; !dup {
+				members[m.Name] = b[m.Start:m.End]
+			}
+		}
+		return true, nil
+	}
+	for _, f := range s.fields {
+		fv := rv.Field(f.index)
+		if _, dup := members[f.name]; dup || f.omitted(fv) {
+			continue
+		}
+		b, err := json.Marshal(fv.Addr().Interface())
+		if err != nil {
+			return false, err
+		}
+		members[f.name] = b
+	}
+	return true, nil
 }

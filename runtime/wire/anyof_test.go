@@ -20,22 +20,22 @@ func TestDecodeAnyOf(t *testing.T) {
 	var p *phoneVariant
 	var s *string
 	vs := []Variant{{Target: &s}, {Target: &e, Required: []string{"email"}}, {Target: &p, Required: []string{"phone"}}}
-	if err := DecodeAnyOf([]byte(` {"email":"a","phone":"b"} `), vs...); err != nil || e == nil || p == nil || s != nil {
+	if err := DecodeAnyOf([]byte(` {"email":"a","phone":"b"} `), nil, vs...); err != nil || e == nil || p == nil || s != nil {
 		t.Fatalf("both: %v %v %v %v", e, p, s, err)
 	}
 	e, p = nil, nil
-	if err := DecodeAnyOf([]byte(`{"email":"a"}`), vs...); err != nil || e == nil || p != nil {
+	if err := DecodeAnyOf([]byte(`{"email":"a"}`), nil, vs...); err != nil || e == nil || p != nil {
 		t.Fatalf("email only: %v %v %v", e, p, err)
 	}
 	e = nil
-	if err := DecodeAnyOf([]byte(`{"other":1}`), vs...); err != nil || e == nil || p != nil {
+	if err := DecodeAnyOf([]byte(`{"other":1}`), nil, vs...); err != nil || e == nil || p != nil {
 		t.Fatalf("fallback to the first that decodes: %v %v %v", e, p, err)
 	}
 	e = nil
-	if err := DecodeAnyOf([]byte(`null`), vs...); err != nil || e != nil || s != nil {
+	if err := DecodeAnyOf([]byte(`null`), nil, vs...); err != nil || e != nil || s != nil {
 		t.Fatalf("null: %v", err)
 	}
-	if err := DecodeAnyOf([]byte(`true`), vs...); !errors.Is(err, ErrNoVariant) {
+	if err := DecodeAnyOf([]byte(`true`), nil, vs...); !errors.Is(err, ErrNoVariant) {
 		t.Fatalf("bool: %v", err)
 	}
 }

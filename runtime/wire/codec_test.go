@@ -46,7 +46,7 @@ func TestDecodeUnionTriesVariantsStrictlyThenLeniently(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var p pet
-		if err := DecodeUnion([]byte(tt.in), &p.Cat, &p.Dog, &p.Text, &p.List); err != nil {
+		if err := DecodeUnion([]byte(tt.in), nil, &p.Cat, &p.Dog, &p.Text, &p.List); err != nil {
 			t.Fatalf("%s: %v", tt.in, err)
 		}
 		got := ""
@@ -65,16 +65,16 @@ func TestDecodeUnionTriesVariantsStrictlyThenLeniently(t *testing.T) {
 		}
 	}
 	var p pet
-	if err := DecodeUnion([]byte(`42`), &p.Cat, &p.Dog, &p.List); !errors.Is(err, ErrNoVariant) {
+	if err := DecodeUnion([]byte(`42`), nil, &p.Cat, &p.Dog, &p.List); !errors.Is(err, ErrNoVariant) {
 		t.Errorf("42: err = %v, want ErrNoVariant", err)
 	}
-	if err := DecodeUnion([]byte(" "), &p.Cat); !errors.Is(err, ErrNoVariant) {
+	if err := DecodeUnion([]byte(" "), nil, &p.Cat); !errors.Is(err, ErrNoVariant) {
 		t.Errorf("empty input: %v", err)
 	}
 	if b, err := MarshalUnion(nil, 7); err != nil || string(b) != "7" {
 		t.Errorf("a value variant: %s %v", b, err)
 	}
-	if err := DecodeUnion([]byte(`null`), &p.Cat); err != nil || p.Cat != nil {
+	if err := DecodeUnion([]byte(`null`), nil, &p.Cat); err != nil || p.Cat != nil {
 		t.Errorf("null: %v, %v", err, p.Cat)
 	}
 }

@@ -6,23 +6,29 @@ import (
 
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 )
 
 // Discriminator returns the string value of member prop of a JSON object, or
 // "" when data is not an object or the member is missing or not a string.
+// It reads the object's top level once and decodes nothing but that member.
 func Discriminator(data []byte, prop string) string {
-	var probe map[string]json.RawMessage
-	if jsoncodec.Unmarshal(data, &probe) != nil {
+	data = bytes.TrimSpace(data)
+	if kindOf(data) != kindObject {
 		return ""
 	}
-	var s string
-	if jsoncodec.Unmarshal(probe[prop], &s) != nil {
-		return ""
+	tag := ""
+	for _, m := range scanMembers(data) {
+		if m.Name == prop && m.Kind == kindString {
+			// The last duplicate wins, as in encoding/json.
+			tag = memberName(data[m.Start:m.End])
+		}
 	}
-	return s
+	return tag
 }
 
 // DecodeVariant allocates a new value for the pointer variant *dst points at
@@ -30,7 +36,7 @@ func Discriminator(data []byte, prop string) string {
 // chose the variant.
 func DecodeVariant[T any](data []byte, dst **T) error {
 	v := new(T)
-	if err := jsoncodec.Unmarshal(data, v); err != nil {
+	if err := jsoncodec.UnmarshalNested(data, v); err != nil {
 		return err
 	}
 	*dst = v
@@ -41,14 +47,39 @@ func DecodeVariant[T any](data []byte, dst **T) error {
 // same value as idemrt.ErrNoVariant).
 var ErrNoVariant = shared.ErrNoVariant
 
-// DecodeUnion decodes data into the first variant that accepts it, in the
-// order given (the document's order). Each target is the address of a
-// variant field: a pointer field (**T) or a slice or map field. Two passes
-// are made: the first is strict (unknown object members rejected, the JSON
-// type must fit the variant), the second lenient, so that a variant that
-// names every member wins over one that merely tolerates them. A JSON null
-// sets nothing and succeeds.
-func DecodeUnion(data []byte, targets ...any) error {
+// ErrTooDeep is returned when JSON nests deeper than the runtime's limit
+// (the same value as idemrt.ErrTooDeep).
+var ErrTooDeep = shared.ErrTooDeep
+
+// DecodeUnion decodes data into one variant of a oneOf, chosen without
+// decoding: one scan of the value's top level (its kind; for an object its
+// member names and the kind of each member value) ranks the variants, and
+// the best, first in the order given (the document's) among equals, is
+// decoded once. The ranks, best first: an object that has every member the
+// variant requires and no member it does not declare, each of a kind its
+// field takes; one that may have undeclared members; a value whose JSON
+// kind fits. A failure of the chosen variant is the error: no other
+// variant is tried on a value that nests (an object or an array), so a
+// body costs one decode per union level even when every level fails; a
+// scalar value, whose decoding cannot nest, goes on to the next variant
+// that fits. Each target is the address of a variant field (**T, or a
+// slice or map field). raw receives a copy of data only when no variant
+// accepts it (ErrNoVariant). A JSON null sets nothing and succeeds.
+func DecodeUnion(data []byte, raw *json.RawMessage, targets ...any) error {
+	var buf [8]Variant
+	vs := buf[:0]
+	for _, t := range targets {
+		vs = append(vs, Variant{Target: t})
+	}
+	return decodeUnion(data, raw, vs, false)
+}
+
+// decodeUnion decodes data into the variants: the best one for a oneOf,
+// every accepting one for an anyOf (see DecodeUnion and DecodeAnyOf). A
+// variant's required members are Variant.Required, or when it is nil its
+// fields without omitempty or omitzero (which is how generated models
+// mark required members).
+func decodeUnion(data []byte, raw *json.RawMessage, vs []Variant, anyOf bool) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return fmt.Errorf("%w: empty input", ErrNoVariant)
@@ -56,64 +87,98 @@ func DecodeUnion(data []byte, targets ...any) error {
 	if bytes.Equal(data, []byte("null")) {
 		return nil
 	}
-	for _, strict := range []bool{true, false} {
-		for _, t := range targets {
-			if tryVariant(data, t, strict, strict) {
-				return nil
-			}
+	var mbuf [8]jsoncodec.Member
+	v := jsoncodec.ScanInto(data, mbuf[:0])
+	var obuf [8]int
+	var fbuf [8]fit
+	order, fits := rank(&v, vs, obuf[:0], fbuf[:0])
+	switch {
+	case len(order) == 0:
+		return noVariant(data, raw)
+	case !v.Kind.Container():
+		return decodeScalar(data, raw, vs, order, fits, anyOf)
+	}
+	best := vs[order[0]].Target
+	if err := decodeOnce(data, best); err != nil || !anyOf {
+		return err
+	}
+	for _, i := range order[1:] {
+		if fits[i] >= fitLenient {
+			fillFrom(data, &v, best, vs[i].Target)
 		}
 	}
-	return fmt.Errorf("%w: %.80s", ErrNoVariant, data)
+	return nil
 }
 
-// tryVariant decodes data into a fresh value of the target's type and stores
-// it on success. strict rejects unknown object members; fit requires the
-// JSON type to fit the variant.
-func tryVariant(data []byte, target any, strict, fit bool) bool {
+// decodeScalar decodes a scalar value, whose decoding cannot nest: into the
+// first variant that decodes it (oneOf), or into every variant whose kind
+// fits, else the first that decodes it (anyOf).
+func decodeScalar(data []byte, raw *json.RawMessage, vs []Variant, order []int, fits []fit, anyOf bool) error {
+	set := false
+	for _, i := range order {
+		if anyOf && fits[i] == fitStrict && decodeOnce(data, vs[i].Target) == nil {
+			set = true
+		}
+	}
+	if set {
+		return nil
+	}
+	for _, i := range order {
+		if decodeOnce(data, vs[i].Target) == nil {
+			return nil
+		}
+	}
+	return noVariant(data, raw)
+}
+
+// rank returns the indexes of the variants that v fits, best first, in the
+// given order among equals, and each variant's fit; order and fits are
+// buffers to append to.
+func rank(v *shallow, vs []Variant, order []int, fits []fit) ([]int, []fit) {
+	for i, vr := range vs {
+		f := shapeOf(targetType(vr.Target)).fit(v, vr.Required)
+		fits = append(fits, f)
+		if f == fitNone {
+			continue
+		}
+		// Insertion keeps equals in the given order.
+		j := len(order)
+		order = append(order, i)
+		for ; j > 0 && fits[order[j-1]] < f; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = i
+	}
+	return order, fits
+}
+
+// targetType is the type of the field a target points at.
+func targetType(target any) reflect.Type {
+	return reflect.TypeOf(target).Elem()
+}
+
+// decodeOnce decodes data into the target's field (left zero on failure).
+func decodeOnce(data []byte, target any) error {
 	field := reflect.ValueOf(target).Elem()
-	typ := field.Type()
-	if fit && !jsonFits(data[0], typ) {
-		return false
+	if err := jsoncodec.UnmarshalNested(data, target); err != nil {
+		// Nothing of a failed variant is kept.
+		field.SetZero()
+		if errors.Is(err, ErrNoVariant) || errors.Is(err, ErrTooDeep) {
+			// A level below already named the problem.
+			return err
+		}
+		return fmt.Errorf("%w: %v: %w", ErrNoVariant, field.Type(), err)
 	}
-	fresh := reflect.New(typ)
-	decode := jsoncodec.Unmarshal
-	if strict {
-		decode = jsoncodec.UnmarshalStrict
-	}
-	if decode(data, fresh.Interface()) != nil {
-		return false
-	}
-	field.Set(fresh.Elem())
-	return true
+	return nil
 }
 
-// jsonFits reports whether a JSON value starting with c can plausibly decode
-// into t without a custom unmarshaler converting it.
-func jsonFits(c byte, t reflect.Type) bool {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// noVariant keeps a copy of data in *raw, so that the union encodes back
+// to what it was given, and returns ErrNoVariant.
+func noVariant(data []byte, raw *json.RawMessage) error {
+	if raw != nil {
+		*raw = append(json.RawMessage(nil), data...)
 	}
-	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
-		return true
-	}
-	switch c {
-	case '{':
-		return t.Kind() == reflect.Struct || t.Kind() == reflect.Map || t.Kind() == reflect.Interface
-	case '[':
-		return t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Interface
-	case '"':
-		return t.Kind() == reflect.String || t.Kind() == reflect.Interface ||
-			reflect.PointerTo(t).Implements(textUnmarshalerType) || t == bytesType
-	case 't', 'f':
-		return t.Kind() == reflect.Bool || t.Kind() == reflect.Interface
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64, reflect.Interface:
-		return true
-	}
-	return false
+	return fmt.Errorf("%w: %.80s", ErrNoVariant, data)
 }
 
 // MarshalUnion encodes the first set variant (a non-nil pointer, slice or
@@ -199,30 +264,33 @@ func writeMember(buf *bytes.Buffer, k string, v any, first *bool) error {
 // that its UnmarshalJSON is not called again. It is the runtime's JSON codec,
 // with encoding/json's semantics and errors.
 func UnmarshalDeclared(data []byte, v any) error {
-	return jsoncodec.Unmarshal(data, v)
+	return jsoncodec.UnmarshalNested(data, v)
 }
 
 // UnmarshalExtra fills *extra with the members of the JSON object data that
 // are not among the declared names. It leaves *extra nil when there are none.
+// The object's members are found by one scan (UnmarshalDeclared has already
+// refused data that is not an object) and each extra one is decoded from its
+// own bytes, so nothing of data is copied.
 func UnmarshalExtra[V any](data []byte, extra *map[string]V, declared ...string) error {
-	var all map[string]json.RawMessage
-	if err := jsoncodec.Unmarshal(data, &all); err != nil {
-		return err
+	data = bytes.TrimSpace(data)
+	if kindOf(data) != kindObject {
+		var all map[string]json.RawMessage
+		return jsoncodec.UnmarshalNested(data, &all)
 	}
-	for _, d := range declared {
-		delete(all, d)
-	}
-	if len(all) == 0 {
-		*extra = nil
-		return nil
-	}
-	m := make(map[string]V, len(all))
-	for k, raw := range all {
-		var v V
-		if err := jsoncodec.Unmarshal(raw, &v); err != nil {
-			return fmt.Errorf("member %q: %w", k, err)
+	var m map[string]V
+	for _, mb := range scanMembers(data) {
+		if slices.Contains(declared, mb.Name) {
+			continue
 		}
-		m[k] = v
+		var v V
+		if err := jsoncodec.UnmarshalNested(data[mb.Start:mb.End], &v); err != nil {
+			return fmt.Errorf("member %q: %w", mb.Name, err)
+		}
+		if m == nil {
+			m = map[string]V{}
+		}
+		m[mb.Name] = v
 	}
 	*extra = m
 	return nil

@@ -3,10 +3,12 @@ package jsoncodec_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
+	"github.com/idemgen/idemgen/runtime/internal/shared"
 )
 
 // seeds are answers a server could send for the shapes above, valid and
@@ -65,6 +67,13 @@ func compare[T any](t *testing.T, data []byte) {
 	var want, got, fast T
 	wantErr := json.Unmarshal(data, &want)
 	gotErr := jsoncodec.Unmarshal(data, &got)
+	if errors.Is(gotErr, shared.ErrTooDeep) {
+		// The codec's own limit, which encoding/json (10,000 levels) lacks.
+		if tooDeep(data) {
+			return
+		}
+		t.Fatalf("ErrTooDeep for %q", data)
+	}
 	if (gotErr == nil) != (wantErr == nil) || reflect.TypeOf(gotErr) != reflect.TypeOf(wantErr) {
 		t.Fatalf("%T: codec error %v, encoding/json %v, input %q", got, gotErr, wantErr, data)
 	}
@@ -79,6 +88,28 @@ func compare[T any](t *testing.T, data []byte) {
 		}
 		if !reflect.DeepEqual(fast, want) {
 			t.Fatalf("%T: fast path decoded %#v, encoding/json %#v, input %q", fast, fast, want, data)
+		}
+	}
+}
+
+// tooDeep reports whether data nests more than shared.MaxDepth levels,
+// counted with encoding/json's tokenizer.
+func tooDeep(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	d := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			// Invalid JSON: the codec's pass counts brackets outside strings.
+			return true
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if d++; d > shared.MaxDepth {
+				return true
+			}
+		case json.Delim('}'), json.Delim(']'):
+			d--
 		}
 	}
 }

@@ -22,15 +22,60 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
+	"reflect"
 )
 
-// Unmarshal decodes data into v with the result of encoding/json.Unmarshal.
+// Unmarshal decodes data into v with the result of encoding/json.Unmarshal,
+// after one pass that refuses data nesting deeper than shared.MaxDepth
+// (shared.ErrTooDeep).
 func Unmarshal(data []byte, v any) error {
+	if _, err := checkDepth(data); err != nil {
+		return err
+	}
 	if fastUnmarshal(data, v) == nil {
 		return nil
 	}
 	// The rare path: the standard library decides, and names the error.
 	return stdjson.Unmarshal(data, v)
+}
+
+// nestedFastDepth is how deep a value decoded by UnmarshalNested may nest
+// for the fast path to take it. The fast path copies its input, and copies
+// again the bytes of every value with an UnmarshalJSON method it meets, so
+// a chain of such values (unions, Nullable) decoded through it costs the
+// size of each subtree per level; encoding/json hands such values slices
+// of its input and copies nothing.
+const nestedFastDepth = 2
+
+// UnmarshalNested is Unmarshal for the decoders that an UnmarshalJSON
+// method calls (unions, Nullable, additional members), with the same
+// result. A struct or slice on a chain of such values is decoded member by
+// member (members.go), so that each level of the chain is read once; other
+// values nesting deeper than nestedFastDepth are decoded by encoding/json
+// alone, which copies nothing and is not run a second time on a failure.
+func UnmarshalNested(data []byte, v any) error {
+	d, err := checkDepth(data)
+	if err != nil {
+		return err
+	}
+	data = bytes.TrimSpace(data)
+	if rv := reflect.ValueOf(v); d > 0 && rv.Kind() == reflect.Pointer && !rv.IsNil() && !decodesItself(rv.Type().Elem()) {
+		if e := rv.Elem(); memberwise(data, derefType(e.Type())) {
+			return decodeValue(data, e)
+		}
+	}
+	if d <= nestedFastDepth && fastUnmarshal(data, v) == nil {
+		return nil
+	}
+	return stdjson.Unmarshal(data, v)
+}
+
+// derefType is t without its pointers.
+func derefType(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
 }
 
 // UnmarshalStrict is Unmarshal with unknown object members refused (the

@@ -66,8 +66,8 @@ type contact struct {
 }
 
 func (u *contact) UnmarshalJSON(data []byte) error {
-	*u = contact{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = contact{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.EmailContact, Required: []string{"email"}},
 		wire.Variant{Target: &u.PhoneContact, Required: []string{"phone"}},
 	)
@@ -89,14 +89,14 @@ type event struct {
 }
 
 func (u *event) UnmarshalJSON(data []byte) error {
-	*u = event{raw: append(json.RawMessage(nil), data...)}
+	*u = event{}
 	switch wire.Discriminator(data, "type") {
 	case "OrderPlaced":
 		return wire.DecodeVariant(data, &u.OrderPlaced)
 	case "OrderShipped":
 		return wire.DecodeVariant(data, &u.OrderShipped)
 	}
-	return wire.DecodeUnion(data, &u.OrderPlaced, &u.OrderShipped)
+	return wire.DecodeUnion(data, &u.raw, &u.OrderPlaced, &u.OrderShipped)
 }
 
 type payload struct {
@@ -107,8 +107,8 @@ type payload struct {
 }
 
 func (u *payload) UnmarshalJSON(data []byte) error {
-	*u = payload{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = payload{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
 		wire.Variant{Target: &u.Integer},
 		wire.Variant{Target: &u.OrderPlaced, Required: []string{"order_id", "type"}},

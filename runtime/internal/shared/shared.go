@@ -61,6 +61,13 @@ var ErrInvalidParam = errors.New("invalid parameter value")
 // ErrNoVariant is returned when no variant of a union decodes the data.
 var ErrNoVariant = errors.New("no union variant matches")
 
+// ErrTooDeep is returned when a JSON document nests objects and arrays
+// deeper than MaxDepth.
+var ErrTooDeep = errors.New("JSON nested too deep")
+
+// MaxDepth is how deep the runtime's decoders let objects and arrays nest.
+const MaxDepth = 128
+
 // IsJSON reports whether a media type is JSON: application/json or any
 // type with a +json suffix. Parameters (charset) are ignored.
 func IsJSON(contentType string) bool {

@@ -28,7 +28,8 @@ type APIErrors struct {
 }
 
 // APIErrorsSource is one of BankAccount, Card, Source (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type APIErrorsSource struct {
 	BankAccount *BankAccount
 	Card        *Card
@@ -41,19 +42,24 @@ func (u APIErrorsSource) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.BankAccount, u.Card, u.Source)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *APIErrorsSource) UnmarshalJSON(data []byte) error {
-	*u = APIErrorsSource{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
-		wire.Variant{Target: &u.BankAccount, Required: []string{"country", "currency", "id", "last4", "object", "status"}},
-		wire.Variant{Target: &u.Card, Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
-		wire.Variant{Target: &u.Source, Required: []string{"client_secret", "created", "flow", "id", "livemode", "object", "status", "type"}},
+	*u = APIErrorsSource{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
+		wire.Variant{Target: &u.Source},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u APIErrorsSource) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // APIErrorsType is an enumeration.
@@ -122,7 +128,8 @@ type AccountBrandingSettings struct {
 }
 
 // AccountBrandingSettingsIcon is one of String, File (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type AccountBrandingSettingsIcon struct {
 	String *string
 	File   *File
@@ -134,22 +141,28 @@ func (u AccountBrandingSettingsIcon) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *AccountBrandingSettingsIcon) UnmarshalJSON(data []byte) error {
-	*u = AccountBrandingSettingsIcon{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = AccountBrandingSettingsIcon{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u AccountBrandingSettingsIcon) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // AccountBrandingSettingsLogo is one of String, File (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type AccountBrandingSettingsLogo struct {
 	String *string
 	File   *File
@@ -161,18 +174,23 @@ func (u AccountBrandingSettingsLogo) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *AccountBrandingSettingsLogo) UnmarshalJSON(data []byte) error {
-	*u = AccountBrandingSettingsLogo{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = AccountBrandingSettingsLogo{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u AccountBrandingSettingsLogo) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // AccountBusinessProfile is an object (schema "account_business_profile").
@@ -980,7 +998,8 @@ type AccountExternalAccounts struct {
 }
 
 // AccountExternalAccountsDataItem is one of BankAccount, Card (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 //
 // Polymorphic
 type AccountExternalAccountsDataItem struct {
@@ -994,18 +1013,23 @@ func (u AccountExternalAccountsDataItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.BankAccount, u.Card)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *AccountExternalAccountsDataItem) UnmarshalJSON(data []byte) error {
-	*u = AccountExternalAccountsDataItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
-		wire.Variant{Target: &u.BankAccount, Required: []string{"country", "currency", "id", "last4", "object", "status"}},
-		wire.Variant{Target: &u.Card, Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
+	*u = AccountExternalAccountsDataItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u AccountExternalAccountsDataItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // AccountExternalAccountsObject is an enumeration.
@@ -1319,7 +1343,8 @@ type ApplicationFee struct {
 }
 
 // ApplicationFeeAccount is one of String, Account (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type ApplicationFeeAccount struct {
 	String  *string
 	Account *Account
@@ -1331,22 +1356,28 @@ func (u ApplicationFeeAccount) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ApplicationFeeAccount) UnmarshalJSON(data []byte) error {
-	*u = ApplicationFeeAccount{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ApplicationFeeAccount{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ApplicationFeeAccount) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ApplicationFeeApplication is one of String, Application (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type ApplicationFeeApplication struct {
 	String      *string
 	Application *Application
@@ -1358,22 +1389,28 @@ func (u ApplicationFeeApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ApplicationFeeApplication) UnmarshalJSON(data []byte) error {
-	*u = ApplicationFeeApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ApplicationFeeApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Application},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ApplicationFeeApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ApplicationFeeBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type ApplicationFeeBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -1385,22 +1422,28 @@ func (u ApplicationFeeBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ApplicationFeeBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = ApplicationFeeBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ApplicationFeeBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ApplicationFeeBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ApplicationFeeCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type ApplicationFeeCharge struct {
 	String *string
 	Charge *Charge
@@ -1412,18 +1455,23 @@ func (u ApplicationFeeCharge) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ApplicationFeeCharge) UnmarshalJSON(data []byte) error {
-	*u = ApplicationFeeCharge{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ApplicationFeeCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ApplicationFeeCharge) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ApplicationFeeObject is an enumeration.
@@ -1444,7 +1492,8 @@ func (e ApplicationFeeObject) IsKnown() bool {
 }
 
 // ApplicationFeeOriginatingTransaction is one of String, Charge (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type ApplicationFeeOriginatingTransaction struct {
 	String *string
 	Charge *Charge
@@ -1456,18 +1505,23 @@ func (u ApplicationFeeOriginatingTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ApplicationFeeOriginatingTransaction) UnmarshalJSON(data []byte) error {
-	*u = ApplicationFeeOriginatingTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ApplicationFeeOriginatingTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ApplicationFeeOriginatingTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ApplicationFeeRefunds is an object.
@@ -1582,8 +1636,9 @@ func (e BalanceTransactionObject) IsKnown() bool {
 // BalanceTransactionSource is one of String, ApplicationFee, Charge, ConnectCollectionTransfer,
 // CustomerCashBalanceTransaction, Dispute, FeeRefund, IssuingAuthorization, IssuingDispute,
 // IssuingTransaction, Payout, PlatformTaxFee, Refund, ReserveTransaction, TaxDeductedAtSource, Topup,
-// Transfer, TransferReversal (anyOf): every variant that accepts the JSON is set (its JSON type fits,
-// it decodes, an object has its required members).
+// Transfer, TransferReversal (anyOf): every variant that accepts the JSON is set (its kind fits; an
+// object has its required members, and its declared ones are of the right kind); the best is decoded
+// once and the others filled from it.
 type BalanceTransactionSource struct {
 	String                         *string
 	ApplicationFee                 *ApplicationFee
@@ -1611,34 +1666,39 @@ func (u BalanceTransactionSource) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.ApplicationFee, u.Charge, u.ConnectCollectionTransfer, u.CustomerCashBalanceTransaction, u.Dispute, u.FeeRefund, u.IssuingAuthorization, u.IssuingDispute, u.IssuingTransaction, u.Payout, u.PlatformTaxFee, u.Refund, u.ReserveTransaction, u.TaxDeductedAtSource, u.Topup, u.Transfer, u.TransferReversal)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *BalanceTransactionSource) UnmarshalJSON(data []byte) error {
-	*u = BalanceTransactionSource{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = BalanceTransactionSource{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.ApplicationFee, Required: []string{"account", "amount", "amount_refunded", "application", "charge", "created", "currency", "id", "livemode", "object", "refunded", "refunds"}},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
-		wire.Variant{Target: &u.ConnectCollectionTransfer, Required: []string{"amount", "currency", "destination", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.CustomerCashBalanceTransaction, Required: []string{"created", "currency", "customer", "ending_balance", "id", "livemode", "net_amount", "object", "type"}},
-		wire.Variant{Target: &u.Dispute, Required: []string{"amount", "balance_transactions", "charge", "created", "currency", "evidence", "evidence_details", "id", "is_charge_refundable", "livemode", "metadata", "object", "reason", "status"}},
-		wire.Variant{Target: &u.FeeRefund, Required: []string{"amount", "created", "currency", "fee", "id", "object"}},
-		wire.Variant{Target: &u.IssuingAuthorization, Required: []string{"amount", "approved", "authorization_method", "balance_transactions", "card", "created", "currency", "id", "livemode", "merchant_amount", "merchant_currency", "merchant_data", "metadata", "object", "request_history", "status", "transactions", "verification_data"}},
-		wire.Variant{Target: &u.IssuingDispute, Required: []string{"amount", "created", "currency", "evidence", "id", "livemode", "metadata", "object", "status", "transaction"}},
-		wire.Variant{Target: &u.IssuingTransaction, Required: []string{"amount", "card", "created", "currency", "id", "livemode", "merchant_amount", "merchant_currency", "merchant_data", "metadata", "object", "type"}},
-		wire.Variant{Target: &u.Payout, Required: []string{"amount", "arrival_date", "automatic", "created", "currency", "id", "livemode", "method", "object", "reconciliation_status", "source_type", "status", "type"}},
-		wire.Variant{Target: &u.PlatformTaxFee, Required: []string{"account", "id", "object", "source_transaction", "type"}},
-		wire.Variant{Target: &u.Refund, Required: []string{"amount", "created", "currency", "id", "object"}},
-		wire.Variant{Target: &u.ReserveTransaction, Required: []string{"amount", "currency", "id", "object"}},
-		wire.Variant{Target: &u.TaxDeductedAtSource, Required: []string{"id", "object", "period_end", "period_start", "tax_deduction_account_number"}},
-		wire.Variant{Target: &u.Topup, Required: []string{"amount", "created", "currency", "id", "livemode", "metadata", "object", "status"}},
-		wire.Variant{Target: &u.Transfer, Required: []string{"amount", "amount_reversed", "created", "currency", "id", "livemode", "metadata", "object", "reversals", "reversed"}},
-		wire.Variant{Target: &u.TransferReversal, Required: []string{"amount", "created", "currency", "id", "object", "transfer"}},
+		wire.Variant{Target: &u.ApplicationFee},
+		wire.Variant{Target: &u.Charge},
+		wire.Variant{Target: &u.ConnectCollectionTransfer},
+		wire.Variant{Target: &u.CustomerCashBalanceTransaction},
+		wire.Variant{Target: &u.Dispute},
+		wire.Variant{Target: &u.FeeRefund},
+		wire.Variant{Target: &u.IssuingAuthorization},
+		wire.Variant{Target: &u.IssuingDispute},
+		wire.Variant{Target: &u.IssuingTransaction},
+		wire.Variant{Target: &u.Payout},
+		wire.Variant{Target: &u.PlatformTaxFee},
+		wire.Variant{Target: &u.Refund},
+		wire.Variant{Target: &u.ReserveTransaction},
+		wire.Variant{Target: &u.TaxDeductedAtSource},
+		wire.Variant{Target: &u.Topup},
+		wire.Variant{Target: &u.Transfer},
+		wire.Variant{Target: &u.TransferReversal},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u BalanceTransactionSource) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // BalanceTransactionType is an enumeration.
@@ -1722,7 +1782,8 @@ type BankAccount struct {
 }
 
 // BankAccountAccount is one of String, Account (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type BankAccountAccount struct {
 	String  *string
 	Account *Account
@@ -1734,18 +1795,23 @@ func (u BankAccountAccount) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *BankAccountAccount) UnmarshalJSON(data []byte) error {
-	*u = BankAccountAccount{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = BankAccountAccount{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u BankAccountAccount) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // BankAccountAvailablePayoutMethodsItem is an enumeration.
@@ -1767,7 +1833,8 @@ func (e BankAccountAvailablePayoutMethodsItem) IsKnown() bool {
 }
 
 // BankAccountCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type BankAccountCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -1780,19 +1847,24 @@ func (u BankAccountCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *BankAccountCustomer) UnmarshalJSON(data []byte) error {
-	*u = BankAccountCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = BankAccountCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u BankAccountCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // BankAccountObject is an enumeration.
@@ -1908,8 +1980,9 @@ type Card struct {
 	TokenizationMethod     idemrt.Nullable[string]                           `json:"tokenization_method,omitzero"`
 }
 
-// CardAccount is one of String, Account (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// CardAccount is one of String, Account (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type CardAccount struct {
 	String  *string
 	Account *Account
@@ -1921,18 +1994,23 @@ func (u CardAccount) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CardAccount) UnmarshalJSON(data []byte) error {
-	*u = CardAccount{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CardAccount{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CardAccount) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CardAvailablePayoutMethodsItem is an enumeration.
@@ -1954,7 +2032,8 @@ func (e CardAvailablePayoutMethodsItem) IsKnown() bool {
 }
 
 // CardCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type CardCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -1967,19 +2046,24 @@ func (u CardCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CardCustomer) UnmarshalJSON(data []byte) error {
-	*u = CardCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CardCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CardCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CardGeneratedFromPaymentMethodDetails is an object (schema
@@ -2102,7 +2186,8 @@ type Charge struct {
 }
 
 // ChargeApplication is one of String, Application (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type ChargeApplication struct {
 	String      *string
 	Application *Application
@@ -2114,22 +2199,28 @@ func (u ChargeApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeApplication) UnmarshalJSON(data []byte) error {
-	*u = ChargeApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Application},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeApplicationFee is one of String, ApplicationFee (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type ChargeApplicationFee struct {
 	String         *string
 	ApplicationFee *ApplicationFee
@@ -2141,22 +2232,28 @@ func (u ChargeApplicationFee) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.ApplicationFee)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeApplicationFee) UnmarshalJSON(data []byte) error {
-	*u = ChargeApplicationFee{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeApplicationFee{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.ApplicationFee, Required: []string{"account", "amount", "amount_refunded", "application", "charge", "created", "currency", "id", "livemode", "object", "refunded", "refunds"}},
+		wire.Variant{Target: &u.ApplicationFee},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeApplicationFee) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type ChargeBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -2168,22 +2265,28 @@ func (u ChargeBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = ChargeBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type ChargeCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -2196,23 +2299,29 @@ func (u ChargeCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeCustomer) UnmarshalJSON(data []byte) error {
-	*u = ChargeCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeFailureBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type ChargeFailureBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -2224,18 +2333,23 @@ func (u ChargeFailureBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeFailureBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = ChargeFailureBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeFailureBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeFailureBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeFraudDetails is an object (schema "charge_fraud_details").
@@ -2247,7 +2361,8 @@ type ChargeFraudDetails struct {
 }
 
 // ChargeInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type ChargeInvoice struct {
 	String  *string
 	Invoice *Invoice
@@ -2259,18 +2374,23 @@ func (u ChargeInvoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeInvoice) UnmarshalJSON(data []byte) error {
-	*u = ChargeInvoice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeInvoice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice, Required: []string{"amount_due", "amount_paid", "amount_remaining", "amount_shipping", "attempt_count", "attempted", "automatic_tax", "collection_method", "created", "currency", "default_tax_rates", "lines", "livemode", "object", "paid", "paid_out_of_band", "payment_settings", "period_end", "period_start", "post_payment_credit_notes_amount", "pre_payment_credit_notes_amount", "starting_balance", "status_transitions", "subtotal", "total", "total_tax_amounts"}},
+		wire.Variant{Target: &u.Invoice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeInvoice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeObject is an enumeration.
@@ -2291,7 +2411,8 @@ func (e ChargeObject) IsKnown() bool {
 }
 
 // ChargeOnBehalfOf is one of String, Account (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type ChargeOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -2303,18 +2424,23 @@ func (u ChargeOnBehalfOf) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = ChargeOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeOutcome is an object (schema "charge_outcome").
@@ -2331,7 +2457,8 @@ type ChargeOutcome struct {
 }
 
 // ChargeOutcomeRule is one of String, Rule (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type ChargeOutcomeRule struct {
 	String *string
 	Rule   *Rule
@@ -2343,22 +2470,28 @@ func (u ChargeOutcomeRule) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Rule)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeOutcomeRule) UnmarshalJSON(data []byte) error {
-	*u = ChargeOutcomeRule{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeOutcomeRule{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Rule, Required: []string{"action", "id", "predicate"}},
+		wire.Variant{Target: &u.Rule},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeOutcomeRule) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargePaymentIntent is one of String, PaymentIntent (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type ChargePaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -2370,18 +2503,23 @@ func (u ChargePaymentIntent) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargePaymentIntent) UnmarshalJSON(data []byte) error {
-	*u = ChargePaymentIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargePaymentIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentIntent, Required: []string{"amount", "capture_method", "confirmation_method", "created", "currency", "id", "livemode", "object", "payment_method_types", "status"}},
+		wire.Variant{Target: &u.PaymentIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargePaymentIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeRefunds is an object.
@@ -2411,8 +2549,9 @@ func (e ChargeRefundsObject) IsKnown() bool {
 	return false
 }
 
-// ChargeReview is one of String, Review (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// ChargeReview is one of String, Review (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type ChargeReview struct {
 	String *string
 	Review *Review
@@ -2424,22 +2563,28 @@ func (u ChargeReview) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Review)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeReview) UnmarshalJSON(data []byte) error {
-	*u = ChargeReview{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeReview{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Review, Required: []string{"created", "id", "livemode", "object", "open", "opened_reason", "reason"}},
+		wire.Variant{Target: &u.Review},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeReview) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeSourceTransfer is one of String, Transfer (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type ChargeSourceTransfer struct {
 	String   *string
 	Transfer *Transfer
@@ -2451,18 +2596,23 @@ func (u ChargeSourceTransfer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Transfer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeSourceTransfer) UnmarshalJSON(data []byte) error {
-	*u = ChargeSourceTransfer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeSourceTransfer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Transfer, Required: []string{"amount", "amount_reversed", "created", "currency", "id", "livemode", "metadata", "object", "reversals", "reversed"}},
+		wire.Variant{Target: &u.Transfer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeSourceTransfer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeStatus is an enumeration.
@@ -2485,7 +2635,8 @@ func (e ChargeStatus) IsKnown() bool {
 }
 
 // ChargeTransfer is one of String, Transfer (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type ChargeTransfer struct {
 	String   *string
 	Transfer *Transfer
@@ -2497,18 +2648,23 @@ func (u ChargeTransfer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Transfer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeTransfer) UnmarshalJSON(data []byte) error {
-	*u = ChargeTransfer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeTransfer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Transfer, Required: []string{"amount", "amount_reversed", "created", "currency", "id", "livemode", "metadata", "object", "reversals", "reversed"}},
+		wire.Variant{Target: &u.Transfer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeTransfer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ChargeTransferData is an object (schema "charge_transfer_data").
@@ -2520,7 +2676,8 @@ type ChargeTransferData struct {
 }
 
 // ChargeTransferDataDestination is one of String, Account (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type ChargeTransferDataDestination struct {
 	String  *string
 	Account *Account
@@ -2532,18 +2689,23 @@ func (u ChargeTransferDataDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ChargeTransferDataDestination) UnmarshalJSON(data []byte) error {
-	*u = ChargeTransferDataDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ChargeTransferDataDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ChargeTransferDataDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ConnectCollectionTransfer is an object (schema "connect_collection_transfer").
@@ -2559,7 +2721,8 @@ type ConnectCollectionTransfer struct {
 }
 
 // ConnectCollectionTransferDestination is one of String, Account (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type ConnectCollectionTransferDestination struct {
 	String  *string
 	Account *Account
@@ -2571,18 +2734,23 @@ func (u ConnectCollectionTransferDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ConnectCollectionTransferDestination) UnmarshalJSON(data []byte) error {
-	*u = ConnectCollectionTransferDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ConnectCollectionTransferDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ConnectCollectionTransferDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ConnectCollectionTransferObject is an enumeration.
@@ -2813,8 +2981,9 @@ type CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft s
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction is one
-// of String, BalanceTransaction (anyOf): every variant that accepts the JSON is set (its JSON type
-// fits, it decodes, an object has its required members).
+// of String, BalanceTransaction (anyOf): every variant that accepts the JSON is set (its kind fits; an
+// object has its required members, and its declared ones are of the right kind); the best is decoded
+// once and the others filled from it.
 type CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -2826,23 +2995,29 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraf
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftLinkedTransaction is one of
-// String, CustomerCashBalanceTransaction (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// String, CustomerCashBalanceTransaction (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftLinkedTransaction struct {
 	String                         *string
 	CustomerCashBalanceTransaction *CustomerCashBalanceTransaction
@@ -2854,18 +3029,23 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraf
 	return wire.MarshalAnyOf(u.raw, u.String, u.CustomerCashBalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftLinkedTransaction) UnmarshalJSON(data []byte) error {
-	*u = CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftLinkedTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftLinkedTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.CustomerCashBalanceTransaction, Required: []string{"created", "currency", "customer", "ending_balance", "id", "livemode", "net_amount", "object", "type"}},
+		wire.Variant{Target: &u.CustomerCashBalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftLinkedTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransaction is an object
@@ -2878,8 +3058,9 @@ type CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransa
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent is one
-// of String, PaymentIntent (anyOf): every variant that accepts the JSON is set (its JSON type fits, it
-// decodes, an object has its required members).
+// of String, PaymentIntent (anyOf): every variant that accepts the JSON is set (its kind fits; an
+// object has its required members, and its declared ones are of the right kind); the best is decoded
+// once and the others filled from it.
 type CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -2891,18 +3072,23 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTra
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent) UnmarshalJSON(data []byte) error {
-	*u = CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentIntent, Required: []string{"amount", "capture_method", "confirmation_method", "created", "currency", "id", "livemode", "object", "payment_method_types", "status"}},
+		wire.Variant{Target: &u.PaymentIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransaction is an object (schema
@@ -3022,8 +3208,9 @@ type CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTra
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund is one of
-// String, Refund (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes,
-// an object has its required members).
+// String, Refund (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its
+// required members, and its declared ones are of the right kind); the best is decoded once and the
+// others filled from it.
 type CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund struct {
 	String *string
 	Refund *Refund
@@ -3035,18 +3222,23 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPayment
 	return wire.MarshalAnyOf(u.raw, u.String, u.Refund)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund) UnmarshalJSON(data []byte) error {
-	*u = CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Refund, Required: []string{"amount", "created", "currency", "id", "object"}},
+		wire.Variant{Target: &u.Refund},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransaction is an object
@@ -3059,8 +3251,9 @@ type CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTr
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent is
-// one of String, PaymentIntent (anyOf): every variant that accepts the JSON is set (its JSON type
-// fits, it decodes, an object has its required members).
+// one of String, PaymentIntent (anyOf): every variant that accepts the JSON is set (its kind fits; an
+// object has its required members, and its declared ones are of the right kind); the best is decoded
+// once and the others filled from it.
 type CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -3072,18 +3265,23 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymen
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent) UnmarshalJSON(data []byte) error {
-	*u = CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentIntent, Required: []string{"amount", "capture_method", "confirmation_method", "created", "currency", "id", "livemode", "object", "payment_method_types", "status"}},
+		wire.Variant{Target: &u.PaymentIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerCashBalanceTransaction is an object (schema "customer_cash_balance_transaction").
@@ -3107,7 +3305,8 @@ type CustomerCashBalanceTransaction struct {
 }
 
 // CustomerCashBalanceTransactionCustomer is one of String, Customer (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type CustomerCashBalanceTransactionCustomer struct {
 	String   *string
 	Customer *Customer
@@ -3119,18 +3318,23 @@ func (u CustomerCashBalanceTransactionCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerCashBalanceTransactionCustomer) UnmarshalJSON(data []byte) error {
-	*u = CustomerCashBalanceTransactionCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerCashBalanceTransactionCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
+		wire.Variant{Target: &u.Customer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerCashBalanceTransactionCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerCashBalanceTransactionObject is an enumeration.
@@ -3175,7 +3379,8 @@ func (e CustomerCashBalanceTransactionType) IsKnown() bool {
 }
 
 // CustomerDefaultSource is one of String, BankAccount, Card, Source (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type CustomerDefaultSource struct {
 	String      *string
 	BankAccount *BankAccount
@@ -3189,20 +3394,25 @@ func (u CustomerDefaultSource) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BankAccount, u.Card, u.Source)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerDefaultSource) UnmarshalJSON(data []byte) error {
-	*u = CustomerDefaultSource{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerDefaultSource{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BankAccount, Required: []string{"country", "currency", "id", "last4", "object", "status"}},
-		wire.Variant{Target: &u.Card, Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
-		wire.Variant{Target: &u.Source, Required: []string{"client_secret", "created", "flow", "id", "livemode", "object", "status", "type"}},
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
+		wire.Variant{Target: &u.Source},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerDefaultSource) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerObject is an enumeration.
@@ -3233,7 +3443,8 @@ type CustomerSources struct {
 }
 
 // CustomerSourcesDataItem is one of BankAccount, Card, Source (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 //
 // Polymorphic
 type CustomerSourcesDataItem struct {
@@ -3248,19 +3459,24 @@ func (u CustomerSourcesDataItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.BankAccount, u.Card, u.Source)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerSourcesDataItem) UnmarshalJSON(data []byte) error {
-	*u = CustomerSourcesDataItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
-		wire.Variant{Target: &u.BankAccount, Required: []string{"country", "currency", "id", "last4", "object", "status"}},
-		wire.Variant{Target: &u.Card, Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
-		wire.Variant{Target: &u.Source, Required: []string{"client_secret", "created", "flow", "id", "livemode", "object", "status", "type"}},
+	*u = CustomerSourcesDataItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
+		wire.Variant{Target: &u.Source},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerSourcesDataItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // CustomerSourcesObject is an enumeration.
@@ -3412,7 +3628,8 @@ func (e CustomerTaxLocationSource) IsKnown() bool {
 }
 
 // CustomerTestClock is one of String, TestHelpersTestClock (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type CustomerTestClock struct {
 	String               *string
 	TestHelpersTestClock *TestHelpersTestClock
@@ -3424,18 +3641,23 @@ func (u CustomerTestClock) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TestHelpersTestClock)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *CustomerTestClock) UnmarshalJSON(data []byte) error {
-	*u = CustomerTestClock{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = CustomerTestClock{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TestHelpersTestClock, Required: []string{"created", "deletes_after", "frozen_time", "id", "livemode", "object", "status"}},
+		wire.Variant{Target: &u.TestHelpersTestClock},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u CustomerTestClock) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DeletedApplication is an object (schema "deleted_application").
@@ -3589,7 +3811,8 @@ type DeletedDiscount struct {
 }
 
 // DeletedDiscountCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type DeletedDiscountCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -3602,19 +3825,24 @@ func (u DeletedDiscountCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DeletedDiscountCustomer) UnmarshalJSON(data []byte) error {
-	*u = DeletedDiscountCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DeletedDiscountCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DeletedDiscountCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DeletedDiscountObject is an enumeration.
@@ -3635,7 +3863,8 @@ func (e DeletedDiscountObject) IsKnown() bool {
 }
 
 // DeletedDiscountPromotionCode is one of String, PromotionCode (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type DeletedDiscountPromotionCode struct {
 	String        *string
 	PromotionCode *PromotionCode
@@ -3647,18 +3876,23 @@ func (u DeletedDiscountPromotionCode) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PromotionCode)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DeletedDiscountPromotionCode) UnmarshalJSON(data []byte) error {
-	*u = DeletedDiscountPromotionCode{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DeletedDiscountPromotionCode{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PromotionCode, Required: []string{"active", "code", "coupon", "created", "id", "livemode", "object", "restrictions", "times_redeemed"}},
+		wire.Variant{Target: &u.PromotionCode},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DeletedDiscountPromotionCode) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DeletedInvoice is an object (schema "deleted_invoice").
@@ -3783,7 +4017,8 @@ type Discount struct {
 }
 
 // DiscountCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type DiscountCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -3796,19 +4031,24 @@ func (u DiscountCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DiscountCustomer) UnmarshalJSON(data []byte) error {
-	*u = DiscountCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DiscountCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DiscountCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DiscountObject is an enumeration.
@@ -3829,7 +4069,8 @@ func (e DiscountObject) IsKnown() bool {
 }
 
 // DiscountPromotionCode is one of String, PromotionCode (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type DiscountPromotionCode struct {
 	String        *string
 	PromotionCode *PromotionCode
@@ -3841,18 +4082,23 @@ func (u DiscountPromotionCode) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PromotionCode)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DiscountPromotionCode) UnmarshalJSON(data []byte) error {
-	*u = DiscountPromotionCode{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DiscountPromotionCode{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PromotionCode, Required: []string{"active", "code", "coupon", "created", "id", "livemode", "object", "restrictions", "times_redeemed"}},
+		wire.Variant{Target: &u.PromotionCode},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DiscountPromotionCode) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DiscountsResourceDiscountAmount is an object (schema "discounts_resource_discount_amount").
@@ -3864,8 +4110,8 @@ type DiscountsResourceDiscountAmount struct {
 }
 
 // DiscountsResourceDiscountAmountDiscount is one of String, Discount, DeletedDiscount (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type DiscountsResourceDiscountAmountDiscount struct {
 	String          *string
 	Discount        *Discount
@@ -3878,19 +4124,24 @@ func (u DiscountsResourceDiscountAmountDiscount) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Discount, u.DeletedDiscount)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DiscountsResourceDiscountAmountDiscount) UnmarshalJSON(data []byte) error {
-	*u = DiscountsResourceDiscountAmountDiscount{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DiscountsResourceDiscountAmountDiscount{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Discount, Required: []string{"coupon", "id", "object", "start"}},
-		wire.Variant{Target: &u.DeletedDiscount, Required: []string{"coupon", "deleted", "id", "object", "start"}},
+		wire.Variant{Target: &u.Discount},
+		wire.Variant{Target: &u.DeletedDiscount},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DiscountsResourceDiscountAmountDiscount) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Dispute is an object (schema "dispute").
@@ -3915,8 +4166,9 @@ type Dispute struct {
 	Status               DisputeStatus                         `json:"status"`
 }
 
-// DisputeCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// DisputeCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type DisputeCharge struct {
 	String *string
 	Charge *Charge
@@ -3928,18 +4180,23 @@ func (u DisputeCharge) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeCharge) UnmarshalJSON(data []byte) error {
-	*u = DisputeCharge{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeCharge) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidence is an object (schema "dispute_evidence").
@@ -3976,7 +4233,8 @@ type DisputeEvidence struct {
 }
 
 // DisputeEvidenceCancellationPolicy is one of String, File (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceCancellationPolicy struct {
 	String *string
 	File   *File
@@ -3988,22 +4246,28 @@ func (u DisputeEvidenceCancellationPolicy) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceCancellationPolicy) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceCancellationPolicy{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceCancellationPolicy{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceCancellationPolicy) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceCustomerCommunication is one of String, File (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceCustomerCommunication struct {
 	String *string
 	File   *File
@@ -4015,22 +4279,28 @@ func (u DisputeEvidenceCustomerCommunication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceCustomerCommunication) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceCustomerCommunication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceCustomerCommunication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceCustomerCommunication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceCustomerSignature is one of String, File (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceCustomerSignature struct {
 	String *string
 	File   *File
@@ -4042,18 +4312,23 @@ func (u DisputeEvidenceCustomerSignature) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceCustomerSignature) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceCustomerSignature{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceCustomerSignature{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceCustomerSignature) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceDetails is an object (schema "dispute_evidence_details").
@@ -4067,7 +4342,8 @@ type DisputeEvidenceDetails struct {
 }
 
 // DisputeEvidenceDuplicateChargeDocumentation is one of String, File (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceDuplicateChargeDocumentation struct {
 	String *string
 	File   *File
@@ -4079,22 +4355,28 @@ func (u DisputeEvidenceDuplicateChargeDocumentation) MarshalJSON() ([]byte, erro
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceDuplicateChargeDocumentation) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceDuplicateChargeDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceDuplicateChargeDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceDuplicateChargeDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceReceipt is one of String, File (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type DisputeEvidenceReceipt struct {
 	String *string
 	File   *File
@@ -4106,22 +4388,28 @@ func (u DisputeEvidenceReceipt) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceReceipt) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceReceipt{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceReceipt{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceReceipt) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceRefundPolicy is one of String, File (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceRefundPolicy struct {
 	String *string
 	File   *File
@@ -4133,22 +4421,28 @@ func (u DisputeEvidenceRefundPolicy) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceRefundPolicy) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceRefundPolicy{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceRefundPolicy{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceRefundPolicy) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceServiceDocumentation is one of String, File (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceServiceDocumentation struct {
 	String *string
 	File   *File
@@ -4160,22 +4454,28 @@ func (u DisputeEvidenceServiceDocumentation) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceServiceDocumentation) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceServiceDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceServiceDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceServiceDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceShippingDocumentation is one of String, File (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceShippingDocumentation struct {
 	String *string
 	File   *File
@@ -4187,22 +4487,28 @@ func (u DisputeEvidenceShippingDocumentation) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceShippingDocumentation) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceShippingDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceShippingDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceShippingDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeEvidenceUncategorizedFile is one of String, File (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type DisputeEvidenceUncategorizedFile struct {
 	String *string
 	File   *File
@@ -4214,18 +4520,23 @@ func (u DisputeEvidenceUncategorizedFile) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputeEvidenceUncategorizedFile) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceUncategorizedFile{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputeEvidenceUncategorizedFile{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputeEvidenceUncategorizedFile) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputeObject is an enumeration.
@@ -4246,7 +4557,8 @@ func (e DisputeObject) IsKnown() bool {
 }
 
 // DisputePaymentIntent is one of String, PaymentIntent (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type DisputePaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -4258,18 +4570,23 @@ func (u DisputePaymentIntent) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *DisputePaymentIntent) UnmarshalJSON(data []byte) error {
-	*u = DisputePaymentIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = DisputePaymentIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentIntent, Required: []string{"amount", "capture_method", "confirmation_method", "created", "currency", "id", "livemode", "object", "payment_method_types", "status"}},
+		wire.Variant{Target: &u.PaymentIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u DisputePaymentIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // DisputePaymentMethodDetails is an object (schema "dispute_payment_method_details").
@@ -4377,7 +4694,8 @@ type FeeRefund struct {
 }
 
 // FeeRefundBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type FeeRefundBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -4389,22 +4707,28 @@ func (u FeeRefundBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *FeeRefundBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = FeeRefundBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = FeeRefundBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u FeeRefundBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // FeeRefundFee is one of String, ApplicationFee (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type FeeRefundFee struct {
 	String         *string
 	ApplicationFee *ApplicationFee
@@ -4416,18 +4740,23 @@ func (u FeeRefundFee) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.ApplicationFee)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *FeeRefundFee) UnmarshalJSON(data []byte) error {
-	*u = FeeRefundFee{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = FeeRefundFee{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.ApplicationFee, Required: []string{"account", "amount", "amount_refunded", "application", "charge", "created", "currency", "id", "livemode", "object", "refunded", "refunds"}},
+		wire.Variant{Target: &u.ApplicationFee},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u FeeRefundFee) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // FeeRefundObject is an enumeration.
@@ -4479,8 +4808,9 @@ type FileLink struct {
 	URL       idemrt.Nullable[string] `json:"url,omitzero"`
 }
 
-// FileLinkFile is one of String, File (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// FileLinkFile is one of String, File (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type FileLinkFile struct {
 	String *string
 	File   *File
@@ -4492,18 +4822,23 @@ func (u FileLinkFile) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *FileLinkFile) UnmarshalJSON(data []byte) error {
-	*u = FileLinkFile{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = FileLinkFile{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u FileLinkFile) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // FileLinkObject is an enumeration.
@@ -4698,7 +5033,8 @@ type FundingInstructionsBankTransferZenginRecord struct {
 }
 
 // GetChargesCreated is one of GetChargesCreatedRangeQuerySpecs, Integer (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type GetChargesCreated struct {
 	GetChargesCreatedRangeQuerySpecs *GetChargesCreatedRangeQuerySpecs
 	Integer                          *int64
@@ -4710,18 +5046,23 @@ func (u GetChargesCreated) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.GetChargesCreatedRangeQuerySpecs, u.Integer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *GetChargesCreated) UnmarshalJSON(data []byte) error {
-	*u = GetChargesCreated{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = GetChargesCreated{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.GetChargesCreatedRangeQuerySpecs},
 		wire.Variant{Target: &u.Integer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u GetChargesCreated) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // GetChargesCreatedRangeQuerySpecs is an object.
@@ -4852,7 +5193,8 @@ type Invoice struct {
 }
 
 // InvoiceAccountTaxIDsItem is one of String, TaxID, DeletedTaxID (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceAccountTaxIDsItem struct {
 	String       *string
 	TaxID        *TaxID
@@ -4865,23 +5207,29 @@ func (u InvoiceAccountTaxIDsItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TaxID, u.DeletedTaxID)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceAccountTaxIDsItem) UnmarshalJSON(data []byte) error {
-	*u = InvoiceAccountTaxIDsItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceAccountTaxIDsItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TaxID, Required: []string{"created", "id", "livemode", "object", "type", "value"}},
-		wire.Variant{Target: &u.DeletedTaxID, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.TaxID},
+		wire.Variant{Target: &u.DeletedTaxID},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceAccountTaxIDsItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceApplication is one of String, Application, DeletedApplication (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type InvoiceApplication struct {
 	String             *string
 	Application        *Application
@@ -4894,19 +5242,24 @@ func (u InvoiceApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application, u.DeletedApplication)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceApplication) UnmarshalJSON(data []byte) error {
-	*u = InvoiceApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
-		wire.Variant{Target: &u.DeletedApplication, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Application},
+		wire.Variant{Target: &u.DeletedApplication},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceBillingReason is an enumeration.
@@ -4934,8 +5287,9 @@ func (e InvoiceBillingReason) IsKnown() bool {
 	return false
 }
 
-// InvoiceCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// InvoiceCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type InvoiceCharge struct {
 	String *string
 	Charge *Charge
@@ -4947,18 +5301,23 @@ func (u InvoiceCharge) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceCharge) UnmarshalJSON(data []byte) error {
-	*u = InvoiceCharge{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceCharge) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceCollectionMethod is an enumeration.
@@ -4980,7 +5339,8 @@ func (e InvoiceCollectionMethod) IsKnown() bool {
 }
 
 // InvoiceCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -4993,19 +5353,24 @@ func (u InvoiceCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceCustomer) UnmarshalJSON(data []byte) error {
-	*u = InvoiceCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceCustomerTaxExempt is an enumeration.
@@ -5028,7 +5393,8 @@ func (e InvoiceCustomerTaxExempt) IsKnown() bool {
 }
 
 // InvoiceDefaultPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceDefaultPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -5040,22 +5406,28 @@ func (u InvoiceDefaultPaymentMethod) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceDefaultPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = InvoiceDefaultPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceDefaultPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceDefaultPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceDefaultSource is one of String, BankAccount, Card, Source (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceDefaultSource struct {
 	String      *string
 	BankAccount *BankAccount
@@ -5069,24 +5441,30 @@ func (u InvoiceDefaultSource) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BankAccount, u.Card, u.Source)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceDefaultSource) UnmarshalJSON(data []byte) error {
-	*u = InvoiceDefaultSource{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceDefaultSource{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BankAccount, Required: []string{"country", "currency", "id", "last4", "object", "status"}},
-		wire.Variant{Target: &u.Card, Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
-		wire.Variant{Target: &u.Source, Required: []string{"client_secret", "created", "flow", "id", "livemode", "object", "status", "type"}},
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
+		wire.Variant{Target: &u.Source},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceDefaultSource) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceDiscountsItem is one of String, Discount, DeletedDiscount (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceDiscountsItem struct {
 	String          *string
 	Discount        *Discount
@@ -5099,19 +5477,24 @@ func (u InvoiceDiscountsItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Discount, u.DeletedDiscount)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceDiscountsItem) UnmarshalJSON(data []byte) error {
-	*u = InvoiceDiscountsItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceDiscountsItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Discount, Required: []string{"coupon", "id", "object", "start"}},
-		wire.Variant{Target: &u.DeletedDiscount, Required: []string{"coupon", "deleted", "id", "object", "start"}},
+		wire.Variant{Target: &u.Discount},
+		wire.Variant{Target: &u.DeletedDiscount},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceDiscountsItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceInstallmentsCard is an object (schema "invoice_installments_card").
@@ -5130,7 +5513,8 @@ type InvoiceItemThresholdReason struct {
 }
 
 // InvoiceLatestRevision is one of String, Invoice (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type InvoiceLatestRevision struct {
 	String  *string
 	Invoice *Invoice
@@ -5142,18 +5526,23 @@ func (u InvoiceLatestRevision) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceLatestRevision) UnmarshalJSON(data []byte) error {
-	*u = InvoiceLatestRevision{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceLatestRevision{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice, Required: []string{"amount_due", "amount_paid", "amount_remaining", "amount_shipping", "attempt_count", "attempted", "automatic_tax", "collection_method", "created", "currency", "default_tax_rates", "lines", "livemode", "object", "paid", "paid_out_of_band", "payment_settings", "period_end", "period_start", "post_payment_credit_notes_amount", "pre_payment_credit_notes_amount", "starting_balance", "status_transitions", "subtotal", "total", "total_tax_amounts"}},
+		wire.Variant{Target: &u.Invoice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceLatestRevision) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceLineItemPeriod is an object (schema "invoice_line_item_period").
@@ -5236,7 +5625,8 @@ func (e InvoiceObject) IsKnown() bool {
 }
 
 // InvoiceOnBehalfOf is one of String, Account (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type InvoiceOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -5248,22 +5638,28 @@ func (u InvoiceOnBehalfOf) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = InvoiceOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoicePaymentIntent is one of String, PaymentIntent (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type InvoicePaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -5275,18 +5671,23 @@ func (u InvoicePaymentIntent) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoicePaymentIntent) UnmarshalJSON(data []byte) error {
-	*u = InvoicePaymentIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoicePaymentIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentIntent, Required: []string{"amount", "capture_method", "confirmation_method", "created", "currency", "id", "livemode", "object", "payment_method_types", "status"}},
+		wire.Variant{Target: &u.PaymentIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoicePaymentIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoicePaymentMethodOptionsAcssDebit is an object (schema
@@ -5540,8 +5941,9 @@ func (e InvoicePaymentMethodOptionsUsBankAccountVerificationMethod) IsKnown() bo
 	return false
 }
 
-// InvoiceQuote is one of String, Quote (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// InvoiceQuote is one of String, Quote (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type InvoiceQuote struct {
 	String *string
 	Quote  *Quote
@@ -5553,18 +5955,23 @@ func (u InvoiceQuote) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Quote)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceQuote) UnmarshalJSON(data []byte) error {
-	*u = InvoiceQuote{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceQuote{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Quote, Required: []string{"amount_subtotal", "amount_total", "automatic_tax", "collection_method", "computed", "created", "discounts", "expires_at", "id", "livemode", "metadata", "object", "status", "status_transitions", "subscription_data", "total_details"}},
+		wire.Variant{Target: &u.Quote},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceQuote) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceSettingCustomField is an object (schema "invoice_setting_custom_field").
@@ -5586,8 +5993,8 @@ type InvoiceSettingCustomerSetting struct {
 }
 
 // InvoiceSettingCustomerSettingDefaultPaymentMethod is one of String, PaymentMethod (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type InvoiceSettingCustomerSettingDefaultPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -5599,18 +6006,23 @@ func (u InvoiceSettingCustomerSettingDefaultPaymentMethod) MarshalJSON() ([]byte
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceSettingCustomerSettingDefaultPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = InvoiceSettingCustomerSettingDefaultPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceSettingCustomerSettingDefaultPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceSettingCustomerSettingDefaultPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceSettingQuoteSetting is an object (schema "invoice_setting_quote_setting").
@@ -5665,7 +6077,8 @@ func (e InvoiceStatus) IsKnown() bool {
 }
 
 // InvoiceSubscription is one of String, Subscription (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type InvoiceSubscription struct {
 	String       *string
 	Subscription *Subscription
@@ -5677,18 +6090,23 @@ func (u InvoiceSubscription) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Subscription)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceSubscription) UnmarshalJSON(data []byte) error {
-	*u = InvoiceSubscription{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceSubscription{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Subscription, Required: []string{"automatic_tax", "billing_cycle_anchor", "cancel_at_period_end", "collection_method", "created", "currency", "current_period_end", "current_period_start", "customer", "id", "items", "livemode", "metadata", "object", "start_date", "status"}},
+		wire.Variant{Target: &u.Subscription},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceSubscription) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceTaxAmount is an object (schema "invoice_tax_amount").
@@ -5703,7 +6121,8 @@ type InvoiceTaxAmount struct {
 }
 
 // InvoiceTaxAmountTaxRate is one of String, TaxRate (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type InvoiceTaxAmountTaxRate struct {
 	String  *string
 	TaxRate *TaxRate
@@ -5715,18 +6134,23 @@ func (u InvoiceTaxAmountTaxRate) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TaxRate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceTaxAmountTaxRate) UnmarshalJSON(data []byte) error {
-	*u = InvoiceTaxAmountTaxRate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceTaxAmountTaxRate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TaxRate, Required: []string{"active", "created", "display_name", "id", "inclusive", "livemode", "object", "percentage"}},
+		wire.Variant{Target: &u.TaxRate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceTaxAmountTaxRate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceTaxAmountTaxabilityReason is an enumeration.
@@ -5761,7 +6185,8 @@ func (e InvoiceTaxAmountTaxabilityReason) IsKnown() bool {
 }
 
 // InvoiceTestClock is one of String, TestHelpersTestClock (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type InvoiceTestClock struct {
 	String               *string
 	TestHelpersTestClock *TestHelpersTestClock
@@ -5773,18 +6198,23 @@ func (u InvoiceTestClock) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TestHelpersTestClock)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceTestClock) UnmarshalJSON(data []byte) error {
-	*u = InvoiceTestClock{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceTestClock{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TestHelpersTestClock, Required: []string{"created", "deletes_after", "frozen_time", "id", "livemode", "object", "status"}},
+		wire.Variant{Target: &u.TestHelpersTestClock},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceTestClock) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceThresholdReason is an object (schema "invoice_threshold_reason").
@@ -5804,7 +6234,8 @@ type InvoiceTransferData struct {
 }
 
 // InvoiceTransferDataDestination is one of String, Account (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceTransferDataDestination struct {
 	String  *string
 	Account *Account
@@ -5816,18 +6247,23 @@ func (u InvoiceTransferDataDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceTransferDataDestination) UnmarshalJSON(data []byte) error {
-	*u = InvoiceTransferDataDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceTransferDataDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceTransferDataDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Invoiceitem is an object (schema "invoiceitem").
@@ -5859,7 +6295,8 @@ type Invoiceitem struct {
 }
 
 // InvoiceitemCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceitemCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -5872,23 +6309,29 @@ func (u InvoiceitemCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceitemCustomer) UnmarshalJSON(data []byte) error {
-	*u = InvoiceitemCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceitemCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceitemCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceitemDiscountsItem is one of String, Discount (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type InvoiceitemDiscountsItem struct {
 	String   *string
 	Discount *Discount
@@ -5900,22 +6343,28 @@ func (u InvoiceitemDiscountsItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Discount)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceitemDiscountsItem) UnmarshalJSON(data []byte) error {
-	*u = InvoiceitemDiscountsItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceitemDiscountsItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Discount, Required: []string{"coupon", "id", "object", "start"}},
+		wire.Variant{Target: &u.Discount},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceitemDiscountsItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceitemInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type InvoiceitemInvoice struct {
 	String  *string
 	Invoice *Invoice
@@ -5927,18 +6376,23 @@ func (u InvoiceitemInvoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceitemInvoice) UnmarshalJSON(data []byte) error {
-	*u = InvoiceitemInvoice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceitemInvoice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice, Required: []string{"amount_due", "amount_paid", "amount_remaining", "amount_shipping", "attempt_count", "attempted", "automatic_tax", "collection_method", "created", "currency", "default_tax_rates", "lines", "livemode", "object", "paid", "paid_out_of_band", "payment_settings", "period_end", "period_start", "post_payment_credit_notes_amount", "pre_payment_credit_notes_amount", "starting_balance", "status_transitions", "subtotal", "total", "total_tax_amounts"}},
+		wire.Variant{Target: &u.Invoice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceitemInvoice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceitemObject is an enumeration.
@@ -5959,7 +6413,8 @@ func (e InvoiceitemObject) IsKnown() bool {
 }
 
 // InvoiceitemSubscription is one of String, Subscription (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type InvoiceitemSubscription struct {
 	String       *string
 	Subscription *Subscription
@@ -5971,22 +6426,28 @@ func (u InvoiceitemSubscription) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Subscription)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceitemSubscription) UnmarshalJSON(data []byte) error {
-	*u = InvoiceitemSubscription{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceitemSubscription{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Subscription, Required: []string{"automatic_tax", "billing_cycle_anchor", "cancel_at_period_end", "collection_method", "created", "currency", "current_period_end", "current_period_start", "customer", "id", "items", "livemode", "metadata", "object", "start_date", "status"}},
+		wire.Variant{Target: &u.Subscription},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceitemSubscription) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoiceitemTestClock is one of String, TestHelpersTestClock (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoiceitemTestClock struct {
 	String               *string
 	TestHelpersTestClock *TestHelpersTestClock
@@ -5998,18 +6459,23 @@ func (u InvoiceitemTestClock) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TestHelpersTestClock)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoiceitemTestClock) UnmarshalJSON(data []byte) error {
-	*u = InvoiceitemTestClock{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoiceitemTestClock{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TestHelpersTestClock, Required: []string{"created", "deletes_after", "frozen_time", "id", "livemode", "object", "status"}},
+		wire.Variant{Target: &u.TestHelpersTestClock},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoiceitemTestClock) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoicesFromInvoice is an object (schema "invoices_from_invoice").
@@ -6021,7 +6487,8 @@ type InvoicesFromInvoice struct {
 }
 
 // InvoicesFromInvoiceInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type InvoicesFromInvoiceInvoice struct {
 	String  *string
 	Invoice *Invoice
@@ -6033,18 +6500,23 @@ func (u InvoicesFromInvoiceInvoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoicesFromInvoiceInvoice) UnmarshalJSON(data []byte) error {
-	*u = InvoicesFromInvoiceInvoice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoicesFromInvoiceInvoice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice, Required: []string{"amount_due", "amount_paid", "amount_remaining", "amount_shipping", "attempt_count", "attempted", "automatic_tax", "collection_method", "created", "currency", "default_tax_rates", "lines", "livemode", "object", "paid", "paid_out_of_band", "payment_settings", "period_end", "period_start", "post_payment_credit_notes_amount", "pre_payment_credit_notes_amount", "starting_balance", "status_transitions", "subtotal", "total", "total_tax_amounts"}},
+		wire.Variant{Target: &u.Invoice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoicesFromInvoiceInvoice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoicesPaymentMethodOptions is an object (schema "invoices_payment_method_options").
@@ -6227,7 +6699,8 @@ type InvoicesShippingCost struct {
 }
 
 // InvoicesShippingCostShippingRate is one of String, ShippingRate (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type InvoicesShippingCostShippingRate struct {
 	String       *string
 	ShippingRate *ShippingRate
@@ -6239,18 +6712,23 @@ func (u InvoicesShippingCostShippingRate) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.ShippingRate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *InvoicesShippingCostShippingRate) UnmarshalJSON(data []byte) error {
-	*u = InvoicesShippingCostShippingRate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = InvoicesShippingCostShippingRate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.ShippingRate, Required: []string{"active", "created", "id", "livemode", "metadata", "object", "type"}},
+		wire.Variant{Target: &u.ShippingRate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u InvoicesShippingCostShippingRate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // InvoicesStatusTransitions is an object (schema "invoices_status_transitions").
@@ -6323,7 +6801,8 @@ func (e IssuingAuthorizationAuthorizationMethod) IsKnown() bool {
 }
 
 // IssuingAuthorizationCardholder is one of String, IssuingCardholder (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type IssuingAuthorizationCardholder struct {
 	String            *string
 	IssuingCardholder *IssuingCardholder
@@ -6335,18 +6814,23 @@ func (u IssuingAuthorizationCardholder) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingCardholder)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingAuthorizationCardholder) UnmarshalJSON(data []byte) error {
-	*u = IssuingAuthorizationCardholder{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingAuthorizationCardholder{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingCardholder, Required: []string{"billing", "created", "id", "livemode", "metadata", "name", "object", "requirements", "status", "type"}},
+		wire.Variant{Target: &u.IssuingCardholder},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingAuthorizationCardholder) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingAuthorizationMerchantData is an object (schema "issuing_authorization_merchant_data").
@@ -7312,7 +7796,8 @@ func (e IssuingCardObject) IsKnown() bool {
 }
 
 // IssuingCardReplacedBy is one of String, IssuingCard (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type IssuingCardReplacedBy struct {
 	String      *string
 	IssuingCard *IssuingCard
@@ -7324,22 +7809,28 @@ func (u IssuingCardReplacedBy) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingCard)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingCardReplacedBy) UnmarshalJSON(data []byte) error {
-	*u = IssuingCardReplacedBy{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingCardReplacedBy{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingCard, Required: []string{"brand", "cardholder", "created", "currency", "exp_month", "exp_year", "id", "last4", "livemode", "metadata", "object", "spending_controls", "status", "type"}},
+		wire.Variant{Target: &u.IssuingCard},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingCardReplacedBy) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingCardReplacementFor is one of String, IssuingCard (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type IssuingCardReplacementFor struct {
 	String      *string
 	IssuingCard *IssuingCard
@@ -7351,18 +7842,23 @@ func (u IssuingCardReplacementFor) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingCard)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingCardReplacementFor) UnmarshalJSON(data []byte) error {
-	*u = IssuingCardReplacementFor{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingCardReplacementFor{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingCard, Required: []string{"brand", "cardholder", "created", "currency", "exp_month", "exp_year", "id", "last4", "livemode", "metadata", "object", "spending_controls", "status", "type"}},
+		wire.Variant{Target: &u.IssuingCard},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingCardReplacementFor) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingCardReplacementReason is an enumeration.
@@ -8562,7 +9058,8 @@ type IssuingCardholderIDDocument struct {
 }
 
 // IssuingCardholderIDDocumentBack is one of String, File (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type IssuingCardholderIDDocumentBack struct {
 	String *string
 	File   *File
@@ -8574,22 +9071,28 @@ func (u IssuingCardholderIDDocumentBack) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingCardholderIDDocumentBack) UnmarshalJSON(data []byte) error {
-	*u = IssuingCardholderIDDocumentBack{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingCardholderIDDocumentBack{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingCardholderIDDocumentBack) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingCardholderIDDocumentFront is one of String, File (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type IssuingCardholderIDDocumentFront struct {
 	String *string
 	File   *File
@@ -8601,18 +9104,23 @@ func (u IssuingCardholderIDDocumentFront) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingCardholderIDDocumentFront) UnmarshalJSON(data []byte) error {
-	*u = IssuingCardholderIDDocumentFront{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingCardholderIDDocumentFront{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingCardholderIDDocumentFront) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingCardholderIndividual is an object (schema "issuing_cardholder_individual").
@@ -9157,7 +9665,8 @@ type IssuingDisputeCanceledEvidence struct {
 }
 
 // IssuingDisputeCanceledEvidenceAdditionalDocumentation is one of String, File (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeCanceledEvidenceAdditionalDocumentation struct {
 	String *string
 	File   *File
@@ -9169,18 +9678,23 @@ func (u IssuingDisputeCanceledEvidenceAdditionalDocumentation) MarshalJSON() ([]
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeCanceledEvidenceAdditionalDocumentation) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeCanceledEvidenceAdditionalDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeCanceledEvidenceAdditionalDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeCanceledEvidenceAdditionalDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeCanceledEvidenceProductType is an enumeration.
@@ -9232,7 +9746,8 @@ type IssuingDisputeDuplicateEvidence struct {
 }
 
 // IssuingDisputeDuplicateEvidenceAdditionalDocumentation is one of String, File (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeDuplicateEvidenceAdditionalDocumentation struct {
 	String *string
 	File   *File
@@ -9244,22 +9759,28 @@ func (u IssuingDisputeDuplicateEvidenceAdditionalDocumentation) MarshalJSON() ([
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeDuplicateEvidenceAdditionalDocumentation) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeDuplicateEvidenceAdditionalDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeDuplicateEvidenceAdditionalDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeDuplicateEvidenceAdditionalDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeDuplicateEvidenceCardStatement is one of String, File (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeDuplicateEvidenceCardStatement struct {
 	String *string
 	File   *File
@@ -9271,22 +9792,28 @@ func (u IssuingDisputeDuplicateEvidenceCardStatement) MarshalJSON() ([]byte, err
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeDuplicateEvidenceCardStatement) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeDuplicateEvidenceCardStatement{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeDuplicateEvidenceCardStatement{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeDuplicateEvidenceCardStatement) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeDuplicateEvidenceCashReceipt is one of String, File (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeDuplicateEvidenceCashReceipt struct {
 	String *string
 	File   *File
@@ -9298,22 +9825,28 @@ func (u IssuingDisputeDuplicateEvidenceCashReceipt) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeDuplicateEvidenceCashReceipt) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeDuplicateEvidenceCashReceipt{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeDuplicateEvidenceCashReceipt{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeDuplicateEvidenceCashReceipt) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeDuplicateEvidenceCheckImage is one of String, File (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeDuplicateEvidenceCheckImage struct {
 	String *string
 	File   *File
@@ -9325,18 +9858,23 @@ func (u IssuingDisputeDuplicateEvidenceCheckImage) MarshalJSON() ([]byte, error)
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeDuplicateEvidenceCheckImage) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeDuplicateEvidenceCheckImage{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeDuplicateEvidenceCheckImage{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeDuplicateEvidenceCheckImage) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeEvidence is an object (schema "issuing_dispute_evidence").
@@ -9385,8 +9923,8 @@ type IssuingDisputeFraudulentEvidence struct {
 }
 
 // IssuingDisputeFraudulentEvidenceAdditionalDocumentation is one of String, File (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeFraudulentEvidenceAdditionalDocumentation struct {
 	String *string
 	File   *File
@@ -9398,18 +9936,23 @@ func (u IssuingDisputeFraudulentEvidenceAdditionalDocumentation) MarshalJSON() (
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeFraudulentEvidenceAdditionalDocumentation) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeFraudulentEvidenceAdditionalDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeFraudulentEvidenceAdditionalDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeFraudulentEvidenceAdditionalDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeMerchandiseNotAsDescribedEvidence is an object (schema
@@ -9426,8 +9969,9 @@ type IssuingDisputeMerchandiseNotAsDescribedEvidence struct {
 }
 
 // IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation is one of String, File
-// (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has
-// its required members).
+// (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
+// members, and its declared ones are of the right kind); the best is decoded once and the others
+// filled from it.
 type IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation struct {
 	String *string
 	File   *File
@@ -9439,18 +9983,23 @@ func (u IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation) 
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeMerchandiseNotAsDescribedEvidenceReturnStatus is an enumeration.
@@ -9483,8 +10032,8 @@ type IssuingDisputeNotReceivedEvidence struct {
 }
 
 // IssuingDisputeNotReceivedEvidenceAdditionalDocumentation is one of String, File (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeNotReceivedEvidenceAdditionalDocumentation struct {
 	String *string
 	File   *File
@@ -9496,18 +10045,23 @@ func (u IssuingDisputeNotReceivedEvidenceAdditionalDocumentation) MarshalJSON() 
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeNotReceivedEvidenceAdditionalDocumentation) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeNotReceivedEvidenceAdditionalDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeNotReceivedEvidenceAdditionalDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeNotReceivedEvidenceAdditionalDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeNotReceivedEvidenceProductType is an enumeration.
@@ -9556,7 +10110,8 @@ type IssuingDisputeOtherEvidence struct {
 }
 
 // IssuingDisputeOtherEvidenceAdditionalDocumentation is one of String, File (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeOtherEvidenceAdditionalDocumentation struct {
 	String *string
 	File   *File
@@ -9568,18 +10123,23 @@ func (u IssuingDisputeOtherEvidenceAdditionalDocumentation) MarshalJSON() ([]byt
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeOtherEvidenceAdditionalDocumentation) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeOtherEvidenceAdditionalDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeOtherEvidenceAdditionalDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeOtherEvidenceAdditionalDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeOtherEvidenceProductType is an enumeration.
@@ -9613,8 +10173,8 @@ type IssuingDisputeServiceNotAsDescribedEvidence struct {
 }
 
 // IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation is one of String, File (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation struct {
 	String *string
 	File   *File
@@ -9626,18 +10186,23 @@ func (u IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation) Mars
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeStatus is an enumeration.
@@ -9662,7 +10227,8 @@ func (e IssuingDisputeStatus) IsKnown() bool {
 }
 
 // IssuingDisputeTransaction is one of String, IssuingTransaction (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type IssuingDisputeTransaction struct {
 	String             *string
 	IssuingTransaction *IssuingTransaction
@@ -9674,18 +10240,23 @@ func (u IssuingDisputeTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingDisputeTransaction) UnmarshalJSON(data []byte) error {
-	*u = IssuingDisputeTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingDisputeTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingTransaction, Required: []string{"amount", "card", "created", "currency", "id", "livemode", "merchant_amount", "merchant_currency", "merchant_data", "metadata", "object", "type"}},
+		wire.Variant{Target: &u.IssuingTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingDisputeTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingDisputeTreasury is an object (schema "issuing_dispute_treasury").
@@ -9731,7 +10302,8 @@ type IssuingTransactionAmountDetails struct {
 }
 
 // IssuingTransactionAuthorization is one of String, IssuingAuthorization (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type IssuingTransactionAuthorization struct {
 	String               *string
 	IssuingAuthorization *IssuingAuthorization
@@ -9743,22 +10315,28 @@ func (u IssuingTransactionAuthorization) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingAuthorization)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingTransactionAuthorization) UnmarshalJSON(data []byte) error {
-	*u = IssuingTransactionAuthorization{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingTransactionAuthorization{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingAuthorization, Required: []string{"amount", "approved", "authorization_method", "balance_transactions", "card", "created", "currency", "id", "livemode", "merchant_amount", "merchant_currency", "merchant_data", "metadata", "object", "request_history", "status", "transactions", "verification_data"}},
+		wire.Variant{Target: &u.IssuingAuthorization},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingTransactionAuthorization) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingTransactionBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type IssuingTransactionBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -9770,22 +10348,28 @@ func (u IssuingTransactionBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingTransactionBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = IssuingTransactionBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingTransactionBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingTransactionBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingTransactionCard is one of String, IssuingCard (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type IssuingTransactionCard struct {
 	String      *string
 	IssuingCard *IssuingCard
@@ -9797,22 +10381,28 @@ func (u IssuingTransactionCard) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingCard)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingTransactionCard) UnmarshalJSON(data []byte) error {
-	*u = IssuingTransactionCard{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingTransactionCard{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingCard, Required: []string{"brand", "cardholder", "created", "currency", "exp_month", "exp_year", "id", "last4", "livemode", "metadata", "object", "spending_controls", "status", "type"}},
+		wire.Variant{Target: &u.IssuingCard},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingTransactionCard) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingTransactionCardholder is one of String, IssuingCardholder (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type IssuingTransactionCardholder struct {
 	String            *string
 	IssuingCardholder *IssuingCardholder
@@ -9824,22 +10414,28 @@ func (u IssuingTransactionCardholder) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingCardholder)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingTransactionCardholder) UnmarshalJSON(data []byte) error {
-	*u = IssuingTransactionCardholder{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingTransactionCardholder{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingCardholder, Required: []string{"billing", "created", "id", "livemode", "metadata", "name", "object", "requirements", "status", "type"}},
+		wire.Variant{Target: &u.IssuingCardholder},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingTransactionCardholder) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingTransactionDispute is one of String, IssuingDispute (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type IssuingTransactionDispute struct {
 	String         *string
 	IssuingDispute *IssuingDispute
@@ -9851,18 +10447,23 @@ func (u IssuingTransactionDispute) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingDispute)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *IssuingTransactionDispute) UnmarshalJSON(data []byte) error {
-	*u = IssuingTransactionDispute{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = IssuingTransactionDispute{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingDispute, Required: []string{"amount", "created", "currency", "evidence", "id", "livemode", "metadata", "object", "status", "transaction"}},
+		wire.Variant{Target: &u.IssuingDispute},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u IssuingTransactionDispute) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // IssuingTransactionFlightData is an object (schema "issuing_transaction_flight_data").
@@ -10105,7 +10706,8 @@ type LegalEntityCompanyVerificationDocument struct {
 }
 
 // LegalEntityCompanyVerificationDocumentBack is one of String, File (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type LegalEntityCompanyVerificationDocumentBack struct {
 	String *string
 	File   *File
@@ -10117,22 +10719,28 @@ func (u LegalEntityCompanyVerificationDocumentBack) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LegalEntityCompanyVerificationDocumentBack) UnmarshalJSON(data []byte) error {
-	*u = LegalEntityCompanyVerificationDocumentBack{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LegalEntityCompanyVerificationDocumentBack{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LegalEntityCompanyVerificationDocumentBack) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LegalEntityCompanyVerificationDocumentFront is one of String, File (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type LegalEntityCompanyVerificationDocumentFront struct {
 	String *string
 	File   *File
@@ -10144,18 +10752,23 @@ func (u LegalEntityCompanyVerificationDocumentFront) MarshalJSON() ([]byte, erro
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LegalEntityCompanyVerificationDocumentFront) UnmarshalJSON(data []byte) error {
-	*u = LegalEntityCompanyVerificationDocumentFront{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LegalEntityCompanyVerificationDocumentFront{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LegalEntityCompanyVerificationDocumentFront) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LegalEntityDob is an object (schema "legal_entity_dob").
@@ -10203,7 +10816,8 @@ type LegalEntityPersonVerificationDocument struct {
 }
 
 // LegalEntityPersonVerificationDocumentBack is one of String, File (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type LegalEntityPersonVerificationDocumentBack struct {
 	String *string
 	File   *File
@@ -10215,22 +10829,28 @@ func (u LegalEntityPersonVerificationDocumentBack) MarshalJSON() ([]byte, error)
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LegalEntityPersonVerificationDocumentBack) UnmarshalJSON(data []byte) error {
-	*u = LegalEntityPersonVerificationDocumentBack{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LegalEntityPersonVerificationDocumentBack{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LegalEntityPersonVerificationDocumentBack) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LegalEntityPersonVerificationDocumentFront is one of String, File (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type LegalEntityPersonVerificationDocumentFront struct {
 	String *string
 	File   *File
@@ -10242,18 +10862,23 @@ func (u LegalEntityPersonVerificationDocumentFront) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.String, u.File)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LegalEntityPersonVerificationDocumentFront) UnmarshalJSON(data []byte) error {
-	*u = LegalEntityPersonVerificationDocumentFront{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LegalEntityPersonVerificationDocumentFront{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File, Required: []string{"created", "id", "object", "purpose", "size"}},
+		wire.Variant{Target: &u.File},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LegalEntityPersonVerificationDocumentFront) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LegalEntityUboDeclaration is an object (schema "legal_entity_ubo_declaration").
@@ -10295,7 +10920,8 @@ type LineItem struct {
 }
 
 // LineItemDiscountsItem is one of String, Discount (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type LineItemDiscountsItem struct {
 	String   *string
 	Discount *Discount
@@ -10307,22 +10933,28 @@ func (u LineItemDiscountsItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Discount)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LineItemDiscountsItem) UnmarshalJSON(data []byte) error {
-	*u = LineItemDiscountsItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LineItemDiscountsItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Discount, Required: []string{"coupon", "id", "object", "start"}},
+		wire.Variant{Target: &u.Discount},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LineItemDiscountsItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LineItemInvoiceItem is one of String, Invoiceitem (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type LineItemInvoiceItem struct {
 	String      *string
 	Invoiceitem *Invoiceitem
@@ -10334,18 +10966,23 @@ func (u LineItemInvoiceItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoiceitem)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LineItemInvoiceItem) UnmarshalJSON(data []byte) error {
-	*u = LineItemInvoiceItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LineItemInvoiceItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoiceitem, Required: []string{"amount", "currency", "customer", "date", "discountable", "id", "livemode", "object", "period", "proration", "quantity"}},
+		wire.Variant{Target: &u.Invoiceitem},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LineItemInvoiceItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LineItemObject is an enumeration.
@@ -10366,7 +11003,8 @@ func (e LineItemObject) IsKnown() bool {
 }
 
 // LineItemSubscription is one of String, Subscription (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type LineItemSubscription struct {
 	String       *string
 	Subscription *Subscription
@@ -10378,22 +11016,28 @@ func (u LineItemSubscription) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Subscription)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LineItemSubscription) UnmarshalJSON(data []byte) error {
-	*u = LineItemSubscription{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LineItemSubscription{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Subscription, Required: []string{"automatic_tax", "billing_cycle_anchor", "cancel_at_period_end", "collection_method", "created", "currency", "current_period_end", "current_period_start", "customer", "id", "items", "livemode", "metadata", "object", "start_date", "status"}},
+		wire.Variant{Target: &u.Subscription},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LineItemSubscription) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LineItemSubscriptionItem is one of String, SubscriptionItem (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type LineItemSubscriptionItem struct {
 	String           *string
 	SubscriptionItem *SubscriptionItem
@@ -10405,18 +11049,23 @@ func (u LineItemSubscriptionItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.SubscriptionItem)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *LineItemSubscriptionItem) UnmarshalJSON(data []byte) error {
-	*u = LineItemSubscriptionItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = LineItemSubscriptionItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SubscriptionItem, Required: []string{"created", "id", "metadata", "object", "price", "subscription"}},
+		wire.Variant{Target: &u.SubscriptionItem},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u LineItemSubscriptionItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // LineItemType is an enumeration.
@@ -10683,7 +11332,8 @@ func (e MandateObject) IsKnown() bool {
 }
 
 // MandatePaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type MandatePaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -10695,18 +11345,23 @@ func (u MandatePaymentMethod) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *MandatePaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = MandatePaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = MandatePaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u MandatePaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // MandatePaymentMethodDetails is an object (schema "mandate_payment_method_details").
@@ -10970,7 +11625,8 @@ type PaymentIntent struct {
 }
 
 // PaymentIntentApplication is one of String, Application (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentApplication struct {
 	String      *string
 	Application *Application
@@ -10982,18 +11638,23 @@ func (u PaymentIntentApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentApplication) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Application},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentCancellationReason is an enumeration.
@@ -11064,7 +11725,8 @@ func (e PaymentIntentConfirmationMethod) IsKnown() bool {
 }
 
 // PaymentIntentCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type PaymentIntentCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -11077,23 +11739,29 @@ func (u PaymentIntentCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentCustomer) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type PaymentIntentInvoice struct {
 	String  *string
 	Invoice *Invoice
@@ -11105,22 +11773,28 @@ func (u PaymentIntentInvoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentInvoice) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentInvoice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentInvoice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice, Required: []string{"amount_due", "amount_paid", "amount_remaining", "amount_shipping", "attempt_count", "attempted", "automatic_tax", "collection_method", "created", "currency", "default_tax_rates", "lines", "livemode", "object", "paid", "paid_out_of_band", "payment_settings", "period_end", "period_start", "post_payment_credit_notes_amount", "pre_payment_credit_notes_amount", "starting_balance", "status_transitions", "subtotal", "total", "total_tax_amounts"}},
+		wire.Variant{Target: &u.Invoice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentInvoice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentLatestCharge is one of String, Charge (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentLatestCharge struct {
 	String *string
 	Charge *Charge
@@ -11132,18 +11806,23 @@ func (u PaymentIntentLatestCharge) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentLatestCharge) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentLatestCharge{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentLatestCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentLatestCharge) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentNextAction is an object (schema "payment_intent_next_action").
@@ -11442,7 +12121,8 @@ func (e PaymentIntentObject) IsKnown() bool {
 }
 
 // PaymentIntentOnBehalfOf is one of String, Account (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -11454,22 +12134,28 @@ func (u PaymentIntentOnBehalfOf) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -11481,18 +12167,23 @@ func (u PaymentIntentPaymentMethod) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptions is an object (schema "payment_intent_payment_method_options").
@@ -11546,7 +12237,8 @@ type PaymentIntentPaymentMethodOptionsAcssDebit struct {
 
 // PaymentIntentPaymentMethodOptionsAcssDebit2 is one of PaymentIntentPaymentMethodOptionsAcssDebit,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "PaymentIntentPaymentMethodOptionsAcssDebit").
 type PaymentIntentPaymentMethodOptionsAcssDebit2 struct {
 	PaymentIntentPaymentMethodOptionsAcssDebit          *PaymentIntentPaymentMethodOptionsAcssDebit
@@ -11559,18 +12251,23 @@ func (u PaymentIntentPaymentMethodOptionsAcssDebit2) MarshalJSON() ([]byte, erro
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsAcssDebit, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsAcssDebit2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsAcssDebit2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsAcssDebit2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsAcssDebit},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsAcssDebit2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsAcssDebitSetupFutureUsage is an enumeration.
@@ -11613,7 +12310,8 @@ func (e PaymentIntentPaymentMethodOptionsAcssDebitVerificationMethod) IsKnown() 
 
 // PaymentIntentPaymentMethodOptionsAffirm is one of PaymentMethodOptionsAffirm,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsAffirm struct {
 	PaymentMethodOptionsAffirm                          *PaymentMethodOptionsAffirm
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11625,23 +12323,29 @@ func (u PaymentIntentPaymentMethodOptionsAffirm) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsAffirm, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsAffirm) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsAffirm{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsAffirm{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsAffirm},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsAffirm) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsAfterpayClearpay is one of PaymentMethodOptionsAfterpayClearpay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsAfterpayClearpay struct {
 	PaymentMethodOptionsAfterpayClearpay                *PaymentMethodOptionsAfterpayClearpay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11653,23 +12357,29 @@ func (u PaymentIntentPaymentMethodOptionsAfterpayClearpay) MarshalJSON() ([]byte
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsAfterpayClearpay, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsAfterpayClearpay) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsAfterpayClearpay{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsAfterpayClearpay{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsAfterpayClearpay},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsAfterpayClearpay) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsAlipay is one of PaymentMethodOptionsAlipay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsAlipay struct {
 	PaymentMethodOptionsAlipay                          *PaymentMethodOptionsAlipay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11681,18 +12391,23 @@ func (u PaymentIntentPaymentMethodOptionsAlipay) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsAlipay, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsAlipay) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsAlipay{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsAlipay{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsAlipay},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsAlipay) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsAuBecsDebit is an object (schema
@@ -11705,8 +12420,9 @@ type PaymentIntentPaymentMethodOptionsAuBecsDebit struct {
 
 // PaymentIntentPaymentMethodOptionsAuBecsDebit2 is one of
 // PaymentIntentPaymentMethodOptionsAuBecsDebit, PaymentIntentTypeSpecificPaymentMethodOptionsClient
-// (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has
-// its required members) (schema "PaymentIntentPaymentMethodOptionsAuBecsDebit").
+// (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
+// members, and its declared ones are of the right kind); the best is decoded once and the others
+// filled from it (schema "PaymentIntentPaymentMethodOptionsAuBecsDebit").
 type PaymentIntentPaymentMethodOptionsAuBecsDebit2 struct {
 	PaymentIntentPaymentMethodOptionsAuBecsDebit        *PaymentIntentPaymentMethodOptionsAuBecsDebit
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11718,18 +12434,23 @@ func (u PaymentIntentPaymentMethodOptionsAuBecsDebit2) MarshalJSON() ([]byte, er
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsAuBecsDebit, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsAuBecsDebit2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsAuBecsDebit2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsAuBecsDebit2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsAuBecsDebit},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsAuBecsDebit2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsAuBecsDebitSetupFutureUsage is an enumeration.
@@ -11753,7 +12474,8 @@ func (e PaymentIntentPaymentMethodOptionsAuBecsDebitSetupFutureUsage) IsKnown() 
 
 // PaymentIntentPaymentMethodOptionsBacsDebit is one of PaymentMethodOptionsBacsDebit,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsBacsDebit struct {
 	PaymentMethodOptionsBacsDebit                       *PaymentMethodOptionsBacsDebit
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11765,23 +12487,29 @@ func (u PaymentIntentPaymentMethodOptionsBacsDebit) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsBacsDebit, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsBacsDebit) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsBacsDebit{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsBacsDebit{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsBacsDebit},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsBacsDebit) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsBancontact is one of PaymentMethodOptionsBancontact,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsBancontact struct {
 	PaymentMethodOptionsBancontact                      *PaymentMethodOptionsBancontact
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11793,18 +12521,23 @@ func (u PaymentIntentPaymentMethodOptionsBancontact) MarshalJSON() ([]byte, erro
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsBancontact, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsBancontact) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsBancontact{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
-		wire.Variant{Target: &u.PaymentMethodOptionsBancontact, Required: []string{"preferred_language"}},
+	*u = PaymentIntentPaymentMethodOptionsBancontact{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.PaymentMethodOptionsBancontact},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsBancontact) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsBlik is a map (schema
@@ -11815,7 +12548,8 @@ type PaymentIntentPaymentMethodOptionsBlik map[string]json.RawMessage
 
 // PaymentIntentPaymentMethodOptionsBlik2 is one of PaymentIntentPaymentMethodOptionsBlik,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "PaymentIntentPaymentMethodOptionsBlik").
 type PaymentIntentPaymentMethodOptionsBlik2 struct {
 	PaymentIntentPaymentMethodOptionsBlik               PaymentIntentPaymentMethodOptionsBlik
@@ -11828,23 +12562,29 @@ func (u PaymentIntentPaymentMethodOptionsBlik2) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsBlik, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsBlik2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsBlik2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsBlik2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsBlik},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsBlik2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsBoleto is one of PaymentMethodOptionsBoleto,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsBoleto struct {
 	PaymentMethodOptionsBoleto                          *PaymentMethodOptionsBoleto
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11856,18 +12596,23 @@ func (u PaymentIntentPaymentMethodOptionsBoleto) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsBoleto, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsBoleto) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsBoleto{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
-		wire.Variant{Target: &u.PaymentMethodOptionsBoleto, Required: []string{"expires_after_days"}},
+	*u = PaymentIntentPaymentMethodOptionsBoleto{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.PaymentMethodOptionsBoleto},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsBoleto) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsCard is an object (schema
@@ -11887,7 +12632,8 @@ type PaymentIntentPaymentMethodOptionsCard struct {
 
 // PaymentIntentPaymentMethodOptionsCard2 is one of PaymentIntentPaymentMethodOptionsCard,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "PaymentIntentPaymentMethodOptionsCard").
 type PaymentIntentPaymentMethodOptionsCard2 struct {
 	PaymentIntentPaymentMethodOptionsCard               *PaymentIntentPaymentMethodOptionsCard
@@ -11900,18 +12646,23 @@ func (u PaymentIntentPaymentMethodOptionsCard2) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsCard, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsCard2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsCard2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsCard2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsCard},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsCard2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsCardCaptureMethod is an enumeration.
@@ -11960,7 +12711,8 @@ func (e PaymentIntentPaymentMethodOptionsCardNetwork) IsKnown() bool {
 
 // PaymentIntentPaymentMethodOptionsCardPresent is one of PaymentMethodOptionsCardPresent,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsCardPresent struct {
 	PaymentMethodOptionsCardPresent                     *PaymentMethodOptionsCardPresent
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11972,18 +12724,23 @@ func (u PaymentIntentPaymentMethodOptionsCardPresent) MarshalJSON() ([]byte, err
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsCardPresent, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsCardPresent) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsCardPresent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsCardPresent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsCardPresent},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsCardPresent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsCardRequestThreeDSecure is an enumeration.
@@ -12026,7 +12783,8 @@ func (e PaymentIntentPaymentMethodOptionsCardSetupFutureUsage) IsKnown() bool {
 
 // PaymentIntentPaymentMethodOptionsCashapp is one of PaymentMethodOptionsCashapp,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsCashapp struct {
 	PaymentMethodOptionsCashapp                         *PaymentMethodOptionsCashapp
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12038,23 +12796,29 @@ func (u PaymentIntentPaymentMethodOptionsCashapp) MarshalJSON() ([]byte, error) 
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsCashapp, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsCashapp) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsCashapp{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsCashapp{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsCashapp},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsCashapp) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsCustomerBalance is one of PaymentMethodOptionsCustomerBalance,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsCustomerBalance struct {
 	PaymentMethodOptionsCustomerBalance                 *PaymentMethodOptionsCustomerBalance
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12066,18 +12830,23 @@ func (u PaymentIntentPaymentMethodOptionsCustomerBalance) MarshalJSON() ([]byte,
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsCustomerBalance, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsCustomerBalance) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsCustomerBalance{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsCustomerBalance{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsCustomerBalance},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsCustomerBalance) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsEps is an object (schema
@@ -12090,7 +12859,8 @@ type PaymentIntentPaymentMethodOptionsEps struct {
 
 // PaymentIntentPaymentMethodOptionsEps2 is one of PaymentIntentPaymentMethodOptionsEps,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "PaymentIntentPaymentMethodOptionsEps").
 type PaymentIntentPaymentMethodOptionsEps2 struct {
 	PaymentIntentPaymentMethodOptionsEps                *PaymentIntentPaymentMethodOptionsEps
@@ -12103,18 +12873,23 @@ func (u PaymentIntentPaymentMethodOptionsEps2) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsEps, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsEps2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsEps2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsEps2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsEps},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsEps2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsEpsSetupFutureUsage is an enumeration.
@@ -12136,7 +12911,8 @@ func (e PaymentIntentPaymentMethodOptionsEpsSetupFutureUsage) IsKnown() bool {
 
 // PaymentIntentPaymentMethodOptionsFpx is one of PaymentMethodOptionsFpx,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsFpx struct {
 	PaymentMethodOptionsFpx                             *PaymentMethodOptionsFpx
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12148,23 +12924,29 @@ func (u PaymentIntentPaymentMethodOptionsFpx) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsFpx, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsFpx) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsFpx{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsFpx{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsFpx},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsFpx) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsGiropay is one of PaymentMethodOptionsGiropay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsGiropay struct {
 	PaymentMethodOptionsGiropay                         *PaymentMethodOptionsGiropay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12176,23 +12958,29 @@ func (u PaymentIntentPaymentMethodOptionsGiropay) MarshalJSON() ([]byte, error) 
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsGiropay, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsGiropay) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsGiropay{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsGiropay{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsGiropay},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsGiropay) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsGrabpay is one of PaymentMethodOptionsGrabpay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsGrabpay struct {
 	PaymentMethodOptionsGrabpay                         *PaymentMethodOptionsGrabpay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12204,23 +12992,29 @@ func (u PaymentIntentPaymentMethodOptionsGrabpay) MarshalJSON() ([]byte, error) 
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsGrabpay, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsGrabpay) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsGrabpay{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsGrabpay{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsGrabpay},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsGrabpay) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsIdeal is one of PaymentMethodOptionsIdeal,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsIdeal struct {
 	PaymentMethodOptionsIdeal                           *PaymentMethodOptionsIdeal
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12232,23 +13026,29 @@ func (u PaymentIntentPaymentMethodOptionsIdeal) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsIdeal, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsIdeal) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsIdeal{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsIdeal{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsIdeal},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsIdeal) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsInteracPresent is one of PaymentMethodOptionsInteracPresent,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsInteracPresent struct {
 	PaymentMethodOptionsInteracPresent                  PaymentMethodOptionsInteracPresent
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12260,23 +13060,29 @@ func (u PaymentIntentPaymentMethodOptionsInteracPresent) MarshalJSON() ([]byte, 
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsInteracPresent, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsInteracPresent) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsInteracPresent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsInteracPresent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsInteracPresent},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsInteracPresent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsKlarna is one of PaymentMethodOptionsKlarna,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsKlarna struct {
 	PaymentMethodOptionsKlarna                          *PaymentMethodOptionsKlarna
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12288,23 +13094,29 @@ func (u PaymentIntentPaymentMethodOptionsKlarna) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsKlarna, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsKlarna) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsKlarna{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsKlarna{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsKlarna},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsKlarna) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsKonbini is one of PaymentMethodOptionsKonbini,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsKonbini struct {
 	PaymentMethodOptionsKonbini                         *PaymentMethodOptionsKonbini
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12316,18 +13128,23 @@ func (u PaymentIntentPaymentMethodOptionsKonbini) MarshalJSON() ([]byte, error) 
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsKonbini, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsKonbini) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsKonbini{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsKonbini{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsKonbini},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsKonbini) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsLink is an object (schema
@@ -12341,7 +13158,8 @@ type PaymentIntentPaymentMethodOptionsLink struct {
 
 // PaymentIntentPaymentMethodOptionsLink2 is one of PaymentIntentPaymentMethodOptionsLink,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "PaymentIntentPaymentMethodOptionsLink").
 type PaymentIntentPaymentMethodOptionsLink2 struct {
 	PaymentIntentPaymentMethodOptionsLink               *PaymentIntentPaymentMethodOptionsLink
@@ -12354,18 +13172,23 @@ func (u PaymentIntentPaymentMethodOptionsLink2) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsLink, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsLink2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsLink2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsLink2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsLink},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsLink2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsLinkCaptureMethod is an enumeration.
@@ -12459,7 +13282,8 @@ type PaymentIntentPaymentMethodOptionsMandateOptionsSepaDebit map[string]json.Ra
 
 // PaymentIntentPaymentMethodOptionsOxxo is one of PaymentMethodOptionsOxxo,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsOxxo struct {
 	PaymentMethodOptionsOxxo                            *PaymentMethodOptionsOxxo
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12471,23 +13295,29 @@ func (u PaymentIntentPaymentMethodOptionsOxxo) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsOxxo, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsOxxo) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsOxxo{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
-		wire.Variant{Target: &u.PaymentMethodOptionsOxxo, Required: []string{"expires_after_days"}},
+	*u = PaymentIntentPaymentMethodOptionsOxxo{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.PaymentMethodOptionsOxxo},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsOxxo) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsP24 is one of PaymentMethodOptionsP24,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsP24 struct {
 	PaymentMethodOptionsP24                             *PaymentMethodOptionsP24
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12499,23 +13329,29 @@ func (u PaymentIntentPaymentMethodOptionsP24) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsP24, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsP24) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsP24{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsP24{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsP24},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsP24) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsPaynow is one of PaymentMethodOptionsPaynow,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsPaynow struct {
 	PaymentMethodOptionsPaynow                          *PaymentMethodOptionsPaynow
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12527,23 +13363,29 @@ func (u PaymentIntentPaymentMethodOptionsPaynow) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsPaynow, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsPaynow) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsPaynow{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsPaynow{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsPaynow},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsPaynow) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsPaypal is one of PaymentMethodOptionsPaypal,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsPaypal struct {
 	PaymentMethodOptionsPaypal                          *PaymentMethodOptionsPaypal
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12555,23 +13397,29 @@ func (u PaymentIntentPaymentMethodOptionsPaypal) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsPaypal, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsPaypal) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsPaypal{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsPaypal{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsPaypal},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsPaypal) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsPix is one of PaymentMethodOptionsPix,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsPix struct {
 	PaymentMethodOptionsPix                             *PaymentMethodOptionsPix
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12583,23 +13431,29 @@ func (u PaymentIntentPaymentMethodOptionsPix) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsPix, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsPix) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsPix{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsPix{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsPix},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsPix) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsPromptpay is one of PaymentMethodOptionsPromptpay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsPromptpay struct {
 	PaymentMethodOptionsPromptpay                       *PaymentMethodOptionsPromptpay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12611,18 +13465,23 @@ func (u PaymentIntentPaymentMethodOptionsPromptpay) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsPromptpay, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsPromptpay) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsPromptpay{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsPromptpay{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsPromptpay},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsPromptpay) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsSepaDebit is an object (schema
@@ -12636,7 +13495,8 @@ type PaymentIntentPaymentMethodOptionsSepaDebit struct {
 
 // PaymentIntentPaymentMethodOptionsSepaDebit2 is one of PaymentIntentPaymentMethodOptionsSepaDebit,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "PaymentIntentPaymentMethodOptionsSepaDebit").
 type PaymentIntentPaymentMethodOptionsSepaDebit2 struct {
 	PaymentIntentPaymentMethodOptionsSepaDebit          *PaymentIntentPaymentMethodOptionsSepaDebit
@@ -12649,18 +13509,23 @@ func (u PaymentIntentPaymentMethodOptionsSepaDebit2) MarshalJSON() ([]byte, erro
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsSepaDebit, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsSepaDebit2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsSepaDebit2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsSepaDebit2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsSepaDebit},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsSepaDebit2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsSepaDebitSetupFutureUsage is an enumeration.
@@ -12684,7 +13549,8 @@ func (e PaymentIntentPaymentMethodOptionsSepaDebitSetupFutureUsage) IsKnown() bo
 
 // PaymentIntentPaymentMethodOptionsSofort is one of PaymentMethodOptionsSofort,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsSofort struct {
 	PaymentMethodOptionsSofort                          *PaymentMethodOptionsSofort
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12696,18 +13562,23 @@ func (u PaymentIntentPaymentMethodOptionsSofort) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsSofort, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsSofort) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsSofort{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsSofort{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsSofort},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsSofort) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsUsBankAccount is an object (schema
@@ -12723,8 +13594,9 @@ type PaymentIntentPaymentMethodOptionsUsBankAccount struct {
 
 // PaymentIntentPaymentMethodOptionsUsBankAccount2 is one of
 // PaymentIntentPaymentMethodOptionsUsBankAccount, PaymentIntentTypeSpecificPaymentMethodOptionsClient
-// (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has
-// its required members) (schema "PaymentIntentPaymentMethodOptionsUsBankAccount").
+// (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
+// members, and its declared ones are of the right kind); the best is decoded once and the others
+// filled from it (schema "PaymentIntentPaymentMethodOptionsUsBankAccount").
 type PaymentIntentPaymentMethodOptionsUsBankAccount2 struct {
 	PaymentIntentPaymentMethodOptionsUsBankAccount      *PaymentIntentPaymentMethodOptionsUsBankAccount
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12736,18 +13608,23 @@ func (u PaymentIntentPaymentMethodOptionsUsBankAccount2) MarshalJSON() ([]byte, 
 	return wire.MarshalAnyOf(u.raw, u.PaymentIntentPaymentMethodOptionsUsBankAccount, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsUsBankAccount2) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsUsBankAccount2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsUsBankAccount2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentIntentPaymentMethodOptionsUsBankAccount},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsUsBankAccount2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsUsBankAccountPreferredSettlementSpeed is an enumeration.
@@ -12808,7 +13685,8 @@ func (e PaymentIntentPaymentMethodOptionsUsBankAccountVerificationMethod) IsKnow
 
 // PaymentIntentPaymentMethodOptionsWechatPay is one of PaymentMethodOptionsWechatPay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsWechatPay struct {
 	PaymentMethodOptionsWechatPay                       *PaymentMethodOptionsWechatPay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12820,23 +13698,29 @@ func (u PaymentIntentPaymentMethodOptionsWechatPay) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsWechatPay, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsWechatPay) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsWechatPay{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsWechatPay{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsWechatPay},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsWechatPay) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentPaymentMethodOptionsZip is one of PaymentMethodOptionsZip,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PaymentIntentPaymentMethodOptionsZip struct {
 	PaymentMethodOptionsZip                             *PaymentMethodOptionsZip
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12848,18 +13732,23 @@ func (u PaymentIntentPaymentMethodOptionsZip) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.PaymentMethodOptionsZip, u.PaymentIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentPaymentMethodOptionsZip) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentPaymentMethodOptionsZip{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentPaymentMethodOptionsZip{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.PaymentMethodOptionsZip},
 		wire.Variant{Target: &u.PaymentIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentPaymentMethodOptionsZip) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentProcessing is an object (schema "payment_intent_processing").
@@ -12897,7 +13786,8 @@ func (e PaymentIntentProcessingType) IsKnown() bool {
 }
 
 // PaymentIntentReview is one of String, Review (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type PaymentIntentReview struct {
 	String *string
 	Review *Review
@@ -12909,18 +13799,23 @@ func (u PaymentIntentReview) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Review)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentIntentReview) UnmarshalJSON(data []byte) error {
-	*u = PaymentIntentReview{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentIntentReview{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Review, Required: []string{"created", "id", "livemode", "object", "open", "opened_reason", "reason"}},
+		wire.Variant{Target: &u.Review},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentIntentReview) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentIntentSetupFutureUsage is an enumeration.
@@ -13172,7 +14067,8 @@ type PaymentMethodCardGeneratedCard struct {
 }
 
 // PaymentMethodCardGeneratedCardSetupAttempt is one of String, SetupAttempt (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type PaymentMethodCardGeneratedCardSetupAttempt struct {
 	String       *string
 	SetupAttempt *SetupAttempt
@@ -13184,18 +14080,23 @@ func (u PaymentMethodCardGeneratedCardSetupAttempt) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.String, u.SetupAttempt)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodCardGeneratedCardSetupAttempt) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodCardGeneratedCardSetupAttempt{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodCardGeneratedCardSetupAttempt{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SetupAttempt, Required: []string{"created", "id", "livemode", "object", "payment_method", "payment_method_details", "setup_intent", "status", "usage"}},
+		wire.Variant{Target: &u.SetupAttempt},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodCardGeneratedCardSetupAttempt) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodCardPresent is an object (schema "payment_method_card_present").
@@ -13337,7 +14238,8 @@ type PaymentMethodCashapp struct {
 }
 
 // PaymentMethodCustomer is one of String, Customer (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type PaymentMethodCustomer struct {
 	String   *string
 	Customer *Customer
@@ -13349,18 +14251,23 @@ func (u PaymentMethodCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodCustomer) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
+		wire.Variant{Target: &u.Customer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodCustomerBalance is a map (schema "payment_method_customer_balance").
@@ -13515,8 +14422,8 @@ type PaymentMethodDetailsBancontact struct {
 }
 
 // PaymentMethodDetailsBancontactGeneratedSepaDebit is one of String, PaymentMethod (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type PaymentMethodDetailsBancontactGeneratedSepaDebit struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -13528,23 +14435,28 @@ func (u PaymentMethodDetailsBancontactGeneratedSepaDebit) MarshalJSON() ([]byte,
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodDetailsBancontactGeneratedSepaDebit) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodDetailsBancontactGeneratedSepaDebit{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodDetailsBancontactGeneratedSepaDebit{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodDetailsBancontactGeneratedSepaDebit) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodDetailsBancontactGeneratedSepaDebitMandate is one of String, Mandate (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type PaymentMethodDetailsBancontactGeneratedSepaDebitMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -13556,18 +14468,23 @@ func (u PaymentMethodDetailsBancontactGeneratedSepaDebitMandate) MarshalJSON() (
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodDetailsBancontactGeneratedSepaDebitMandate) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodDetailsBancontactGeneratedSepaDebitMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodDetailsBancontactGeneratedSepaDebitMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodDetailsBancontactGeneratedSepaDebitMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodDetailsBancontactPreferredLanguage is an enumeration.
@@ -14064,7 +14981,8 @@ func (e PaymentMethodDetailsIdealBic) IsKnown() bool {
 }
 
 // PaymentMethodDetailsIdealGeneratedSepaDebit is one of String, PaymentMethod (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type PaymentMethodDetailsIdealGeneratedSepaDebit struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -14076,22 +14994,28 @@ func (u PaymentMethodDetailsIdealGeneratedSepaDebit) MarshalJSON() ([]byte, erro
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodDetailsIdealGeneratedSepaDebit) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodDetailsIdealGeneratedSepaDebit{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodDetailsIdealGeneratedSepaDebit{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodDetailsIdealGeneratedSepaDebit) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodDetailsIdealGeneratedSepaDebitMandate is one of String, Mandate (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type PaymentMethodDetailsIdealGeneratedSepaDebitMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -14103,18 +15027,23 @@ func (u PaymentMethodDetailsIdealGeneratedSepaDebitMandate) MarshalJSON() ([]byt
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodDetailsIdealGeneratedSepaDebitMandate) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodDetailsIdealGeneratedSepaDebitMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodDetailsIdealGeneratedSepaDebitMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodDetailsIdealGeneratedSepaDebitMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodDetailsInteracPresent is an object (schema "payment_method_details_interac_present").
@@ -14367,7 +15296,8 @@ type PaymentMethodDetailsSofort struct {
 }
 
 // PaymentMethodDetailsSofortGeneratedSepaDebit is one of String, PaymentMethod (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type PaymentMethodDetailsSofortGeneratedSepaDebit struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -14379,22 +15309,28 @@ func (u PaymentMethodDetailsSofortGeneratedSepaDebit) MarshalJSON() ([]byte, err
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodDetailsSofortGeneratedSepaDebit) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodDetailsSofortGeneratedSepaDebit{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodDetailsSofortGeneratedSepaDebit{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodDetailsSofortGeneratedSepaDebit) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodDetailsSofortGeneratedSepaDebitMandate is one of String, Mandate (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type PaymentMethodDetailsSofortGeneratedSepaDebitMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -14406,18 +15342,23 @@ func (u PaymentMethodDetailsSofortGeneratedSepaDebitMandate) MarshalJSON() ([]by
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PaymentMethodDetailsSofortGeneratedSepaDebitMandate) UnmarshalJSON(data []byte) error {
-	*u = PaymentMethodDetailsSofortGeneratedSepaDebitMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PaymentMethodDetailsSofortGeneratedSepaDebitMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PaymentMethodDetailsSofortGeneratedSepaDebitMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PaymentMethodDetailsSofortPreferredLanguage is an enumeration.
@@ -15997,7 +16938,8 @@ type Payout struct {
 }
 
 // PayoutBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type PayoutBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -16009,23 +16951,28 @@ func (u PayoutBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PayoutBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = PayoutBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PayoutBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PayoutBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PayoutDestination is one of String, BankAccount, Card, DeletedBankAccount, DeletedCard (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type PayoutDestination struct {
 	String             *string
 	BankAccount        *BankAccount
@@ -16040,25 +16987,31 @@ func (u PayoutDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BankAccount, u.Card, u.DeletedBankAccount, u.DeletedCard)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PayoutDestination) UnmarshalJSON(data []byte) error {
-	*u = PayoutDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PayoutDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BankAccount, Required: []string{"country", "currency", "id", "last4", "object", "status"}},
-		wire.Variant{Target: &u.Card, Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
-		wire.Variant{Target: &u.DeletedBankAccount, Required: []string{"deleted", "id", "object"}},
-		wire.Variant{Target: &u.DeletedCard, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
+		wire.Variant{Target: &u.DeletedBankAccount},
+		wire.Variant{Target: &u.DeletedCard},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PayoutDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PayoutFailureBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type PayoutFailureBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -16070,18 +17023,23 @@ func (u PayoutFailureBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PayoutFailureBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = PayoutFailureBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PayoutFailureBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PayoutFailureBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PayoutObject is an enumeration.
@@ -16102,7 +17060,8 @@ func (e PayoutObject) IsKnown() bool {
 }
 
 // PayoutOriginalPayout is one of String, Payout (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type PayoutOriginalPayout struct {
 	String *string
 	Payout *Payout
@@ -16114,18 +17073,23 @@ func (u PayoutOriginalPayout) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Payout)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PayoutOriginalPayout) UnmarshalJSON(data []byte) error {
-	*u = PayoutOriginalPayout{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PayoutOriginalPayout{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Payout, Required: []string{"amount", "arrival_date", "automatic", "created", "currency", "id", "livemode", "method", "object", "reconciliation_status", "source_type", "status", "type"}},
+		wire.Variant{Target: &u.Payout},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PayoutOriginalPayout) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PayoutReconciliationStatus is an enumeration.
@@ -16148,7 +17112,8 @@ func (e PayoutReconciliationStatus) IsKnown() bool {
 }
 
 // PayoutReversedBy is one of String, Payout (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type PayoutReversedBy struct {
 	String *string
 	Payout *Payout
@@ -16160,18 +17125,23 @@ func (u PayoutReversedBy) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Payout)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PayoutReversedBy) UnmarshalJSON(data []byte) error {
-	*u = PayoutReversedBy{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PayoutReversedBy{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Payout, Required: []string{"amount", "arrival_date", "automatic", "created", "currency", "id", "livemode", "method", "object", "reconciliation_status", "source_type", "status", "type"}},
+		wire.Variant{Target: &u.Payout},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PayoutReversedBy) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PayoutType is an enumeration.
@@ -16435,7 +17405,8 @@ func (e PriceObject) IsKnown() bool {
 }
 
 // PriceProduct is one of String, Product, DeletedProduct (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type PriceProduct struct {
 	String         *string
 	Product        *Product
@@ -16448,19 +17419,24 @@ func (u PriceProduct) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Product, u.DeletedProduct)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PriceProduct) UnmarshalJSON(data []byte) error {
-	*u = PriceProduct{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PriceProduct{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Product, Required: []string{"active", "created", "features", "id", "images", "livemode", "metadata", "name", "object", "updated"}},
-		wire.Variant{Target: &u.DeletedProduct, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Product},
+		wire.Variant{Target: &u.DeletedProduct},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PriceProduct) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PriceTaxBehavior is an enumeration.
@@ -16554,7 +17530,8 @@ type Product struct {
 }
 
 // ProductDefaultPrice is one of String, Price (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type ProductDefaultPrice struct {
 	String *string
 	Price  *Price
@@ -16566,18 +17543,23 @@ func (u ProductDefaultPrice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Price)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ProductDefaultPrice) UnmarshalJSON(data []byte) error {
-	*u = ProductDefaultPrice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ProductDefaultPrice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Price, Required: []string{"active", "billing_scheme", "created", "currency", "id", "livemode", "metadata", "object", "product", "type"}},
+		wire.Variant{Target: &u.Price},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ProductDefaultPrice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ProductFeature is an object (schema "product_feature").
@@ -16605,7 +17587,8 @@ func (e ProductObject) IsKnown() bool {
 }
 
 // ProductTaxCode is one of String, TaxCode (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type ProductTaxCode struct {
 	String  *string
 	TaxCode *TaxCode
@@ -16617,18 +17600,23 @@ func (u ProductTaxCode) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TaxCode)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ProductTaxCode) UnmarshalJSON(data []byte) error {
-	*u = ProductTaxCode{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ProductTaxCode{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TaxCode, Required: []string{"description", "id", "name", "object"}},
+		wire.Variant{Target: &u.TaxCode},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ProductTaxCode) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PromotionCode is an object (schema "promotion_code").
@@ -16658,7 +17646,8 @@ type PromotionCodeCurrencyOption struct {
 }
 
 // PromotionCodeCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type PromotionCodeCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -16671,19 +17660,24 @@ func (u PromotionCodeCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *PromotionCodeCustomer) UnmarshalJSON(data []byte) error {
-	*u = PromotionCodeCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = PromotionCodeCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u PromotionCodeCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // PromotionCodeObject is an enumeration.
@@ -16755,7 +17749,8 @@ type Quote struct {
 }
 
 // QuoteApplication is one of String, Application, DeletedApplication (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type QuoteApplication struct {
 	String             *string
 	Application        *Application
@@ -16768,19 +17763,24 @@ func (u QuoteApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application, u.DeletedApplication)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteApplication) UnmarshalJSON(data []byte) error {
-	*u = QuoteApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
-		wire.Variant{Target: &u.DeletedApplication, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Application},
+		wire.Variant{Target: &u.DeletedApplication},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteCollectionMethod is an enumeration.
@@ -16802,7 +17802,8 @@ func (e QuoteCollectionMethod) IsKnown() bool {
 }
 
 // QuoteCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type QuoteCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -16815,23 +17816,29 @@ func (u QuoteCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteCustomer) UnmarshalJSON(data []byte) error {
-	*u = QuoteCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteDefaultTaxRatesItem is one of String, TaxRate (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type QuoteDefaultTaxRatesItem struct {
 	String  *string
 	TaxRate *TaxRate
@@ -16843,22 +17850,28 @@ func (u QuoteDefaultTaxRatesItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TaxRate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteDefaultTaxRatesItem) UnmarshalJSON(data []byte) error {
-	*u = QuoteDefaultTaxRatesItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteDefaultTaxRatesItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TaxRate, Required: []string{"active", "created", "display_name", "id", "inclusive", "livemode", "object", "percentage"}},
+		wire.Variant{Target: &u.TaxRate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteDefaultTaxRatesItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteDiscountsItem is one of String, Discount (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type QuoteDiscountsItem struct {
 	String   *string
 	Discount *Discount
@@ -16870,22 +17883,28 @@ func (u QuoteDiscountsItem) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Discount)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteDiscountsItem) UnmarshalJSON(data []byte) error {
-	*u = QuoteDiscountsItem{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteDiscountsItem{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Discount, Required: []string{"coupon", "id", "object", "start"}},
+		wire.Variant{Target: &u.Discount},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteDiscountsItem) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteInvoice is one of String, Invoice, DeletedInvoice (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type QuoteInvoice struct {
 	String         *string
 	Invoice        *Invoice
@@ -16898,19 +17917,24 @@ func (u QuoteInvoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice, u.DeletedInvoice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteInvoice) UnmarshalJSON(data []byte) error {
-	*u = QuoteInvoice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteInvoice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice, Required: []string{"amount_due", "amount_paid", "amount_remaining", "amount_shipping", "attempt_count", "attempted", "automatic_tax", "collection_method", "created", "currency", "default_tax_rates", "lines", "livemode", "object", "paid", "paid_out_of_band", "payment_settings", "period_end", "period_start", "post_payment_credit_notes_amount", "pre_payment_credit_notes_amount", "starting_balance", "status_transitions", "subtotal", "total", "total_tax_amounts"}},
-		wire.Variant{Target: &u.DeletedInvoice, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Invoice},
+		wire.Variant{Target: &u.DeletedInvoice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteInvoice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteLineItems is an object.
@@ -16958,7 +17982,8 @@ func (e QuoteObject) IsKnown() bool {
 }
 
 // QuoteOnBehalfOf is one of String, Account (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type QuoteOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -16970,18 +17995,23 @@ func (u QuoteOnBehalfOf) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = QuoteOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteStatus is an enumeration.
@@ -17005,7 +18035,8 @@ func (e QuoteStatus) IsKnown() bool {
 }
 
 // QuoteSubscription is one of String, Subscription (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type QuoteSubscription struct {
 	String       *string
 	Subscription *Subscription
@@ -17017,22 +18048,28 @@ func (u QuoteSubscription) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Subscription)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteSubscription) UnmarshalJSON(data []byte) error {
-	*u = QuoteSubscription{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteSubscription{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Subscription, Required: []string{"automatic_tax", "billing_cycle_anchor", "cancel_at_period_end", "collection_method", "created", "currency", "current_period_end", "current_period_start", "customer", "id", "items", "livemode", "metadata", "object", "start_date", "status"}},
+		wire.Variant{Target: &u.Subscription},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteSubscription) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteSubscriptionSchedule is one of String, SubscriptionSchedule (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type QuoteSubscriptionSchedule struct {
 	String               *string
 	SubscriptionSchedule *SubscriptionSchedule
@@ -17044,22 +18081,28 @@ func (u QuoteSubscriptionSchedule) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.SubscriptionSchedule)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteSubscriptionSchedule) UnmarshalJSON(data []byte) error {
-	*u = QuoteSubscriptionSchedule{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteSubscriptionSchedule{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SubscriptionSchedule, Required: []string{"created", "customer", "default_settings", "end_behavior", "id", "livemode", "object", "phases", "status"}},
+		wire.Variant{Target: &u.SubscriptionSchedule},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteSubscriptionSchedule) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuoteTestClock is one of String, TestHelpersTestClock (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type QuoteTestClock struct {
 	String               *string
 	TestHelpersTestClock *TestHelpersTestClock
@@ -17071,18 +18114,23 @@ func (u QuoteTestClock) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TestHelpersTestClock)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuoteTestClock) UnmarshalJSON(data []byte) error {
-	*u = QuoteTestClock{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuoteTestClock{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TestHelpersTestClock, Required: []string{"created", "deletes_after", "frozen_time", "id", "livemode", "object", "status"}},
+		wire.Variant{Target: &u.TestHelpersTestClock},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuoteTestClock) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuotesResourceAutomaticTax is an object (schema "quotes_resource_automatic_tax").
@@ -17129,7 +18177,8 @@ type QuotesResourceFromQuote struct {
 }
 
 // QuotesResourceFromQuoteQuote is one of String, Quote (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type QuotesResourceFromQuoteQuote struct {
 	String *string
 	Quote  *Quote
@@ -17141,18 +18190,23 @@ func (u QuotesResourceFromQuoteQuote) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Quote)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuotesResourceFromQuoteQuote) UnmarshalJSON(data []byte) error {
-	*u = QuotesResourceFromQuoteQuote{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuotesResourceFromQuoteQuote{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Quote, Required: []string{"amount_subtotal", "amount_total", "automatic_tax", "collection_method", "computed", "created", "discounts", "expires_at", "id", "livemode", "metadata", "object", "status", "status_transitions", "subscription_data", "total_details"}},
+		wire.Variant{Target: &u.Quote},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuotesResourceFromQuoteQuote) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuotesResourceRecurring is an object (schema "quotes_resource_recurring").
@@ -17234,7 +18288,8 @@ type QuotesResourceTransferData struct {
 }
 
 // QuotesResourceTransferDataDestination is one of String, Account (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type QuotesResourceTransferDataDestination struct {
 	String  *string
 	Account *Account
@@ -17246,18 +18301,23 @@ func (u QuotesResourceTransferDataDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *QuotesResourceTransferDataDestination) UnmarshalJSON(data []byte) error {
-	*u = QuotesResourceTransferDataDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = QuotesResourceTransferDataDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u QuotesResourceTransferDataDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // QuotesResourceUpfront is an object (schema "quotes_resource_upfront").
@@ -17419,7 +18479,8 @@ type Refund struct {
 }
 
 // RefundBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type RefundBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -17431,22 +18492,28 @@ func (u RefundBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *RefundBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = RefundBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = RefundBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u RefundBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
-// RefundCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// RefundCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type RefundCharge struct {
 	String *string
 	Charge *Charge
@@ -17458,22 +18525,28 @@ func (u RefundCharge) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *RefundCharge) UnmarshalJSON(data []byte) error {
-	*u = RefundCharge{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = RefundCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u RefundCharge) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // RefundFailureBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type RefundFailureBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -17485,18 +18558,23 @@ func (u RefundFailureBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *RefundFailureBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = RefundFailureBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = RefundFailureBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u RefundFailureBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // RefundNextAction is an object (schema "refund_next_action").
@@ -17533,7 +18611,8 @@ func (e RefundObject) IsKnown() bool {
 }
 
 // RefundPaymentIntent is one of String, PaymentIntent (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type RefundPaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -17545,18 +18624,23 @@ func (u RefundPaymentIntent) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *RefundPaymentIntent) UnmarshalJSON(data []byte) error {
-	*u = RefundPaymentIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = RefundPaymentIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentIntent, Required: []string{"amount", "capture_method", "confirmation_method", "created", "currency", "id", "livemode", "object", "payment_method_types", "status"}},
+		wire.Variant{Target: &u.PaymentIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u RefundPaymentIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // RefundReason is an enumeration.
@@ -17580,7 +18664,8 @@ func (e RefundReason) IsKnown() bool {
 }
 
 // RefundSourceTransferReversal is one of String, TransferReversal (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type RefundSourceTransferReversal struct {
 	String           *string
 	TransferReversal *TransferReversal
@@ -17592,22 +18677,28 @@ func (u RefundSourceTransferReversal) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TransferReversal)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *RefundSourceTransferReversal) UnmarshalJSON(data []byte) error {
-	*u = RefundSourceTransferReversal{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = RefundSourceTransferReversal{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TransferReversal, Required: []string{"amount", "created", "currency", "id", "object", "transfer"}},
+		wire.Variant{Target: &u.TransferReversal},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u RefundSourceTransferReversal) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // RefundTransferReversal is one of String, TransferReversal (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type RefundTransferReversal struct {
 	String           *string
 	TransferReversal *TransferReversal
@@ -17619,18 +18710,23 @@ func (u RefundTransferReversal) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TransferReversal)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *RefundTransferReversal) UnmarshalJSON(data []byte) error {
-	*u = RefundTransferReversal{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = RefundTransferReversal{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TransferReversal, Required: []string{"amount", "created", "currency", "id", "object", "transfer"}},
+		wire.Variant{Target: &u.TransferReversal},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u RefundTransferReversal) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ReserveTransaction is an object (schema "reserve_transaction").
@@ -17681,8 +18777,9 @@ type Review struct {
 	Session           idemrt.Nullable[RadarReviewResourceSession]  `json:"session,omitzero"`
 }
 
-// ReviewCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its JSON
-// type fits, it decodes, an object has its required members).
+// ReviewCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded once and the others filled from it.
 type ReviewCharge struct {
 	String *string
 	Charge *Charge
@@ -17694,18 +18791,23 @@ func (u ReviewCharge) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ReviewCharge) UnmarshalJSON(data []byte) error {
-	*u = ReviewCharge{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ReviewCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ReviewCharge) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ReviewClosedReason is an enumeration.
@@ -17765,7 +18867,8 @@ func (e ReviewOpenedReason) IsKnown() bool {
 }
 
 // ReviewPaymentIntent is one of String, PaymentIntent (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type ReviewPaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -17777,18 +18880,23 @@ func (u ReviewPaymentIntent) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ReviewPaymentIntent) UnmarshalJSON(data []byte) error {
-	*u = ReviewPaymentIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ReviewPaymentIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentIntent, Required: []string{"amount", "capture_method", "confirmation_method", "created", "currency", "id", "livemode", "object", "payment_method_types", "status"}},
+		wire.Variant{Target: &u.PaymentIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ReviewPaymentIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Rule is an object (schema "rule").
@@ -17816,7 +18924,8 @@ type SepaDebitGeneratedFrom struct {
 }
 
 // SepaDebitGeneratedFromCharge is one of String, Charge (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type SepaDebitGeneratedFromCharge struct {
 	String *string
 	Charge *Charge
@@ -17828,22 +18937,28 @@ func (u SepaDebitGeneratedFromCharge) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SepaDebitGeneratedFromCharge) UnmarshalJSON(data []byte) error {
-	*u = SepaDebitGeneratedFromCharge{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SepaDebitGeneratedFromCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SepaDebitGeneratedFromCharge) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SepaDebitGeneratedFromSetupAttempt is one of String, SetupAttempt (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type SepaDebitGeneratedFromSetupAttempt struct {
 	String       *string
 	SetupAttempt *SetupAttempt
@@ -17855,18 +18970,23 @@ func (u SepaDebitGeneratedFromSetupAttempt) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.SetupAttempt)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SepaDebitGeneratedFromSetupAttempt) UnmarshalJSON(data []byte) error {
-	*u = SepaDebitGeneratedFromSetupAttempt{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SepaDebitGeneratedFromSetupAttempt{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SetupAttempt, Required: []string{"created", "id", "livemode", "object", "payment_method", "payment_method_details", "setup_intent", "status", "usage"}},
+		wire.Variant{Target: &u.SetupAttempt},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SepaDebitGeneratedFromSetupAttempt) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttempt is an object (schema "setup_attempt").
@@ -17891,7 +19011,8 @@ type SetupAttempt struct {
 }
 
 // SetupAttemptApplication is one of String, Application (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type SetupAttemptApplication struct {
 	String      *string
 	Application *Application
@@ -17903,22 +19024,28 @@ func (u SetupAttemptApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptApplication) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Application},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SetupAttemptCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -17931,19 +19058,24 @@ func (u SetupAttemptCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptCustomer) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptFlowDirectionsItem is an enumeration.
@@ -17982,7 +19114,8 @@ func (e SetupAttemptObject) IsKnown() bool {
 }
 
 // SetupAttemptOnBehalfOf is one of String, Account (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type SetupAttemptOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -17994,22 +19127,28 @@ func (u SetupAttemptOnBehalfOf) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SetupAttemptPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -18021,18 +19160,23 @@ func (u SetupAttemptPaymentMethod) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetails is an object (schema "setup_attempt_payment_method_details").
@@ -18091,8 +19235,9 @@ type SetupAttemptPaymentMethodDetailsBancontact struct {
 }
 
 // SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit is one of String, PaymentMethod
-// (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has
-// its required members).
+// (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
+// members, and its declared ones are of the right kind); the best is decoded once and the others
+// filled from it.
 type SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -18104,23 +19249,29 @@ func (u SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit) MarshalJSO
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebitMandate is one of String, Mandate
-// (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has
-// its required members).
+// (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
+// members, and its declared ones are of the right kind); the best is decoded once and the others
+// filled from it.
 type SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebitMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -18132,18 +19283,23 @@ func (u SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebitMandate) Mar
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebitMandate) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebitMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebitMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebitMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetailsBancontactPreferredLanguage is an enumeration.
@@ -18199,8 +19355,8 @@ type SetupAttemptPaymentMethodDetailsCardPresent struct {
 }
 
 // SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard is one of String, PaymentMethod (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -18212,18 +19368,23 @@ func (u SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard) MarshalJSON() 
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetailsCardWallet is an object (schema
@@ -18338,8 +19499,8 @@ func (e SetupAttemptPaymentMethodDetailsIdealBic) IsKnown() bool {
 }
 
 // SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebit is one of String, PaymentMethod (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebit struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -18351,23 +19512,28 @@ func (u SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebit) MarshalJSON() (
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebit) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebit{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebit{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebit) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate is one of String, Mandate (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -18379,18 +19545,23 @@ func (u SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate) MarshalJ
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetailsKlarna is a map (schema
@@ -18432,8 +19603,8 @@ type SetupAttemptPaymentMethodDetailsSofort struct {
 }
 
 // SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit is one of String, PaymentMethod (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -18445,23 +19616,28 @@ func (u SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit) MarshalJSON() 
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebitMandate is one of String, Mandate (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebitMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -18473,18 +19649,23 @@ func (u SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebitMandate) Marshal
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebitMandate) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebitMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebitMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebitMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupAttemptPaymentMethodDetailsSofortPreferredLanguage is an enumeration.
@@ -18514,7 +19695,8 @@ func (e SetupAttemptPaymentMethodDetailsSofortPreferredLanguage) IsKnown() bool 
 type SetupAttemptPaymentMethodDetailsUsBankAccount map[string]json.RawMessage
 
 // SetupAttemptSetupIntent is one of String, SetupIntent (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type SetupAttemptSetupIntent struct {
 	String      *string
 	SetupIntent *SetupIntent
@@ -18526,18 +19708,23 @@ func (u SetupAttemptSetupIntent) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.SetupIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupAttemptSetupIntent) UnmarshalJSON(data []byte) error {
-	*u = SetupAttemptSetupIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupAttemptSetupIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SetupIntent, Required: []string{"created", "id", "livemode", "object", "payment_method_types", "status", "usage"}},
+		wire.Variant{Target: &u.SetupIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupAttemptSetupIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntent is an object (schema "setup_intent").
@@ -18571,7 +19758,8 @@ type SetupIntent struct {
 }
 
 // SetupIntentApplication is one of String, Application (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type SetupIntentApplication struct {
 	String      *string
 	Application *Application
@@ -18583,18 +19771,23 @@ func (u SetupIntentApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentApplication) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Application},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentCancellationReason is an enumeration.
@@ -18617,7 +19810,8 @@ func (e SetupIntentCancellationReason) IsKnown() bool {
 }
 
 // SetupIntentCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SetupIntentCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -18630,19 +19824,24 @@ func (u SetupIntentCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentCustomer) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentFlowDirectionsItem is an enumeration.
@@ -18664,7 +19863,8 @@ func (e SetupIntentFlowDirectionsItem) IsKnown() bool {
 }
 
 // SetupIntentLatestAttempt is one of String, SetupAttempt (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type SetupIntentLatestAttempt struct {
 	String       *string
 	SetupAttempt *SetupAttempt
@@ -18676,22 +19876,28 @@ func (u SetupIntentLatestAttempt) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.SetupAttempt)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentLatestAttempt) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentLatestAttempt{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentLatestAttempt{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SetupAttempt, Required: []string{"created", "id", "livemode", "object", "payment_method", "payment_method_details", "setup_intent", "status", "usage"}},
+		wire.Variant{Target: &u.SetupAttempt},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentLatestAttempt) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentMandate is one of String, Mandate (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type SetupIntentMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -18703,18 +19909,23 @@ func (u SetupIntentMandate) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentMandate) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentNextAction is an object (schema "setup_intent_next_action").
@@ -18782,7 +19993,8 @@ func (e SetupIntentObject) IsKnown() bool {
 }
 
 // SetupIntentOnBehalfOf is one of String, Account (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type SetupIntentOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -18794,22 +20006,28 @@ func (u SetupIntentOnBehalfOf) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SetupIntentPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -18821,18 +20039,23 @@ func (u SetupIntentPaymentMethod) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentPaymentMethodOptions is an object (schema "setup_intent_payment_method_options").
@@ -18859,7 +20082,8 @@ type SetupIntentPaymentMethodOptionsAcssDebit struct {
 
 // SetupIntentPaymentMethodOptionsAcssDebit2 is one of SetupIntentPaymentMethodOptionsAcssDebit,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "SetupIntentPaymentMethodOptionsAcssDebit").
 type SetupIntentPaymentMethodOptionsAcssDebit2 struct {
 	SetupIntentPaymentMethodOptionsAcssDebit          *SetupIntentPaymentMethodOptionsAcssDebit
@@ -18872,18 +20096,23 @@ func (u SetupIntentPaymentMethodOptionsAcssDebit2) MarshalJSON() ([]byte, error)
 	return wire.MarshalAnyOf(u.raw, u.SetupIntentPaymentMethodOptionsAcssDebit, u.SetupIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentPaymentMethodOptionsAcssDebit2) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentPaymentMethodOptionsAcssDebit2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentPaymentMethodOptionsAcssDebit2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.SetupIntentPaymentMethodOptionsAcssDebit},
 		wire.Variant{Target: &u.SetupIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentPaymentMethodOptionsAcssDebit2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentPaymentMethodOptionsAcssDebitCurrency is an enumeration.
@@ -19059,7 +20288,8 @@ type SetupIntentPaymentMethodOptionsLink map[string]json.RawMessage
 
 // SetupIntentPaymentMethodOptionsLink2 is one of SetupIntentPaymentMethodOptionsLink,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "SetupIntentPaymentMethodOptionsLink").
 type SetupIntentPaymentMethodOptionsLink2 struct {
 	SetupIntentPaymentMethodOptionsLink               SetupIntentPaymentMethodOptionsLink
@@ -19072,18 +20302,23 @@ func (u SetupIntentPaymentMethodOptionsLink2) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.SetupIntentPaymentMethodOptionsLink, u.SetupIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentPaymentMethodOptionsLink2) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentPaymentMethodOptionsLink2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentPaymentMethodOptionsLink2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.SetupIntentPaymentMethodOptionsLink},
 		wire.Variant{Target: &u.SetupIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentPaymentMethodOptionsLink2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentPaymentMethodOptionsMandateOptionsAcssDebit is an object (schema
@@ -19169,7 +20404,8 @@ type SetupIntentPaymentMethodOptionsPaypal struct {
 
 // SetupIntentPaymentMethodOptionsPaypal2 is one of SetupIntentPaymentMethodOptionsPaypal,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "SetupIntentPaymentMethodOptionsPaypal").
 type SetupIntentPaymentMethodOptionsPaypal2 struct {
 	SetupIntentPaymentMethodOptionsPaypal             *SetupIntentPaymentMethodOptionsPaypal
@@ -19182,18 +20418,23 @@ func (u SetupIntentPaymentMethodOptionsPaypal2) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.SetupIntentPaymentMethodOptionsPaypal, u.SetupIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentPaymentMethodOptionsPaypal2) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentPaymentMethodOptionsPaypal2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentPaymentMethodOptionsPaypal2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.SetupIntentPaymentMethodOptionsPaypal},
 		wire.Variant{Target: &u.SetupIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentPaymentMethodOptionsPaypal2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentPaymentMethodOptionsSepaDebit is an object (schema
@@ -19206,7 +20447,8 @@ type SetupIntentPaymentMethodOptionsSepaDebit struct {
 
 // SetupIntentPaymentMethodOptionsSepaDebit2 is one of SetupIntentPaymentMethodOptionsSepaDebit,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members) (schema
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it (schema
 // "SetupIntentPaymentMethodOptionsSepaDebit").
 type SetupIntentPaymentMethodOptionsSepaDebit2 struct {
 	SetupIntentPaymentMethodOptionsSepaDebit          *SetupIntentPaymentMethodOptionsSepaDebit
@@ -19219,18 +20461,23 @@ func (u SetupIntentPaymentMethodOptionsSepaDebit2) MarshalJSON() ([]byte, error)
 	return wire.MarshalAnyOf(u.raw, u.SetupIntentPaymentMethodOptionsSepaDebit, u.SetupIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentPaymentMethodOptionsSepaDebit2) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentPaymentMethodOptionsSepaDebit2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentPaymentMethodOptionsSepaDebit2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.SetupIntentPaymentMethodOptionsSepaDebit},
 		wire.Variant{Target: &u.SetupIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentPaymentMethodOptionsSepaDebit2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentPaymentMethodOptionsUsBankAccount is an object (schema
@@ -19244,8 +20491,9 @@ type SetupIntentPaymentMethodOptionsUsBankAccount struct {
 
 // SetupIntentPaymentMethodOptionsUsBankAccount2 is one of
 // SetupIntentPaymentMethodOptionsUsBankAccount, SetupIntentTypeSpecificPaymentMethodOptionsClient
-// (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has
-// its required members) (schema "SetupIntentPaymentMethodOptionsUsBankAccount").
+// (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
+// members, and its declared ones are of the right kind); the best is decoded once and the others
+// filled from it (schema "SetupIntentPaymentMethodOptionsUsBankAccount").
 type SetupIntentPaymentMethodOptionsUsBankAccount2 struct {
 	SetupIntentPaymentMethodOptionsUsBankAccount      *SetupIntentPaymentMethodOptionsUsBankAccount
 	SetupIntentTypeSpecificPaymentMethodOptionsClient *SetupIntentTypeSpecificPaymentMethodOptionsClient
@@ -19257,18 +20505,23 @@ func (u SetupIntentPaymentMethodOptionsUsBankAccount2) MarshalJSON() ([]byte, er
 	return wire.MarshalAnyOf(u.raw, u.SetupIntentPaymentMethodOptionsUsBankAccount, u.SetupIntentTypeSpecificPaymentMethodOptionsClient)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentPaymentMethodOptionsUsBankAccount2) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentPaymentMethodOptionsUsBankAccount2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentPaymentMethodOptionsUsBankAccount2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.SetupIntentPaymentMethodOptionsUsBankAccount},
 		wire.Variant{Target: &u.SetupIntentTypeSpecificPaymentMethodOptionsClient},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentPaymentMethodOptionsUsBankAccount2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentPaymentMethodOptionsUsBankAccountVerificationMethod is an enumeration.
@@ -19291,7 +20544,8 @@ func (e SetupIntentPaymentMethodOptionsUsBankAccountVerificationMethod) IsKnown(
 }
 
 // SetupIntentSingleUseMandate is one of String, Mandate (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type SetupIntentSingleUseMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -19303,18 +20557,23 @@ func (u SetupIntentSingleUseMandate) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SetupIntentSingleUseMandate) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentSingleUseMandate{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SetupIntentSingleUseMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate, Required: []string{"customer_acceptance", "id", "livemode", "object", "payment_method", "payment_method_details", "status", "type"}},
+		wire.Variant{Target: &u.Mandate},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SetupIntentSingleUseMandate) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SetupIntentStatus is an enumeration.
@@ -19505,7 +20764,8 @@ func (e ShippingRateTaxBehavior) IsKnown() bool {
 }
 
 // ShippingRateTaxCode is one of String, TaxCode (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type ShippingRateTaxCode struct {
 	String  *string
 	TaxCode *TaxCode
@@ -19517,18 +20777,23 @@ func (u ShippingRateTaxCode) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TaxCode)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *ShippingRateTaxCode) UnmarshalJSON(data []byte) error {
-	*u = ShippingRateTaxCode{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = ShippingRateTaxCode{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TaxCode, Required: []string{"description", "id", "name", "object"}},
+		wire.Variant{Target: &u.TaxCode},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u ShippingRateTaxCode) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ShippingRateType is an enumeration.
@@ -19985,7 +21250,8 @@ type Subscription struct {
 }
 
 // SubscriptionApplication is one of String, Application, DeletedApplication (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionApplication struct {
 	String             *string
 	Application        *Application
@@ -19998,19 +21264,24 @@ func (u SubscriptionApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application, u.DeletedApplication)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionApplication) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
-		wire.Variant{Target: &u.DeletedApplication, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Application},
+		wire.Variant{Target: &u.DeletedApplication},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionAutomaticTax is an object (schema "subscription_automatic_tax").
@@ -20047,7 +21318,8 @@ func (e SubscriptionCollectionMethod) IsKnown() bool {
 }
 
 // SubscriptionCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SubscriptionCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -20060,23 +21332,29 @@ func (u SubscriptionCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionCustomer) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionDefaultPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SubscriptionDefaultPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -20088,22 +21366,28 @@ func (u SubscriptionDefaultPaymentMethod) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionDefaultPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionDefaultPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionDefaultPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionDefaultPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionDefaultSource is one of String, BankAccount, Card, Source (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionDefaultSource struct {
 	String      *string
 	BankAccount *BankAccount
@@ -20117,20 +21401,25 @@ func (u SubscriptionDefaultSource) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BankAccount, u.Card, u.Source)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionDefaultSource) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionDefaultSource{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionDefaultSource{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BankAccount, Required: []string{"country", "currency", "id", "last4", "object", "status"}},
-		wire.Variant{Target: &u.Card, Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
-		wire.Variant{Target: &u.Source, Required: []string{"client_secret", "created", "flow", "id", "livemode", "object", "status", "type"}},
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
+		wire.Variant{Target: &u.Source},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionDefaultSource) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionDetailsData is an object (schema "subscription_details_data").
@@ -20207,7 +21496,8 @@ func (e SubscriptionItemsObject) IsKnown() bool {
 }
 
 // SubscriptionLatestInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type SubscriptionLatestInvoice struct {
 	String  *string
 	Invoice *Invoice
@@ -20219,18 +21509,23 @@ func (u SubscriptionLatestInvoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionLatestInvoice) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionLatestInvoice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionLatestInvoice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice, Required: []string{"amount_due", "amount_paid", "amount_remaining", "amount_shipping", "attempt_count", "attempted", "automatic_tax", "collection_method", "created", "currency", "default_tax_rates", "lines", "livemode", "object", "paid", "paid_out_of_band", "payment_settings", "period_end", "period_start", "post_payment_credit_notes_amount", "pre_payment_credit_notes_amount", "starting_balance", "status_transitions", "subtotal", "total", "total_tax_amounts"}},
+		wire.Variant{Target: &u.Invoice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionLatestInvoice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionObject is an enumeration.
@@ -20251,7 +21546,8 @@ func (e SubscriptionObject) IsKnown() bool {
 }
 
 // SubscriptionOnBehalfOf is one of String, Account (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type SubscriptionOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -20263,18 +21559,23 @@ func (u SubscriptionOnBehalfOf) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionPaymentMethodOptionsCard is an object (schema
@@ -20362,7 +21663,8 @@ func (e SubscriptionPendingInvoiceItemIntervalInterval) IsKnown() bool {
 }
 
 // SubscriptionPendingSetupIntent is one of String, SetupIntent (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SubscriptionPendingSetupIntent struct {
 	String      *string
 	SetupIntent *SetupIntent
@@ -20374,18 +21676,23 @@ func (u SubscriptionPendingSetupIntent) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.SetupIntent)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionPendingSetupIntent) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionPendingSetupIntent{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionPendingSetupIntent{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SetupIntent, Required: []string{"created", "id", "livemode", "object", "payment_method_types", "status", "usage"}},
+		wire.Variant{Target: &u.SetupIntent},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionPendingSetupIntent) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionSchedule is an object (schema "subscription_schedule").
@@ -20413,8 +21720,8 @@ type SubscriptionSchedule struct {
 }
 
 // SubscriptionSchedule2 is one of String, SubscriptionSchedule (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members) (schema
-// "SubscriptionSchedule").
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it (schema "SubscriptionSchedule").
 type SubscriptionSchedule2 struct {
 	String               *string
 	SubscriptionSchedule *SubscriptionSchedule
@@ -20426,18 +21733,23 @@ func (u SubscriptionSchedule2) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.SubscriptionSchedule)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionSchedule2) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionSchedule2{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionSchedule2{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SubscriptionSchedule, Required: []string{"created", "customer", "default_settings", "end_behavior", "id", "livemode", "object", "phases", "status"}},
+		wire.Variant{Target: &u.SubscriptionSchedule},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionSchedule2) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionScheduleAddInvoiceItem is an object (schema "subscription_schedule_add_invoice_item").
@@ -20450,7 +21762,8 @@ type SubscriptionScheduleAddInvoiceItem struct {
 }
 
 // SubscriptionScheduleAddInvoiceItemPrice is one of String, Price, DeletedPrice (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionScheduleAddInvoiceItemPrice struct {
 	String       *string
 	Price        *Price
@@ -20463,24 +21776,29 @@ func (u SubscriptionScheduleAddInvoiceItemPrice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Price, u.DeletedPrice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionScheduleAddInvoiceItemPrice) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionScheduleAddInvoiceItemPrice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionScheduleAddInvoiceItemPrice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Price, Required: []string{"active", "billing_scheme", "created", "currency", "id", "livemode", "metadata", "object", "product", "type"}},
-		wire.Variant{Target: &u.DeletedPrice, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Price},
+		wire.Variant{Target: &u.DeletedPrice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionScheduleAddInvoiceItemPrice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionScheduleApplication is one of String, Application, DeletedApplication (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionScheduleApplication struct {
 	String             *string
 	Application        *Application
@@ -20493,19 +21811,24 @@ func (u SubscriptionScheduleApplication) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Application, u.DeletedApplication)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionScheduleApplication) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionScheduleApplication{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionScheduleApplication{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Application, Required: []string{"id", "object"}},
-		wire.Variant{Target: &u.DeletedApplication, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Application},
+		wire.Variant{Target: &u.DeletedApplication},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionScheduleApplication) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionScheduleConfigurationItem is an object (schema
@@ -20521,8 +21844,8 @@ type SubscriptionScheduleConfigurationItem struct {
 }
 
 // SubscriptionScheduleConfigurationItemPrice is one of String, Price, DeletedPrice (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionScheduleConfigurationItemPrice struct {
 	String       *string
 	Price        *Price
@@ -20535,19 +21858,24 @@ func (u SubscriptionScheduleConfigurationItemPrice) MarshalJSON() ([]byte, error
 	return wire.MarshalAnyOf(u.raw, u.String, u.Price, u.DeletedPrice)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionScheduleConfigurationItemPrice) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionScheduleConfigurationItemPrice{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionScheduleConfigurationItemPrice{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Price, Required: []string{"active", "billing_scheme", "created", "currency", "id", "livemode", "metadata", "object", "product", "type"}},
-		wire.Variant{Target: &u.DeletedPrice, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Price},
+		wire.Variant{Target: &u.DeletedPrice},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionScheduleConfigurationItemPrice) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionScheduleCurrentPhase is an object (schema "subscription_schedule_current_phase").
@@ -20559,7 +21887,8 @@ type SubscriptionScheduleCurrentPhase struct {
 }
 
 // SubscriptionScheduleCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionScheduleCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -20572,19 +21901,24 @@ func (u SubscriptionScheduleCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer, u.DeletedCustomer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionScheduleCustomer) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionScheduleCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionScheduleCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
-		wire.Variant{Target: &u.DeletedCustomer, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Customer},
+		wire.Variant{Target: &u.DeletedCustomer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionScheduleCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionScheduleEndBehavior is an enumeration.
@@ -20688,8 +22022,8 @@ func (e SubscriptionSchedulePhaseConfigurationCollectionMethod) IsKnown() bool {
 }
 
 // SubscriptionSchedulePhaseConfigurationCoupon is one of String, Coupon, DeletedCoupon (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionSchedulePhaseConfigurationCoupon struct {
 	String        *string
 	Coupon        *Coupon
@@ -20702,24 +22036,29 @@ func (u SubscriptionSchedulePhaseConfigurationCoupon) MarshalJSON() ([]byte, err
 	return wire.MarshalAnyOf(u.raw, u.String, u.Coupon, u.DeletedCoupon)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionSchedulePhaseConfigurationCoupon) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionSchedulePhaseConfigurationCoupon{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionSchedulePhaseConfigurationCoupon{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Coupon, Required: []string{"created", "duration", "id", "livemode", "object", "times_redeemed", "valid"}},
-		wire.Variant{Target: &u.DeletedCoupon, Required: []string{"deleted", "id", "object"}},
+		wire.Variant{Target: &u.Coupon},
+		wire.Variant{Target: &u.DeletedCoupon},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionSchedulePhaseConfigurationCoupon) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionSchedulePhaseConfigurationDefaultPaymentMethod is one of String, PaymentMethod (anyOf):
-// every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its
-// required members).
+// every variant that accepts the JSON is set (its kind fits; an object has its required members, and
+// its declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionSchedulePhaseConfigurationDefaultPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -20731,22 +22070,28 @@ func (u SubscriptionSchedulePhaseConfigurationDefaultPaymentMethod) MarshalJSON(
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionSchedulePhaseConfigurationDefaultPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionSchedulePhaseConfigurationDefaultPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionSchedulePhaseConfigurationDefaultPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionSchedulePhaseConfigurationDefaultPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionSchedulePhaseConfigurationOnBehalfOf is one of String, Account (anyOf): every variant
-// that accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionSchedulePhaseConfigurationOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -20758,18 +22103,23 @@ func (u SubscriptionSchedulePhaseConfigurationOnBehalfOf) MarshalJSON() ([]byte,
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionSchedulePhaseConfigurationOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionSchedulePhaseConfigurationOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionSchedulePhaseConfigurationOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionSchedulePhaseConfigurationOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionSchedulePhaseConfigurationProrationBehavior is an enumeration.
@@ -20813,7 +22163,8 @@ func (e SubscriptionScheduleStatus) IsKnown() bool {
 }
 
 // SubscriptionScheduleSubscription is one of String, Subscription (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SubscriptionScheduleSubscription struct {
 	String       *string
 	Subscription *Subscription
@@ -20825,22 +22176,28 @@ func (u SubscriptionScheduleSubscription) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Subscription)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionScheduleSubscription) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionScheduleSubscription{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionScheduleSubscription{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Subscription, Required: []string{"automatic_tax", "billing_cycle_anchor", "cancel_at_period_end", "collection_method", "created", "currency", "current_period_end", "current_period_start", "customer", "id", "items", "livemode", "metadata", "object", "start_date", "status"}},
+		wire.Variant{Target: &u.Subscription},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionScheduleSubscription) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionScheduleTestClock is one of String, TestHelpersTestClock (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionScheduleTestClock struct {
 	String               *string
 	TestHelpersTestClock *TestHelpersTestClock
@@ -20852,18 +22209,23 @@ func (u SubscriptionScheduleTestClock) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TestHelpersTestClock)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionScheduleTestClock) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionScheduleTestClock{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionScheduleTestClock{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TestHelpersTestClock, Required: []string{"created", "deletes_after", "frozen_time", "id", "livemode", "object", "status"}},
+		wire.Variant{Target: &u.TestHelpersTestClock},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionScheduleTestClock) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionSchedulesResourceDefaultSettings is an object (schema
@@ -20928,8 +22290,9 @@ func (e SubscriptionSchedulesResourceDefaultSettingsCollectionMethod) IsKnown() 
 }
 
 // SubscriptionSchedulesResourceDefaultSettingsDefaultPaymentMethod is one of String, PaymentMethod
-// (anyOf): every variant that accepts the JSON is set (its JSON type fits, it decodes, an object has
-// its required members).
+// (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
+// members, and its declared ones are of the right kind); the best is decoded once and the others
+// filled from it.
 type SubscriptionSchedulesResourceDefaultSettingsDefaultPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -20941,23 +22304,28 @@ func (u SubscriptionSchedulesResourceDefaultSettingsDefaultPaymentMethod) Marsha
 	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionSchedulesResourceDefaultSettingsDefaultPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionSchedulesResourceDefaultSettingsDefaultPaymentMethod{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionSchedulesResourceDefaultSettingsDefaultPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod, Required: []string{"billing_details", "created", "id", "livemode", "object", "type"}},
+		wire.Variant{Target: &u.PaymentMethod},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionSchedulesResourceDefaultSettingsDefaultPaymentMethod) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf is one of String, Account (anyOf): every
-// variant that accepts the JSON is set (its JSON type fits, it decodes, an object has its required
-// members).
+// variant that accepts the JSON is set (its kind fits; an object has its required members, and its
+// declared ones are of the right kind); the best is decoded once and the others filled from it.
 type SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf struct {
 	String  *string
 	Account *Account
@@ -20969,18 +22337,23 @@ func (u SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf) MarshalJSON() ([
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionStatus is an enumeration.
@@ -21008,7 +22381,8 @@ func (e SubscriptionStatus) IsKnown() bool {
 }
 
 // SubscriptionTestClock is one of String, TestHelpersTestClock (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SubscriptionTestClock struct {
 	String               *string
 	TestHelpersTestClock *TestHelpersTestClock
@@ -21020,18 +22394,23 @@ func (u SubscriptionTestClock) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.TestHelpersTestClock)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionTestClock) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionTestClock{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionTestClock{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TestHelpersTestClock, Required: []string{"created", "deletes_after", "frozen_time", "id", "livemode", "object", "status"}},
+		wire.Variant{Target: &u.TestHelpersTestClock},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionTestClock) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionTransferData is an object (schema "subscription_transfer_data").
@@ -21043,7 +22422,8 @@ type SubscriptionTransferData struct {
 }
 
 // SubscriptionTransferDataDestination is one of String, Account (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type SubscriptionTransferDataDestination struct {
 	String  *string
 	Account *Account
@@ -21055,18 +22435,23 @@ func (u SubscriptionTransferDataDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *SubscriptionTransferDataDestination) UnmarshalJSON(data []byte) error {
-	*u = SubscriptionTransferDataDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = SubscriptionTransferDataDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u SubscriptionTransferDataDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // SubscriptionsResourcePauseCollection is an object (schema
@@ -21294,7 +22679,8 @@ type TaxID struct {
 }
 
 // TaxIDCustomer is one of String, Customer (anyOf): every variant that accepts the JSON is set (its
-// JSON type fits, it decodes, an object has its required members).
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded once and the others filled from it.
 type TaxIDCustomer struct {
 	String   *string
 	Customer *Customer
@@ -21306,18 +22692,23 @@ func (u TaxIDCustomer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Customer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TaxIDCustomer) UnmarshalJSON(data []byte) error {
-	*u = TaxIDCustomer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TaxIDCustomer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Customer, Required: []string{"created", "id", "livemode", "object"}},
+		wire.Variant{Target: &u.Customer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TaxIDCustomer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TaxIDObject is an enumeration.
@@ -21780,7 +23171,8 @@ type Topup struct {
 }
 
 // TopupBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts the
-// JSON is set (its JSON type fits, it decodes, an object has its required members).
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type TopupBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -21792,18 +23184,23 @@ func (u TopupBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TopupBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = TopupBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TopupBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TopupBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TopupObject is an enumeration.
@@ -21868,7 +23265,8 @@ type Transfer struct {
 }
 
 // TransferBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
-// the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded once and the others filled from it.
 type TransferBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -21880,18 +23278,23 @@ func (u TransferBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = TransferBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferData is an object (schema "transfer_data").
@@ -21903,7 +23306,8 @@ type TransferData struct {
 }
 
 // TransferDataDestination is one of String, Account (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type TransferDataDestination struct {
 	String  *string
 	Account *Account
@@ -21915,22 +23319,28 @@ func (u TransferDataDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferDataDestination) UnmarshalJSON(data []byte) error {
-	*u = TransferDataDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferDataDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferDataDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferDestination is one of String, Account (anyOf): every variant that accepts the JSON is set
-// (its JSON type fits, it decodes, an object has its required members).
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
 type TransferDestination struct {
 	String  *string
 	Account *Account
@@ -21942,22 +23352,28 @@ func (u TransferDestination) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferDestination) UnmarshalJSON(data []byte) error {
-	*u = TransferDestination{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferDestination{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account, Required: []string{"id", "object"}},
+		wire.Variant{Target: &u.Account},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferDestination) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferDestinationPayment is one of String, Charge (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type TransferDestinationPayment struct {
 	String *string
 	Charge *Charge
@@ -21969,18 +23385,23 @@ func (u TransferDestinationPayment) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferDestinationPayment) UnmarshalJSON(data []byte) error {
-	*u = TransferDestinationPayment{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferDestinationPayment{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferDestinationPayment) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferObject is an enumeration.
@@ -22017,7 +23438,8 @@ type TransferReversal struct {
 }
 
 // TransferReversalBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type TransferReversalBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -22029,22 +23451,28 @@ func (u TransferReversalBalanceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferReversalBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = TransferReversalBalanceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferReversalBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction, Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
+		wire.Variant{Target: &u.BalanceTransaction},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferReversalBalanceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferReversalDestinationPaymentRefund is one of String, Refund (anyOf): every variant that
-// accepts the JSON is set (its JSON type fits, it decodes, an object has its required members).
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded once and the others filled from it.
 type TransferReversalDestinationPaymentRefund struct {
 	String *string
 	Refund *Refund
@@ -22056,18 +23484,23 @@ func (u TransferReversalDestinationPaymentRefund) MarshalJSON() ([]byte, error) 
 	return wire.MarshalAnyOf(u.raw, u.String, u.Refund)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferReversalDestinationPaymentRefund) UnmarshalJSON(data []byte) error {
-	*u = TransferReversalDestinationPaymentRefund{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferReversalDestinationPaymentRefund{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Refund, Required: []string{"amount", "created", "currency", "id", "object"}},
+		wire.Variant{Target: &u.Refund},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferReversalDestinationPaymentRefund) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferReversalObject is an enumeration.
@@ -22088,7 +23521,8 @@ func (e TransferReversalObject) IsKnown() bool {
 }
 
 // TransferReversalSourceRefund is one of String, Refund (anyOf): every variant that accepts the JSON
-// is set (its JSON type fits, it decodes, an object has its required members).
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type TransferReversalSourceRefund struct {
 	String *string
 	Refund *Refund
@@ -22100,22 +23534,28 @@ func (u TransferReversalSourceRefund) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Refund)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferReversalSourceRefund) UnmarshalJSON(data []byte) error {
-	*u = TransferReversalSourceRefund{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferReversalSourceRefund{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Refund, Required: []string{"amount", "created", "currency", "id", "object"}},
+		wire.Variant{Target: &u.Refund},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferReversalSourceRefund) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferReversalTransfer is one of String, Transfer (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type TransferReversalTransfer struct {
 	String   *string
 	Transfer *Transfer
@@ -22127,18 +23567,23 @@ func (u TransferReversalTransfer) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Transfer)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferReversalTransfer) UnmarshalJSON(data []byte) error {
-	*u = TransferReversalTransfer{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferReversalTransfer{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Transfer, Required: []string{"amount", "amount_reversed", "created", "currency", "id", "livemode", "metadata", "object", "reversals", "reversed"}},
+		wire.Variant{Target: &u.Transfer},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferReversalTransfer) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransferReversals is an object.
@@ -22179,7 +23624,8 @@ type TransferSchedule struct {
 }
 
 // TransferSourceTransaction is one of String, Charge (anyOf): every variant that accepts the JSON is
-// set (its JSON type fits, it decodes, an object has its required members).
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded once and the others filled from it.
 type TransferSourceTransaction struct {
 	String *string
 	Charge *Charge
@@ -22191,18 +23637,23 @@ func (u TransferSourceTransaction) MarshalJSON() ([]byte, error) {
 	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
 }
 
-// UnmarshalJSON decodes data into every variant that accepts it and keeps data.
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
 func (u *TransferSourceTransaction) UnmarshalJSON(data []byte) error {
-	*u = TransferSourceTransaction{raw: append(json.RawMessage(nil), data...)}
-	return wire.DecodeAnyOf(data,
+	*u = TransferSourceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
 		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge, Required: []string{"amount", "amount_captured", "amount_refunded", "billing_details", "captured", "created", "currency", "disputed", "id", "livemode", "metadata", "object", "paid", "refunded", "status"}},
+		wire.Variant{Target: &u.Charge},
 	)
 }
 
-// RawJSON returns the JSON the value was decoded from, or nil.
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
 func (u TransferSourceTransaction) RawJSON() json.RawMessage {
-	return u.raw
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // TransformQuantity is an object (schema "transform_quantity").

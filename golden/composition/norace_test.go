@@ -1,0 +1,5 @@
+//go:build !race
+
+package composition_test
+
+const raceEnabled = false
