@@ -141,11 +141,14 @@ func openLedger(ctx context.Context, kind, target string, timeout time.Duration)
 	} else {
 		s, err = pgstore.OpenReadOnly(ctx, target, timeout)
 	}
+	var nl *sqlstore.NotLedgerError
 	switch {
 	case errors.Is(err, sqlitestore.ErrNoFile):
 		return nil, problemf("%s: no such ledger file", escapeText(target))
-	case errors.Is(err, sqlstore.ErrNotLedger):
-		return nil, problemf("%s is %v", escapeText(displayDSN(kind, target)), err)
+	case errors.As(err, &nl) && nl.Table != "":
+		return nil, problemf("%s is not an idemgen ledger: reading table %s: %v", escapeText(displayDSN(kind, target)), nl.Table, nl.Err)
+	case errors.As(err, &nl):
+		return nil, problemf("%s is not an idemgen ledger: %v", escapeText(displayDSN(kind, target)), nl.Err)
 	case err != nil:
 		return nil, problemf("cannot open %s: %v", escapeText(displayDSN(kind, target)), err)
 	}

@@ -106,14 +106,14 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 func writeOverviewText(w io.Writer, ov overviewReport) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "ledger %s at %s\n\n", escapeText(ov.Database), stamp(ov.Now))
-	fmt.Fprintf(tw, "keys\t%d\t\n", ov.Keys.Total)
+	fmt.Fprintf(tw, "keys\t%d\n", ov.Keys.Total)
 	states := make([]string, 0, len(ov.Keys.States))
 	for s := range ov.Keys.States {
 		states = append(states, s)
 	}
 	sort.Strings(states)
 	for _, s := range states {
-		fmt.Fprintf(tw, "  %s\t%d\t\n", escapeText(s), ov.Keys.States[s])
+		fmt.Fprintf(tw, "  %s\t%d\n", escapeText(s), ov.Keys.States[s])
 	}
 	fmt.Fprintf(tw, "stuck\t%d\tin progress, lease expired: the sweeper releases them\n", ov.Keys.Stuck)
 	fmt.Fprintf(tw, "expired\t%d\tpast their TTL: the sweeper purges them\n", ov.Keys.Expired)

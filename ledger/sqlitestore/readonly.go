@@ -11,8 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"modernc.org/sqlite"
+
 	"github.com/idemgen/idemgen/ledger/sqlstore"
 )
+
+// sqliteNotADB is SQLITE_NOTADB: the file is not an SQLite database.
+const sqliteNotADB = 26
 
 // ErrNoFile is returned by OpenReadOnly when path names no regular file:
 // opening read-only never creates one.
@@ -50,6 +55,10 @@ func OpenReadOnly(ctx context.Context, path string) (*sqlstore.Store, error) {
 	db.SetMaxOpenConns(readers)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		var serr *sqlite.Error
+		if errors.As(err, &serr) && serr.Code()&0xff == sqliteNotADB {
+			return nil, &sqlstore.NotLedgerError{Err: err}
+		}
 		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
 	}
 	s := sqlstore.New(db, sqlstore.SQLite)

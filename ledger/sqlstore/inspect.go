@@ -29,24 +29,44 @@ func purgeArgs(now time.Time) []any {
 	return []any{n, string(ledger.StateCompleted), n}
 }
 
-// ErrNotLedger is returned by CheckSchema (and the read-only openers) when
-// the database has no ledger tables, or tables of another shape.
-var ErrNotLedger = errors.New("not an idemgen ledger (no idem_ledger and idem_outbox tables of the expected shape)")
+// ErrNotLedger is matched (errors.Is) by the NotLedgerError that
+// CheckSchema and the read-only openers return.
+var ErrNotLedger = errors.New("not an idemgen ledger")
 
-// CheckSchema reports ErrNotLedger unless the database holds the tables
-// Migrate creates, with the columns the store reads. It reads nothing else
-// and writes nothing.
+// NotLedgerError says why a database is not a ledger: a table Migrate
+// creates is missing or lacks a column the store reads, or the file is not
+// a database at all (Table is then empty).
+type NotLedgerError struct {
+	Table string
+	Err   error
+}
+
+func (e *NotLedgerError) Error() string {
+	if e.Table == "" {
+		return fmt.Sprintf("sqlstore: %v: %v", ErrNotLedger, e.Err)
+	}
+	return fmt.Sprintf("sqlstore: %v: table %s: %v", ErrNotLedger, e.Table, e.Err)
+}
+
+// Is makes errors.Is(err, ErrNotLedger) hold.
+func (e *NotLedgerError) Is(target error) bool { return target == ErrNotLedger }
+
+func (e *NotLedgerError) Unwrap() error { return e.Err }
+
+// CheckSchema returns a NotLedgerError unless the database holds the tables
+// Migrate creates, with the columns the store reads. It reads no rows and
+// writes nothing.
 func (s *Store) CheckSchema(ctx context.Context) error {
-	for _, q := range []string{
-		`SELECT ` + recordColumns + ` FROM idem_ledger WHERE 1 = 0`,
-		`SELECT seq, event_id, topic, created_at, attempts, delivered_at FROM idem_outbox WHERE 1 = 0`,
+	for _, c := range []struct{ table, columns string }{
+		{"idem_ledger", recordColumns},
+		{"idem_outbox", "seq, event_id, topic, created_at, attempts, delivered_at"},
 	} {
-		rows, err := s.rdb.QueryContext(ctx, q)
+		rows, err := s.rdb.QueryContext(ctx, `SELECT `+c.columns+` FROM `+c.table+` WHERE 1 = 0`)
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("sqlstore: %w", ctx.Err())
 			}
-			return fmt.Errorf("sqlstore: %w: %v", ErrNotLedger, err)
+			return &NotLedgerError{Table: c.table, Err: err}
 		}
 		rows.Close()
 	}
