@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/idemgen/idemgen/ir"
 )
@@ -20,6 +21,8 @@ type toolchain struct {
 	// check lists what generate would refuse in api, for lint; nil checks
 	// nothing.
 	check func(api *ir.API) ir.Diagnostics
+	// now is the clock of `ledger` (ages, stuck leases); nil is time.Now.
+	now func() time.Time
 }
 
 // genFile is one rendered file of the generated package.

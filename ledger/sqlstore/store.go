@@ -247,8 +247,7 @@ func scanRecord(sc scanner) (ledger.Record, error) {
 // Stuck lists in-progress rows whose lease expired before now, oldest first.
 func (s *Store) Stuck(ctx context.Context, now time.Time, limit int) ([]ledger.Record, error) {
 	rows, err := s.rdb.QueryContext(ctx, s.q(`SELECT `+recordColumns+` FROM idem_ledger
-WHERE state = ? AND lease_expires <= ? ORDER BY lease_expires LIMIT ?`),
-		string(ledger.StateInProgress), now.UnixNano(), limit)
+WHERE `+stuckWhere+` ORDER BY lease_expires LIMIT ?`), append(stuckArgs(now), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: stuck: %w", err)
 	}
@@ -267,9 +266,7 @@ WHERE state = ? AND lease_expires <= ? ORDER BY lease_expires LIMIT ?`),
 // Purge deletes rows past their TTL; an in-progress row also needs a dead
 // lease, so that a slow execution never loses its reservation under it.
 func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
-	n := now.UnixNano()
-	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM idem_ledger
-WHERE expires_at <= ? AND (state = ? OR lease_expires <= ?)`), n, string(ledger.StateCompleted), n)
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM idem_ledger WHERE `+purgeWhere), purgeArgs(now)...)
 	if err != nil {
 		return 0, fmt.Errorf("sqlstore: purge: %w", err)
 	}
