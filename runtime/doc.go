@@ -180,9 +180,9 @@
 //
 // # Files
 //
-// One package holds the engine and the SDK surface built on it (why it is
-// not split: docs/runtime.md, "One package"). Its files, in the order a
-// call passes through them:
+// One package holds the engine and the SDK surface built on it (why:
+// docs/runtime.md, "Why pagination, streams and downloads are not
+// sub-packages"). Its files, in the order a call passes through them:
 //
 //   - options.go, calloptions.go: Option and CallOption; the options of a
 //     Runner (WithHTTPClient, WithPolicy, WithObserver, NoRetry...) and of a
