@@ -203,8 +203,11 @@
 //   - decide.go: the decision table above (decideStatus, decideError) and
 //     the limit errors.
 //   - backoff.go: full-jitter backoff and the wait before a retry;
-//     retryafter.go: Retry-After and retry-after-ms; budget.go: the retry
-//     budget's token bucket. The deadline is checked in attempt_loop.go.
+//     retryafter.go: Retry-After and retry-after-ms; ratelimit.go,
+//     ratelimit_field.go: the rate-limit and should-retry headers of real
+//     APIs (the RateLimit field's parser in the second); budget.go: the
+//     retry budget's token bucket. The deadline is checked in
+//     attempt_loop.go.
 //   - redirect.go: redirect hops, recorded and stripped of credentials on
 //     another host; credentials.go: WithCredentialSource and the refresh
 //     after a 401.
