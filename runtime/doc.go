@@ -177,4 +177,58 @@
 // still name the call's intent with it (Request.Key, or a fresh NewKey), so an
 // unsafe POST that ends in ErrOutcomeUnknown leaves one identifier to log and
 // reconcile by.
+//
+// # Files
+//
+// One package holds the engine and the SDK surface built on it (why:
+// docs/runtime.md, "Why pagination, streams and downloads are not
+// sub-packages"). Its files, in the order a call passes through them:
+//
+//   - options.go, calloptions.go: Option and CallOption; the options of a
+//     Runner (WithHTTPClient, WithPolicy, WithObserver, NoRetry...) and of a
+//     call (WithTimeout, WithBaseURL, WithResponse...), and
+//     how a call's options are applied to its state.
+//   - runner.go: Runner, NewRunner, Doer, Runner.Do (where every call
+//     starts), NewKey and BuildFailed. operation.go: Operation, Safety,
+//     StatusSet, the contract a generated method passes. policy.go: Class,
+//     Policy, Budget and their defaults. clock.go: the injectable Clock.
+//   - call.go: one call's state (its key, policy, deadline, request and
+//     records); callctx.go: the context its attempts run under, which also
+//     marks nested calls (one layer retries); deadline.go: the deadline
+//     windows shared by calls without a cancellable context.
+//   - attempt_loop.go: the attempt loop (run), judging each attempt and
+//     gating the next; attempt.go: sending one attempt, and keeping
+//     net/http's hidden replays counted; trace.go: the httptrace hooks that
+//     tell a request never written from one that may have arrived.
+//   - decide.go: the decision table above (decideStatus, decideError) and
+//     the limit errors.
+//   - backoff.go: full-jitter backoff and the wait before a retry;
+//     retryafter.go: Retry-After and retry-after-ms; ratelimit.go,
+//     ratelimit_field.go: the rate-limit and should-retry headers of real
+//     APIs (the RateLimit field's parser in the second); budget.go: the
+//     retry budget's token bucket. The deadline is checked in
+//     attempt_loop.go.
+//   - redirect.go: redirect hops, recorded and stripped of credentials on
+//     another host; credentials.go: WithCredentialSource and the refresh
+//     after a 401.
+//   - body.go: reading the success body within its attempt (MaxBody,
+//     ErrResponseLost); result.go: handing the response or a StatusError
+//     back; decode.go, decode_media.go: DecodeJSON, DecodeMedia, ErrorModel
+//     and the other readers generated methods call.
+//   - record.go: Attempt, Reason, Outcome, WaitSource, Observer; slog.go:
+//     the log/slog observer.
+//   - pager.go, pager_cursor.go, pager_link.go, pager_errors.go: pagination
+//     (Pager, cursors, the Link header and next URLs, PageError).
+//   - open.go: calls whose success body is handed over live (streams and
+//     downloads): the deadline covers the headers only; idle.go: the idle
+//     timeout of each read after that.
+//   - stream_events.go: OpenStream, Stream and Event; sse.go: the
+//     text/event-stream, JSON lines and JSON text sequence parsers;
+//     resume.go: reconnecting a cut stream, StreamCutError.
+//   - download.go: Download and Body, resumed with Range and If-Range.
+//   - stream.go: request bodies that stream (File, readers), replayed or
+//     made single-attempt.
+//   - errors.go: the sentinels, StatusError, CallError, KeyOf, AttemptsOf;
+//     wire_errors.go: the codec's errors, named here.
+//   - nullable.go, date.go: Nullable and Date, types of generated models.
 package runtime
