@@ -1,7 +1,7 @@
 // Package codecs compares the JSON libraries the runtime could use, on the
 // overhead benchmark's order (idemgen's generated Order and NewOrder): the
 // measurement behind runtime/internal/jsoncodec's choice (docs/benchmarks.md,
-// "Closing the per-call gap"). Run:
+// "Per call"). Run:
 //
 //	go test -run '^$' -bench . -benchmem -count 6 ./codecs/ | go run ./cmd/benchratio -floor encoding-json
 package codecs
