@@ -87,13 +87,17 @@ func (c *Consumer) Handle(ctx context.Context, m jetstream.Msg) (bool, error) {
 // not nil, receives every error of Handle and of the message iterator
 // (missed heartbeats while the server restarts, say); Run goes on after them
 // and returns early only when the iterator closes for good (the consumer was
-// deleted or the connection closed). opts tune the pull (batch size, heartbeat).
+// deleted or the connection closed). A message being handled when ctx ends
+// is finished first (committed and acked), so a shutdown does not throw away
+// an apply that was about to commit. opts tune the pull (batch size,
+// heartbeat).
 func (c *Consumer) Run(ctx context.Context, cons jetstream.Consumer, onErr func(error), opts ...jetstream.PullMessagesOpt) error {
 	it, err := cons.Messages(opts...)
 	if err != nil {
 		return fmt.Errorf("idemnats: messages: %w", err)
 	}
 	defer it.Stop()
+	hctx := context.WithoutCancel(ctx)
 	for {
 		m, err := it.Next(jetstream.NextContext(ctx))
 		if ctx.Err() != nil {
@@ -103,7 +107,7 @@ func (c *Consumer) Run(ctx context.Context, cons jetstream.Consumer, onErr func(
 			return fmt.Errorf("idemnats: consumer %s: %w", c.Name, err)
 		}
 		if err == nil {
-			_, err = c.Handle(ctx, m)
+			_, err = c.Handle(hctx, m)
 		}
 		if err != nil && onErr != nil {
 			onErr(err)
