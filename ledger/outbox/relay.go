@@ -7,9 +7,13 @@ import (
 	"time"
 )
 
-// Relay delivers pending events in commit order, at least once: an event is
-// marked delivered only after Publish returned nil, so a crash between the
-// two delivers it again (and the consumer's dedupe absorbs the repeat).
+// Relay delivers committed events in the order outbox.Add wrote them (the
+// seq column), at least once: an event is marked delivered only after
+// Publish returned nil, so a crash between the two delivers it again (and the
+// consumer's dedupe absorbs the repeat). An event whose transaction commits
+// after a later-written one was delivered goes out after it; two events of
+// one aggregate keep their order when the business transactions that write
+// them serialise on the aggregate (lock its row before outbox.Add).
 type Relay struct {
 	Outbox *Outbox
 	// Publish delivers one event; an error stops the batch (order is kept)
@@ -26,11 +30,16 @@ type pending struct {
 
 // Once runs one pass and returns how many events it delivered.
 //
-// On a dialect with row locks (PostgreSQL) the pass claims its batch with
-// FOR UPDATE SKIP LOCKED inside a transaction, so several relays can run side
-// by side. SQLite has one connection and one writer: the pass reads, publishes
-// and marks without holding a transaction, so a consumer writing to the same
-// database can run meanwhile.
+// On PostgreSQL the pass runs in a transaction that first takes an advisory
+// lock (pg_try_advisory_xact_lock), so several relays can run side by side
+// and exactly one pass at a time delivers: a relay that finds the lock taken
+// delivers nothing and returns 0. Were two passes to claim disjoint batches,
+// the second could publish an aggregate's later events before the first
+// published its earlier ones; one pass at a time keeps seq order across
+// relays, so extra relays give failover, not throughput. SQLite has one
+// connection and one writer: the pass reads, publishes and marks without
+// holding a transaction, so a consumer writing to the same database can run
+// meanwhile; run one relay there.
 func (r *Relay) Once(ctx context.Context) (int, error) {
 	o := r.Outbox
 	if o.d.LockSkip == "" {
@@ -41,12 +50,24 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
+	var mine bool
+	if err := tx.QueryRowContext(ctx, relayLock).Scan(&mine); err != nil {
+		return 0, fmt.Errorf("outbox: relay lock: %w", err)
+	}
+	if !mine {
+		return 0, nil
+	}
 	n, err := r.pass(ctx, tx, tx)
 	if cerr := tx.Commit(); err == nil {
 		err = cerr
 	}
 	return n, err
 }
+
+// relayLock takes the transaction-scoped advisory lock that makes relay
+// passes on one PostgreSQL database run one at a time; the key is an
+// arbitrary constant that names the outbox relay.
+const relayLock = `SELECT pg_try_advisory_xact_lock(7243950102)`
 
 type execQuerier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
