@@ -76,8 +76,11 @@ func TestInstallFromRelease(t *testing.T) {
 	host := hostEnv(t, "GOCACHE", "GOMODCACHE", "GOPROXY")
 	// A module cache of the test's own, so the dry run's modules never land
 	// in the machine's; the machine's cache serves third-party modules to it
-	// as a proxy before the network is asked.
-	g := newGo(t, "GOCACHE="+host[0], "GOPATH="+filepath.Join(tmp, "gopath"), "GOMODCACHE="+testModCache(t),
+	// as a proxy before the network is asked. goindex=0: the go command
+	// indexes a module cache's packages in GOCACHE by path and version, taking
+	// them as immutable, but every run releases idemgen anew at the same
+	// version, so a kept index would list the files of an earlier run.
+	g := newGo(t, "GOCACHE="+host[0], "GODEBUG=goindex=0", "GOPATH="+filepath.Join(tmp, "gopath"), "GOMODCACHE="+testModCache(t),
 		"GOBIN="+filepath.Join(tmp, "bin"), "GOFLAGS=-mod=mod", "GOWORK=off",
 		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(filepath.Join(host[1], "cache", "download"))+","+proxiesOnly(host[2]),
 		"GOSUMDB=off", "GONOSUMDB=github.com/idemgen", "GOPRIVATE=")
