@@ -340,7 +340,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, rt *route, a ans
 			break
 		}
 		rc.Flush()
-		if end < len(b.body) && s.opts.Sleep(r.Context(), ff.interval) != nil {
+		if end < len(b.body) && s.wait(r.Context(), &ff, ff.interval) != nil {
 			break
 		}
 	}
@@ -364,7 +364,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, b built, ff faul
 		}
 		fmt.Fprintf(w, "id: %d\ndata: %s\n\n", start+i+1, data)
 		rc.Flush()
-		if ff.interval > 0 && s.opts.Sleep(r.Context(), ff.interval) != nil {
+		if ff.interval > 0 && s.wait(r.Context(), &ff, ff.interval) != nil {
 			return
 		}
 	}
