@@ -2,6 +2,7 @@ package mock_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -109,4 +110,80 @@ func readAll(t *testing.T, resp *http.Response) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// credSpec has keyed operations whose callers are told apart by an API key
+// in a header (the document's security), a cookie or a query parameter.
+const credSpec = `openapi: 3.0.3
+info: {title: creds, version: "1"}
+security: [{token: []}]
+paths:
+  /sessions:
+    post:
+      operationId: createSession
+      parameters: [{name: Idempotency-Key, in: header, required: true, schema: {type: string}}]
+      responses:
+        "201": {$ref: "#/components/responses/Created"}
+  /carts:
+    post:
+      operationId: createCart
+      security: [{session: []}, {qkey: []}]
+      parameters: [{name: Idempotency-Key, in: header, required: true, schema: {type: string}}]
+      responses:
+        "201": {$ref: "#/components/responses/Created"}
+components:
+  responses:
+    Created:
+      description: created
+      headers:
+        Set-Cookie: {schema: {type: string}}
+      content:
+        application/json:
+          schema: {type: object, properties: {id: {type: string}}}
+  securitySchemes:
+    token: {type: apiKey, in: header, name: X-Token}
+    session: {type: apiKey, in: cookie, name: sid}
+    qkey: {type: apiKey, in: query, name: api_key}
+`
+
+func TestLedgerScopesKeysByEveryDeclaredCredential(t *testing.T) {
+	// Dynamic answers: every execution draws a new Set-Cookie, so a replay
+	// of another caller's answer shows.
+	u := startData(t, credSpec, idemgenmock.Options{Dynamic: true, Seed: 7})
+	for _, tc := range []struct {
+		name, path string
+		alice, bob []string
+	}{
+		{"X-Token header (document security)", "/sessions", []string{"X-Token", "alice"}, []string{"X-Token", "bob"}},
+		{"cookie", "/carts", []string{"Cookie", "sid=alice"}, []string{"Cookie", "sid=bob"}},
+		{"query key", "/carts?api_key=", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			key := "k-" + strings.Fields(tc.name)[0]
+			pathA, pathB := tc.path, tc.path
+			if strings.HasSuffix(tc.path, "=") {
+				pathA, pathB = tc.path+"alice", tc.path+"bob"
+			}
+			first, _ := do(t, "POST", u+pathA, "{}", append([]string{"Idempotency-Key", key}, tc.alice...)...)
+			other, b := do(t, "POST", u+pathB, "{}", append([]string{"Idempotency-Key", key}, tc.bob...)...)
+			if first.StatusCode != 201 || other.StatusCode != 201 {
+				t.Fatalf("statuses %d, %d %s: want 201 twice", first.StatusCode, other.StatusCode, b)
+			}
+			if other.Header.Get("Idempotent-Replayed") != "" || other.Header.Get("Set-Cookie") == first.Header.Get("Set-Cookie") {
+				t.Errorf("the second caller got the first one's answer (Set-Cookie %q)", other.Header.Get("Set-Cookie"))
+			}
+			again, _ := do(t, "POST", u+pathA, "{}", append([]string{"Idempotency-Key", key}, tc.alice...)...)
+			if again.Header.Get("Idempotent-Replayed") != "true" || again.Header.Get("Set-Cookie") != first.Header.Get("Set-Cookie") {
+				t.Errorf("the first caller's repeat was not a replay of its own answer")
+			}
+		})
+	}
+	_, b := do(t, "GET", u+idemgenmock.StatsPath, "")
+	var st idemgenmock.Stats
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	if s, c := st.Operations["createSession"], st.Operations["createCart"]; s == nil || c == nil || s.Executions != 2 || c.Executions != 4 {
+		t.Errorf("stats %s: want 2 executions of createSession and 4 of createCart, one per caller", b)
+	}
 }

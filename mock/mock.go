@@ -17,8 +17,6 @@ package mock
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,7 +40,6 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/ledger"
-	"github.com/idemgen/idemgen/ledger/sqlitestore"
 
 	"github.com/idemgen/idemgen/internal/ctxtime"
 )
@@ -91,9 +88,8 @@ type Server struct {
 	byOp   map[string]*route
 	bases  []string // base paths of the document's servers
 
-	store   io.Closer
-	tmpDir  string
-	ledgers map[string]*ledger.Ledger
+	store  io.Closer
+	tmpDir string
 
 	mu       sync.Mutex
 	rnd      *rand.Rand
@@ -116,6 +112,8 @@ type route struct {
 	kroute   *routers.Route
 	key      string // key header of a keyed operation
 	keyOpt   bool   // the key may be absent
+	creds    []credential
+	ledger   *ledger.Ledger // a keyed operation's
 	ifMatch  bool
 	etag     bool
 	safe     bool
@@ -255,7 +253,6 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 	s := &Server{
 		doc: doc, name: name, opts: opts,
 		byOp:     map[string]*route{},
-		ledgers:  map[string]*ledger.Ledger{},
 		rnd:      rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
 		stats:    map[string]*OpStats{},
 		applied:  map[string]int{},
@@ -335,6 +332,7 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	r.kroute = &routers.Route{Spec: s.doc, Path: path, PathItem: item, Method: method, Operation: op}
 	r.safe = method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 	r.key, r.keyOpt = keyOf(item, op)
+	r.creds = credentialsOf(s.doc, op)
 	for _, p := range params(item, op) {
 		if p.In == openapi3.ParameterInHeader && strings.EqualFold(p.Name, "If-Match") {
 			r.ifMatch = true
@@ -369,126 +367,6 @@ func params(item *openapi3.PathItem, op *openapi3.Operation) []*openapi3.Paramet
 		}
 	}
 	return out
-}
-
-// keyOf finds a keyed operation's key header: x-idempotent {key: {in:
-// header, name}} on the operation or its path item, or a declared
-// Idempotency-Key header parameter. optional says the key may be absent
-// (only a declared, not required parameter allows that).
-func keyOf(item *openapi3.PathItem, op *openapi3.Operation) (string, bool) {
-	for _, ext := range []map[string]any{op.Extensions, item.Extensions} {
-		v, ok := ext["x-idempotent"]
-		if !ok {
-			continue
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			break // true/false: not keyed by the extension
-		}
-		key, _ := obj["key"].(map[string]any)
-		name, _ := key["name"].(string)
-		if in, _ := key["in"].(string); name != "" && (in == "" || in == "header") {
-			return name, false
-		}
-		return defaultKeyHeader, false
-	}
-	for _, p := range params(item, op) {
-		if p.In == openapi3.ParameterInHeader && strings.EqualFold(p.Name, defaultKeyHeader) {
-			return p.Name, !p.Required
-		}
-	}
-	return "", false
-}
-
-func (s *Server) openLedger() error {
-	needed := false
-	for _, r := range s.routes {
-		if r.key != "" {
-			needed = true
-		}
-	}
-	if !needed || s.opts.Proxy != nil {
-		return nil
-	}
-	path := s.opts.Ledger
-	var opts []sqlitestore.Option
-	if path == "" {
-		dir, err := os.MkdirTemp("", "idemgen-mock-")
-		if err != nil {
-			return err
-		}
-		s.tmpDir = dir
-		path = filepath.Join(dir, "ledger.db")
-		// A throwaway ledger need not survive a power loss.
-		opts = append(opts, sqlitestore.WithSynchronous("OFF"))
-	}
-	store, err := sqlitestore.Open(context.Background(), path, opts...)
-	if err != nil {
-		s.removeTmp()
-		return fmt.Errorf("ledger %s: %w", path, err)
-	}
-	s.store = store
-	for _, r := range s.routes {
-		if r.key == "" {
-			continue
-		}
-		id := http.CanonicalHeaderKey(r.key) + fmt.Sprint(r.keyOpt)
-		if _, ok := s.ledgers[id]; ok {
-			continue
-		}
-		l, err := ledger.New(ledger.Config{
-			Store:         store,
-			Caller:        callerOf,
-			KeyHeader:     r.key,
-			Optional:      r.keyOpt,
-			MaxBody:       s.opts.MaxBody,
-			StoredHeaders: s.declaredHeaders(),
-		})
-		if err != nil {
-			s.Close()
-			return err
-		}
-		s.ledgers[id] = l
-	}
-	return nil
-}
-
-func (s *Server) ledgerOf(r *route) *ledger.Ledger {
-	return s.ledgers[http.CanonicalHeaderKey(r.key)+fmt.Sprint(r.keyOpt)]
-}
-
-// declaredHeaders are every response header the keyed operations declare,
-// kept by the ledger for replays.
-func (s *Server) declaredHeaders() []string {
-	seen := map[string]bool{}
-	for _, r := range s.routes {
-		if r.key == "" || r.op.Responses == nil {
-			continue
-		}
-		for _, resp := range r.op.Responses.Map() {
-			if resp.Value != nil {
-				for h := range resp.Value.Headers {
-					seen[http.CanonicalHeaderKey(h)] = true
-				}
-			}
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for h := range seen {
-		out = append(out, h)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// callerOf scopes keys by the credentials sent: two tokens never share a key.
-func callerOf(r *http.Request) (string, error) {
-	cred := r.Header.Get("Authorization") + "\x00" + r.Header.Get("X-Api-Key")
-	if cred == "\x00" {
-		return "anonymous", nil
-	}
-	sum := sha256.Sum256([]byte(cred))
-	return hex.EncodeToString(sum[:8]), nil
 }
 
 // Close releases the ledger and removes its temporary file.

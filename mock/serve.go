@@ -292,8 +292,8 @@ func (s *Server) run(w *statusWriter, r *http.Request, rt *route, ff faultSet, x
 		out = &dropWriter{statusWriter: w}
 	}
 	if rt.key != "" {
-		if l := s.ledgerOf(rt); l != nil {
-			l.Handle(rt.id, exec).ServeHTTP(out, r)
+		if rt.ledger != nil {
+			rt.ledger.Handle(rt.id, exec).ServeHTTP(out, r)
 			return
 		}
 	}
