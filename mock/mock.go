@@ -87,6 +87,9 @@ type Server struct {
 	routes []*route
 	byOp   map[string]*route
 	bases  []string // base paths of the document's servers
+	// unionRecursive says, per request body schema, whether it recurses
+	// through a oneOf or anyOf (see maxUnionNesting).
+	unionRecursive map[*openapi3.Schema]bool
 
 	store  io.Closer
 	tmpDir string
@@ -252,29 +255,34 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		doc: doc, name: name, opts: opts,
-		byOp:     map[string]*route{},
-		rnd:      rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
-		stats:    map[string]*OpStats{},
-		applied:  map[string]int{},
-		versions: map[string]int{},
+		byOp:           map[string]*route{},
+		unionRecursive: map[*openapi3.Schema]bool{},
+		rnd:            rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		stats:          map[string]*OpStats{},
+		applied:        map[string]int{},
+		versions:       map[string]int{},
 	}
-	if doc.Paths != nil {
-		for _, p := range doc.Paths.InMatchingOrder() {
-			item := doc.Paths.Value(p)
+	s.addRoutes()
+	s.bases = basePaths(doc.Servers)
+	if err := s.openLedger(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// addRoutes makes a route of every operation, the most specific first.
+func (s *Server) addRoutes() {
+	if s.doc.Paths != nil {
+		for _, p := range s.doc.Paths.InMatchingOrder() {
+			item := s.doc.Paths.Value(p)
 			for method, op := range item.Operations() {
 				s.addRoute(p, item, method, op)
 			}
 		}
 	}
-	for _, srv := range doc.Servers {
-		if srv == nil || strings.Contains(srv.URL, "{") {
-			continue
-		}
-		if u, err := url.Parse(srv.URL); err == nil {
-			if p := strings.TrimSuffix(u.Path, "/"); p != "" && !slices.Contains(s.bases, p) {
-				s.bases = append(s.bases, p)
-			}
-		}
+	cycles := newUnionCycles()
+	for _, r := range s.routes {
+		s.noteUnionRecursion(r.op, cycles)
 	}
 	// The most specific template wins: more literal characters first.
 	sort.SliceStable(s.routes, func(i, j int) bool {
@@ -290,10 +298,23 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 		}
 		return a.method < b.method
 	})
-	if err := s.openLedger(); err != nil {
-		return nil, err
+}
+
+// basePaths are the paths of the servers with a fixed URL, which requests
+// may be routed below.
+func basePaths(servers openapi3.Servers) []string {
+	var out []string
+	for _, srv := range servers {
+		if srv == nil || strings.Contains(srv.URL, "{") {
+			continue
+		}
+		if u, err := url.Parse(srv.URL); err == nil {
+			if p := strings.TrimSuffix(u.Path, "/"); p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
 	}
-	return s, nil
+	return out
 }
 
 // defaultKeyHeader is the draft's key header, which makes an operation that
@@ -307,6 +328,27 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	if r.id == "" {
 		r.id = method + " " + path
 	}
+	r.compileTemplate(path)
+	r.kroute = &routers.Route{Spec: s.doc, Path: path, PathItem: item, Method: method, Operation: op}
+	r.safe = method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
+	r.key, r.keyOpt = keyOf(item, op)
+	r.creds = credentialsOf(s.doc, op)
+	for _, p := range params(item, op) {
+		if p.In == openapi3.ParameterInHeader && strings.EqualFold(p.Name, "If-Match") {
+			r.ifMatch = true
+		}
+	}
+	r.etag = declaresResponseHeader(op, "ETag")
+	if _, dup := s.byOp[r.id]; dup {
+		r.id = method + " " + path
+	}
+	s.byOp[r.id] = r
+	s.routes = append(s.routes, r)
+}
+
+// compileTemplate makes the route's regular expression, parameter names,
+// fixed query and count of literal characters from its path key.
+func (r *route) compileTemplate(path string) {
 	var pat strings.Builder
 	pat.WriteString("^")
 	last := 0
@@ -329,32 +371,25 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	r.literal += len(tmpl) - last
 	pat.WriteString("$")
 	r.re = regexp.MustCompile(pat.String())
-	r.kroute = &routers.Route{Spec: s.doc, Path: path, PathItem: item, Method: method, Operation: op}
-	r.safe = method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
-	r.key, r.keyOpt = keyOf(item, op)
-	r.creds = credentialsOf(s.doc, op)
-	for _, p := range params(item, op) {
-		if p.In == openapi3.ParameterInHeader && strings.EqualFold(p.Name, "If-Match") {
-			r.ifMatch = true
-		}
+}
+
+// declaresResponseHeader reports whether any response of op declares the
+// header name.
+func declaresResponseHeader(op *openapi3.Operation, name string) bool {
+	if op.Responses == nil {
+		return false
 	}
-	if op.Responses != nil {
-		for _, resp := range op.Responses.Map() {
-			if resp.Value == nil {
-				continue
-			}
-			for h := range resp.Value.Headers {
-				if strings.EqualFold(h, "ETag") {
-					r.etag = true
-				}
+	for _, resp := range op.Responses.Map() {
+		if resp.Value == nil {
+			continue
+		}
+		for h := range resp.Value.Headers {
+			if strings.EqualFold(h, name) {
+				return true
 			}
 		}
 	}
-	if _, dup := s.byOp[r.id]; dup {
-		r.id = method + " " + path
-	}
-	s.byOp[r.id] = r
-	s.routes = append(s.routes, r)
+	return false
 }
 
 func params(item *openapi3.PathItem, op *openapi3.Operation) []*openapi3.Parameter {
