@@ -343,31 +343,37 @@ func collect(err error, out *[]FieldError) (security bool) {
 	}
 	var re *openapi3filter.RequestError
 	if errors.As(err, &re) {
-		if undecodable(re.Err) {
-			// A declared media type kin-openapi cannot decode (a multipart
-			// part in text/markdown, application/sdp): not checkable, so
-			// not a fault of the request.
-			return false
-		}
-		f := FieldError{In: "body"}
-		if re.Parameter != nil {
-			f.In, f.Name = re.Parameter.In, re.Parameter.Name
-		}
-		n := len(*out)
-		schemaErrors(re.Err, f, out)
-		if len(*out) == n {
-			f.Reason = re.Reason
-			if f.Reason == "" && re.Err != nil {
-				f.Reason = re.Err.Error()
-			} else if re.Err != nil && !strings.Contains(f.Reason, re.Err.Error()) {
-				f.Reason += ": " + re.Err.Error()
-			}
-			*out = append(*out, f)
-		}
+		requestFields(re, out)
 		return false
 	}
 	*out = append(*out, FieldError{In: "request", Reason: err.Error()})
 	return false
+}
+
+// requestFields adds the fields of one failing parameter or body.
+func requestFields(re *openapi3filter.RequestError, out *[]FieldError) {
+	if undecodable(re.Err) {
+		// A declared media type kin-openapi cannot decode (a multipart
+		// part in text/markdown, application/sdp): not checkable, so not
+		// a fault of the request.
+		return
+	}
+	f := FieldError{In: "body"}
+	if re.Parameter != nil {
+		f.In, f.Name = re.Parameter.In, re.Parameter.Name
+	}
+	n := len(*out)
+	schemaErrors(re.Err, f, out)
+	if len(*out) > n {
+		return
+	}
+	f.Reason = re.Reason
+	if f.Reason == "" && re.Err != nil {
+		f.Reason = re.Err.Error()
+	} else if re.Err != nil && !strings.Contains(f.Reason, re.Err.Error()) {
+		f.Reason += ": " + re.Err.Error()
+	}
+	*out = append(*out, f)
 }
 
 // undecodable reports a parse error whose root is a media type kin-openapi
