@@ -23,3 +23,13 @@ func TestNestingExceedsSkipsStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestFormKeysNestAtMost32Deep(t *testing.T) {
+	key := func(n int) string { return "a" + strings.Repeat("[b]", n) + "=1" }
+	if _, ok := decodeForm([]byte(key(32))); !ok {
+		t.Errorf("a key 32 deep was refused")
+	}
+	if _, ok := decodeForm([]byte(key(33))); ok {
+		t.Errorf("a key 33 deep was decoded")
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -307,5 +309,34 @@ func TestDynamicAllOfPlaceholdersFollowTheSeed(t *testing.T) {
 		} else if string(b) != first {
 			t.Fatalf("seed 3 answered\n%s\nthen\n%s", first, b)
 		}
+	}
+}
+
+func TestReferencesStayInTheDocumentsFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "api"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := "openapi: 3.0.3\ninfo: {title: s, version: \"1\"}\npaths: {}\ncomponents: {schemas: {S: {type: string}}}\n"
+	spec := `openapi: 3.0.3
+info: {title: refs, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "../secret.yaml#/components/schemas/S"}
+`
+	for name, data := range map[string]string{"secret.yaml": secret, "api/spec.yaml": spec} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := idemgenmock.New(filepath.Join(dir, "api/spec.yaml"), idemgenmock.Options{})
+	if err == nil || !strings.Contains(err.Error(), "leaves the folder") {
+		t.Errorf("New: %v, want the reference refused", err)
 	}
 }
