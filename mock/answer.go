@@ -110,12 +110,17 @@ type built struct {
 func (s *Server) newGen() *gen {
 	g := &gen{response: true}
 	if s.opts.Dynamic {
-		s.mu.Lock()
-		seed := s.rnd.Uint64()
-		s.mu.Unlock()
-		g.rnd = rand.New(rand.NewPCG(seed, seed>>1|1))
+		g.rnd = s.newRand()
 	}
 	return g
+}
+
+// newRand is a random source seeded from the server's, for one answer.
+func (s *Server) newRand() *rand.Rand {
+	s.mu.Lock()
+	seed := s.rnd.Uint64()
+	s.mu.Unlock()
+	return rand.New(rand.NewPCG(seed, seed>>1|1))
 }
 
 // build makes the answer of an operation.
@@ -128,28 +133,51 @@ func (s *Server) build(r *http.Request, rt *route, a answerFor) built {
 	b := built{status: status, header: http.Header{}}
 	if resp == nil {
 		if status >= 400 {
-			b.problem = true
-			b.media = "application/problem+json"
-			msg := a.problem
-			if msg == "" {
-				msg = http.StatusText(status)
-			}
-			body, _ := json.Marshal(Problem{Type: problemBase + "fault", Title: http.StatusText(status), Status: status, Detail: msg})
-			b.body = append(body, '\n')
+			b.problemBody(a.problem)
 		}
 		return b
 	}
 	g := s.newGen()
-	if a.prefer.dynamic != nil {
-		if *a.prefer.dynamic && g.rnd == nil {
-			s.mu.Lock()
-			seed := s.rnd.Uint64()
-			s.mu.Unlock()
-			g.rnd = rand.New(rand.NewPCG(seed, seed>>1|1))
-		} else if !*a.prefer.dynamic {
-			g.rnd = nil
+	if d := a.prefer.dynamic; d != nil && *d != (g.rnd != nil) {
+		// Prefer: dynamic=true|false overrides the server's mode for
+		// this answer.
+		g.rnd = nil
+		if *d {
+			g.rnd = s.newRand()
 		}
 	}
+	s.buildHeaders(&b, r, resp, g)
+	if status == http.StatusNoContent || status == http.StatusNotModified || status < 200 {
+		return b
+	}
+	mt, media := pickMedia(resp.Content, r.Header.Get("Accept"))
+	if media == nil {
+		return b
+	}
+	b.media = mt
+	if mediaBase(mt) == "text/event-stream" {
+		b.events = events(g, media)
+		return b
+	}
+	b.body = encode(mediaBase(mt), s.bodyValue(media, a, g), media)
+	return b
+}
+
+// problemBody makes b a problem document: the answer of an error status the
+// operation does not declare.
+func (b *built) problemBody(msg string) {
+	b.problem = true
+	b.media = "application/problem+json"
+	if msg == "" {
+		msg = http.StatusText(b.status)
+	}
+	body, _ := json.Marshal(Problem{Type: problemBase + "fault", Title: http.StatusText(b.status), Status: b.status, Detail: msg})
+	b.body = append(body, '\n')
+}
+
+// buildHeaders sets the response's declared headers, but those that frame
+// the message; ETag and Location point at the mock's own state.
+func (s *Server) buildHeaders(b *built, r *http.Request, resp *openapi3.Response, g *gen) {
 	for _, name := range sortedKeys(resp.Headers) {
 		h := resp.Headers[name]
 		if h == nil || h.Value == nil || framing[http.CanonicalHeaderKey(name)] {
@@ -164,26 +192,26 @@ func (s *Server) build(r *http.Request, rt *route, a answerFor) built {
 			b.header.Set(name, headerValue(g, &h.Value.Parameter))
 		}
 	}
-	if status == http.StatusNoContent || status == http.StatusNotModified || status < 200 {
-		return b
-	}
-	mt, media := pickMedia(resp.Content, r.Header.Get("Accept"))
-	if media == nil {
-		return b
-	}
-	b.media = mt
-	base := mediaBase(mt)
-	if base == "text/event-stream" {
-		for i := 0; i < defaultEvents; i++ {
-			v := g.value(media.Schema)
-			data, _ := json.Marshal(v)
-			if str, ok := v.(string); ok {
-				data = []byte(strings.ReplaceAll(str, "\n", " "))
-			}
-			b.events = append(b.events, data)
+}
+
+// events are the data of an event stream's events: one value of the schema
+// each, on one line.
+func events(g *gen, media *openapi3.MediaType) [][]byte {
+	var out [][]byte
+	for i := 0; i < defaultEvents; i++ {
+		v := g.value(media.Schema)
+		data, _ := json.Marshal(v)
+		if str, ok := v.(string); ok {
+			data = []byte(strings.ReplaceAll(str, "\n", " "))
 		}
-		return b
+		out = append(out, data)
 	}
+	return out
+}
+
+// bodyValue is the value of an answer's body: an example, else one built
+// from the schema, with the message of a forced error put in.
+func (s *Server) bodyValue(media *openapi3.MediaType, a answerFor, g *gen) any {
 	v, found := any(nil), false
 	if !a.noExamples {
 		v, found = s.example(media, a.prefer.example, g)
@@ -200,8 +228,7 @@ func (s *Server) build(r *http.Request, rt *route, a answerFor) built {
 			}
 		}
 	}
-	b.body = encode(base, v, media)
-	return b
+	return v
 }
 
 // example is the named example, or (static mode) the media type's example or
@@ -340,7 +367,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, rt *route, a ans
 			break
 		}
 		rc.Flush()
-		if end < len(b.body) && s.opts.Sleep(r.Context(), ff.interval) != nil {
+		if end < len(b.body) && s.wait(r.Context(), &ff, ff.interval) != nil {
 			break
 		}
 	}
@@ -364,7 +391,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, b built, ff faul
 		}
 		fmt.Fprintf(w, "id: %d\ndata: %s\n\n", start+i+1, data)
 		rc.Flush()
-		if ff.interval > 0 && s.opts.Sleep(r.Context(), ff.interval) != nil {
+		if ff.interval > 0 && s.wait(r.Context(), &ff, ff.interval) != nil {
 			return
 		}
 	}

@@ -94,38 +94,15 @@ func coerceForm(v any, ref *openapi3.SchemaRef, depth int) any {
 		return v
 	}
 	s := ref.Value
-	// A union: the first variant whose coerced value validates.
-	variants := append(append(openapi3.SchemaRefs{}, s.OneOf...), s.AnyOf...)
-	if len(variants) > 0 {
-		for _, variant := range variants {
-			c := coerceForm(v, variant, depth+1)
-			if variant.Value != nil && variant.Value.VisitJSON(c, openapi3.VisitAsRequest()) == nil {
-				return c
-			}
-		}
+	if c, ok := coerceUnion(v, s, depth); ok {
+		return c
 	}
 	for _, m := range s.AllOf {
 		v = coerceForm(v, m, depth+1)
 	}
 	switch x := v.(type) {
 	case string:
-		switch {
-		case s.Type.Permits("integer") && !s.Type.IsEmpty():
-			if n, err := strconv.ParseInt(x, 10, 64); err == nil {
-				return n
-			}
-		case s.Type.Permits("number") && !s.Type.IsEmpty():
-			if f, err := strconv.ParseFloat(x, 64); err == nil {
-				return f
-			}
-		case s.Type.Permits("boolean") && !s.Type.IsEmpty():
-			if b, err := strconv.ParseBool(x); err == nil {
-				return b
-			}
-		case s.Type.Is("array"):
-			return []any{coerceForm(x, s.Items, depth+1)}
-		}
-		return x
+		return coerceString(x, s, depth)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
@@ -149,6 +126,43 @@ func coerceForm(v any, ref *openapi3.SchemaRef, depth int) any {
 		return out
 	}
 	return v
+}
+
+// coerceUnion is v coerced for the first variant of a oneOf or anyOf whose
+// coerced value validates.
+func coerceUnion(v any, s *openapi3.Schema, depth int) (any, bool) {
+	for _, variant := range append(append(openapi3.SchemaRefs{}, s.OneOf...), s.AnyOf...) {
+		c := coerceForm(v, variant, depth+1)
+		if variant.Value != nil && variant.Value.VisitJSON(c, openapi3.VisitAsRequest()) == nil {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// coerceString reads a form's string as the scalar the schema types it as,
+// or as a list of one; a string that does not parse stays a string.
+func coerceString(x string, s *openapi3.Schema, depth int) any {
+	if s.Type.IsEmpty() {
+		return x
+	}
+	switch {
+	case s.Type.Permits("integer"):
+		if n, err := strconv.ParseInt(x, 10, 64); err == nil {
+			return n
+		}
+	case s.Type.Permits("number"):
+		if f, err := strconv.ParseFloat(x, 64); err == nil {
+			return f
+		}
+	case s.Type.Permits("boolean"):
+		if b, err := strconv.ParseBool(x); err == nil {
+			return b
+		}
+	case s.Type.Is("array"):
+		return []any{coerceForm(x, s.Items, depth+1)}
+	}
+	return x
 }
 
 // indexedList turns {"0": a, "1": b} into [a, b]; the indexes must be

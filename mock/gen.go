@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp/syntax"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -146,64 +146,78 @@ func (g *gen) visitOpts() []openapi3.SchemaValidationOption {
 // allOf merges the members' objects; for a scalar, the first typed member
 // wins and the whole schema's keywords still apply.
 func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
-	merged := map[string]any{}
-	declared := map[string]bool{}
-	var scalar, ownScalar any
-	isObject := false
 	own := *s
 	own.AllOf = nil
 	members := append([]*openapi3.SchemaRef{{Value: &own}}, s.AllOf...)
-	for _, m := range members {
-		if m == nil || m.Value == nil {
+	m := merger{merged: map[string]any{}, declared: map[string]bool{}}
+	for _, ref := range members {
+		if ref == nil || ref.Value == nil {
 			continue
 		}
-		if m.Value == &own && own.Type.IsEmpty() && len(own.Properties) == 0 && len(own.OneOf) == 0 && len(own.AnyOf) == 0 {
+		if ref.Value == &own && own.Type.IsEmpty() && len(own.Properties) == 0 && len(own.OneOf) == 0 && len(own.AnyOf) == 0 {
 			continue
 		}
-		v := g.value(m)
-		if obj, ok := v.(map[string]any); ok {
-			isObject = true
-			// A member that only lists a name in required gives a
-			// placeholder; the member that declares the property wins.
-			for k, x := range obj {
-				_, isDeclared := m.Value.Properties[k]
-				if _, dup := merged[k]; !dup || isDeclared && !declared[k] {
-					merged[k] = x
-					declared[k] = isDeclared
-				}
-			}
-		} else if m.Value == &own && v != nil && v != "value" {
-			// The holder's own type ({type: string, allOf: [$ref]}) is
-			// the fallback: a member's constants narrow it (Discord's
-			// join request action).
-			ownScalar = v
-		} else if scalar == nil && v != nil && v != "value" {
-			scalar = v
-		}
+		m.add(ref.Value, g.value(ref), ref.Value == &own)
 	}
-	if scalar == nil {
-		scalar = ownScalar
+	if m.isObject {
+		g.fillPlaceholders(m, members)
+		return m.merged
 	}
-	if isObject {
-		// A placeholder whose property a member declares (but left out,
-		// being optional there) is built from that declaration.
-		for k := range merged {
-			if declared[k] {
-				continue
-			}
-			for _, m := range members {
-				if m != nil && m.Value != nil && m.Value.Properties[k] != nil {
-					merged[k] = g.value(m.Value.Properties[k])
-					break
-				}
-			}
-		}
-		return merged
+	if m.scalar != nil {
+		return m.scalar
 	}
-	if scalar != nil {
-		return scalar
+	if m.ownScalar != nil {
+		return m.ownScalar
 	}
 	return "value"
+}
+
+// merger folds the values of an allOf's members.
+type merger struct {
+	merged    map[string]any
+	declared  map[string]bool // the member that gave merged[k] declares k
+	isObject  bool
+	scalar    any // the first member's scalar
+	ownScalar any // the scalar of the allOf's holder itself
+}
+
+func (m *merger) add(member *openapi3.Schema, v any, own bool) {
+	if obj, ok := v.(map[string]any); ok {
+		m.isObject = true
+		// A member that only lists a name in required gives a
+		// placeholder; the member that declares the property wins.
+		for k, x := range obj {
+			_, isDeclared := member.Properties[k]
+			if _, dup := m.merged[k]; !dup || isDeclared && !m.declared[k] {
+				m.merged[k] = x
+				m.declared[k] = isDeclared
+			}
+		}
+	} else if own && v != nil && v != "value" {
+		// The holder's own type ({type: string, allOf: [$ref]}) is the
+		// fallback: a member's constants narrow it (Discord's join
+		// request action).
+		m.ownScalar = v
+	} else if m.scalar == nil && v != nil && v != "value" {
+		m.scalar = v
+	}
+}
+
+// fillPlaceholders builds a placeholder whose property a member declares
+// (but left out, being optional there) from that declaration, in name
+// order so that dynamic values follow the seed.
+func (g *gen) fillPlaceholders(m merger, members []*openapi3.SchemaRef) {
+	for _, k := range sortedKeys(m.merged) {
+		if m.declared[k] {
+			continue
+		}
+		for _, ref := range members {
+			if ref != nil && ref.Value != nil && ref.Value.Properties[k] != nil {
+				m.merged[k] = g.value(ref.Value.Properties[k])
+				break
+			}
+		}
+	}
 }
 
 // union picks the first variant whose value validates against the whole
@@ -316,31 +330,10 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 	for _, r := range s.Required {
 		required[r] = true
 	}
-	names := make([]string, 0, len(s.Properties))
-	for name := range s.Properties {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedKeys(s.Properties) {
 		p := s.Properties[name]
-		if p == nil || p.Value == nil {
+		if p == nil || p.Value == nil || !g.wantsMember(s, p.Value, required[name], len(out), depth, minimal) {
 			continue
-		}
-		// readOnly members are never sent, writeOnly ones never answered,
-		// even when listed as required (OpenAPI 3.0 section 4.7.25.4).
-		if g.response && p.Value.WriteOnly || !g.response && p.Value.ReadOnly {
-			continue
-		}
-		if !required[name] {
-			// In a form an empty object is not written at all, so the
-			// first optional member stands in for it.
-			keep := g.form && len(out) == 0 && len(s.Required) == 0 && depth < maxDepth
-			if (minimal || depth >= fullDepth) && !keep {
-				continue
-			}
-			if g.rnd != nil && g.rnd.IntN(2) == 0 {
-				continue
-			}
 		}
 		out[name] = g.value(p)
 	}
@@ -348,11 +341,7 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 	// A required member without a declared schema still has to be there.
 	for _, r := range s.Required {
 		if _, ok := out[r]; !ok && s.Properties[r] == nil {
-			if ap := s.AdditionalProperties.Schema; ap != nil {
-				out[r] = g.value(ap)
-			} else {
-				out[r] = "value"
-			}
+			out[r] = g.additional(s)
 		}
 	}
 	extra := 0
@@ -363,14 +352,37 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 		extra = int(s.MinProps) - len(out)
 	}
 	for i := 0; i < extra && i < 16; i++ {
-		key := fmt.Sprintf("key%d", i+1)
-		if ap := s.AdditionalProperties.Schema; ap != nil {
-			out[key] = g.value(ap)
-		} else {
-			out[key] = "value"
-		}
+		out[fmt.Sprintf("key%d", i+1)] = g.additional(s)
 	}
 	return out
+}
+
+// wantsMember says whether a property p of s goes into the value, given
+// whether it is required and how many members are already in.
+func (g *gen) wantsMember(s, p *openapi3.Schema, required bool, have, depth int, minimal bool) bool {
+	// readOnly members are never sent, writeOnly ones never answered,
+	// even when listed as required (OpenAPI 3.0 section 4.7.25.4).
+	if g.response && p.WriteOnly || !g.response && p.ReadOnly {
+		return false
+	}
+	if required {
+		return true
+	}
+	// In a form an empty object is not written at all, so the first
+	// optional member stands in for it.
+	keep := g.form && have == 0 && len(s.Required) == 0 && depth < maxDepth
+	if (minimal || depth >= fullDepth) && !keep {
+		return false
+	}
+	return g.rnd == nil || g.rnd.IntN(2) != 0
+}
+
+// additional is a value for a member s does not declare.
+func (g *gen) additional(s *openapi3.Schema) any {
+	if ap := s.AdditionalProperties.Schema; ap != nil {
+		return g.value(ap)
+	}
+	return "value"
 }
 
 func (g *gen) array(s *openapi3.Schema, minimal bool) any {
@@ -448,41 +460,7 @@ func (g *gen) distinct(v any, i int, items *openapi3.SchemaRef) any {
 }
 
 func (g *gen) str(s *openapi3.Schema) any {
-	var v string
-	switch s.Format {
-	case "date-time":
-		v = "2024-01-02T03:04:05Z"
-	case "date":
-		v = "2024-01-02"
-	case "time":
-		v = "03:04:05Z"
-	case "email":
-		v = "user@example.com"
-	case "uuid":
-		v = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-		if g.rnd != nil {
-			v = fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", g.rnd.Uint32(), g.rnd.IntN(1<<16), g.rnd.IntN(1<<12), g.rnd.IntN(1<<12), g.rnd.Int64N(1<<48))
-		}
-	case "uri", "url", "uri-reference", "iri":
-		v = "https://example.com/resource"
-	case "hostname":
-		v = "example.com"
-	case "ipv4":
-		v = "192.0.2.1"
-	case "ipv6":
-		v = "2001:db8::1"
-	case "byte", "binary":
-		// binary inside JSON has no other agreed text form; base64 is a
-		// valid string and what Go's []byte reads.
-		v = base64.StdEncoding.EncodeToString([]byte("mock"))
-	case "duration":
-		v = "P1D"
-	default:
-		v = "string"
-		if g.rnd != nil {
-			v = randWord(g.rnd)
-		}
-	}
+	v := g.formatted(s.Format)
 	if s.Pattern != "" {
 		if p, ok := fromPattern(s.Pattern, g.rnd, 1); ok {
 			v = p
@@ -504,6 +482,34 @@ func (g *gen) str(s *openapi3.Schema) any {
 	return v
 }
 
+// fixedFormats are the static strings of the formats that have one.
+var fixedFormats = map[string]string{
+	"date-time": "2024-01-02T03:04:05Z", "date": "2024-01-02", "time": "03:04:05Z",
+	"email": "user@example.com", "uri": "https://example.com/resource", "url": "https://example.com/resource",
+	"uri-reference": "https://example.com/resource", "iri": "https://example.com/resource",
+	"hostname": "example.com", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "duration": "P1D",
+	// binary inside JSON has no other agreed text form; base64 is a valid
+	// string and what Go's []byte reads.
+	"byte": base64.StdEncoding.EncodeToString([]byte("mock")), "binary": base64.StdEncoding.EncodeToString([]byte("mock")),
+}
+
+// formatted is a string of the format: a fixed one, a drawn uuid or word
+// in dynamic mode, "string" for any other format.
+func (g *gen) formatted(format string) string {
+	if v, ok := fixedFormats[format]; ok {
+		return v
+	}
+	switch {
+	case format == "uuid" && g.rnd != nil:
+		return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", g.rnd.Uint32(), g.rnd.IntN(1<<16), g.rnd.IntN(1<<12), g.rnd.IntN(1<<12), g.rnd.Int64N(1<<48))
+	case format == "uuid":
+		return "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+	case g.rnd != nil:
+		return randWord(g.rnd)
+	}
+	return "string"
+}
+
 func randWord(r *rand.Rand) string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"
 	b := make([]byte, 4+r.IntN(8))
@@ -514,7 +520,40 @@ func randWord(r *rand.Rand) string {
 }
 
 func (g *gen) number(s *openapi3.Schema, integer bool) any {
-	lo, hi := math.Inf(-1), math.Inf(1)
+	lo, hi := numberBounds(s, integer)
+	v := 1.0
+	switch {
+	case g.rnd != nil && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) && hi > lo:
+		v = lo + g.rnd.Float64()*(hi-lo)
+	case g.rnd != nil:
+		v = float64(g.rnd.IntN(1000))
+		if !math.IsInf(lo, 0) {
+			v += lo
+		}
+	}
+	v = min(max(v, lo), hi)
+	if integer {
+		v = math.Ceil(v)
+		if v > hi {
+			v = math.Floor(hi)
+		}
+	}
+	if m := s.MultipleOf; m != nil && *m > 0 {
+		v = math.Ceil(v / *m) * *m
+		if v > hi {
+			v = math.Floor(hi / *m) * *m
+		}
+	}
+	if integer {
+		return int64(v)
+	}
+	return v
+}
+
+// numberBounds are the least and greatest values s allows, exclusive
+// bounds moved inwards by a step (1 for an integer, 0.5 otherwise).
+func numberBounds(s *openapi3.Schema, integer bool) (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
 	if s.Min != nil {
 		lo = *s.Min
 	}
@@ -535,38 +574,7 @@ func (g *gen) number(s *openapi3.Schema, integer bool) any {
 	} else if s.ExclusiveMax.IsTrue() && s.Max != nil {
 		hi -= step
 	}
-	v := 1.0
-	switch {
-	case g.rnd != nil && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) && hi > lo:
-		v = lo + g.rnd.Float64()*(hi-lo)
-	case g.rnd != nil:
-		v = float64(g.rnd.IntN(1000))
-		if !math.IsInf(lo, 0) {
-			v += lo
-		}
-	}
-	if v < lo {
-		v = lo
-	}
-	if v > hi {
-		v = hi
-	}
-	if integer {
-		v = math.Ceil(v)
-		if v > hi {
-			v = math.Floor(hi)
-		}
-	}
-	if m := s.MultipleOf; m != nil && *m > 0 {
-		v = math.Ceil(v / *m) * *m
-		if v > hi {
-			v = math.Floor(hi / *m) * *m
-		}
-	}
-	if integer {
-		return int64(v)
-	}
-	return v
+	return lo, hi
 }
 
 // fromPattern builds a string that matches a regular expression by walking
@@ -587,6 +595,7 @@ func fromPattern(pattern string, rnd *rand.Rand, reps int) (string, bool) {
 	return b.String(), b.Len() <= 1<<12
 }
 
+// walkPattern writes to b a string that re matches; see fromPattern.
 func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, reps, depth int) bool {
 	if depth > 64 || b.Len() > 1<<12 {
 		return false
@@ -598,54 +607,17 @@ func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, reps, de
 		if len(re.Rune) == 0 {
 			return false
 		}
-		lo, hi := re.Rune[0], re.Rune[1]
-		r := lo
-		// Prefer a letter or digit inside the first range.
-		for _, c := range []rune{'a', 'A', '0'} {
-			if c >= lo && c <= hi {
-				r = c
-				break
-			}
-		}
-		if rnd != nil {
-			pair := rnd.IntN(len(re.Rune) / 2)
-			lo, hi = re.Rune[2*pair], re.Rune[2*pair+1]
-			r = lo + rune(rnd.IntN(int(min(hi-lo, 25))+1))
-		}
-		b.WriteRune(r)
+		b.WriteRune(classRune(re.Rune, rnd))
 	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
 		b.WriteByte('a')
 	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpQuest:
 	case syntax.OpCapture:
 		return walkPattern(re.Sub[0], b, rnd, reps, depth+1)
-	case syntax.OpQuest:
-	case syntax.OpStar, syntax.OpPlus:
-		n := max(reps, 1)
-		if re.Op == syntax.OpStar && reps <= 1 {
-			n = 0
-		}
-		for i := 0; i < n; i++ {
-			if !walkPattern(re.Sub[0], b, rnd, reps, depth+1) {
-				return false
-			}
-		}
-	case syntax.OpRepeat:
-		n := max(re.Min, 0)
-		if reps > n && (re.Max < 0 || re.Max >= reps) {
-			n = reps
-		}
-		for i := 0; i < n; i++ {
-			if !walkPattern(re.Sub[0], b, rnd, reps, depth+1) {
-				return false
-			}
-		}
+	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+		return walkAll(slices.Repeat(re.Sub[:1], repetitions(re, reps)), b, rnd, reps, depth)
 	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			if !walkPattern(sub, b, rnd, reps, depth+1) {
-				return false
-			}
-		}
+		return walkAll(re.Sub, b, rnd, reps, depth)
 	case syntax.OpAlternate:
 		i := 0
 		if rnd != nil {
@@ -656,6 +628,51 @@ func walkPattern(re *syntax.Regexp, b *strings.Builder, rnd *rand.Rand, reps, de
 		return false
 	}
 	return true
+}
+
+// walkAll walks each of subs in turn, one level down.
+func walkAll(subs []*syntax.Regexp, b *strings.Builder, rnd *rand.Rand, reps, depth int) bool {
+	for _, sub := range subs {
+		if !walkPattern(sub, b, rnd, reps, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// classRune picks a rune of a character class (ranges as lo, hi pairs): a
+// letter or digit inside the first range when there is one, a drawn one in
+// dynamic mode.
+func classRune(ranges []rune, rnd *rand.Rand) rune {
+	lo, hi := ranges[0], ranges[1]
+	if rnd != nil {
+		pair := rnd.IntN(len(ranges) / 2)
+		lo, hi = ranges[2*pair], ranges[2*pair+1]
+		return lo + rune(rnd.IntN(int(min(hi-lo, 25))+1))
+	}
+	for _, c := range []rune{'a', 'A', '0'} {
+		if c >= lo && c <= hi {
+			return c
+		}
+	}
+	return lo
+}
+
+// repetitions is how often a *, + or {n,m} repeats its operand: the least
+// it allows, or reps when that is allowed and more (at least one for an
+// open repetition, none for * when reps is at most 1).
+func repetitions(re *syntax.Regexp, reps int) int {
+	if re.Op != syntax.OpRepeat {
+		if re.Op == syntax.OpStar && reps <= 1 {
+			return 0
+		}
+		return max(reps, 1)
+	}
+	n := max(re.Min, 0)
+	if reps > n && (re.Max < 0 || re.Max >= reps) {
+		n = reps
+	}
+	return n
 }
 
 // notRequired honours `not: {required: [a, b]}` ("not both", OpenAI's image

@@ -17,8 +17,6 @@ package mock
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,7 +40,6 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/ledger"
-	"github.com/idemgen/idemgen/ledger/sqlitestore"
 
 	"github.com/idemgen/idemgen/internal/ctxtime"
 )
@@ -90,10 +87,12 @@ type Server struct {
 	routes []*route
 	byOp   map[string]*route
 	bases  []string // base paths of the document's servers
+	// unionRecursive says, per request body schema, whether it recurses
+	// through a oneOf or anyOf (see maxUnionNesting).
+	unionRecursive map[*openapi3.Schema]bool
 
-	store   io.Closer
-	tmpDir  string
-	ledgers map[string]*ledger.Ledger
+	store  io.Closer
+	tmpDir string
 
 	mu       sync.Mutex
 	rnd      *rand.Rand
@@ -116,6 +115,8 @@ type route struct {
 	kroute   *routers.Route
 	key      string // key header of a keyed operation
 	keyOpt   bool   // the key may be absent
+	creds    []credential
+	ledger   *ledger.Ledger // a keyed operation's
 	ifMatch  bool
 	etag     bool
 	safe     bool
@@ -254,30 +255,34 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		doc: doc, name: name, opts: opts,
-		byOp:     map[string]*route{},
-		ledgers:  map[string]*ledger.Ledger{},
-		rnd:      rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
-		stats:    map[string]*OpStats{},
-		applied:  map[string]int{},
-		versions: map[string]int{},
+		byOp:           map[string]*route{},
+		unionRecursive: map[*openapi3.Schema]bool{},
+		rnd:            rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
+		stats:          map[string]*OpStats{},
+		applied:        map[string]int{},
+		versions:       map[string]int{},
 	}
-	if doc.Paths != nil {
-		for _, p := range doc.Paths.InMatchingOrder() {
-			item := doc.Paths.Value(p)
+	s.addRoutes()
+	s.bases = basePaths(doc.Servers)
+	if err := s.openLedger(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// addRoutes makes a route of every operation, the most specific first.
+func (s *Server) addRoutes() {
+	if s.doc.Paths != nil {
+		for _, p := range s.doc.Paths.InMatchingOrder() {
+			item := s.doc.Paths.Value(p)
 			for method, op := range item.Operations() {
 				s.addRoute(p, item, method, op)
 			}
 		}
 	}
-	for _, srv := range doc.Servers {
-		if srv == nil || strings.Contains(srv.URL, "{") {
-			continue
-		}
-		if u, err := url.Parse(srv.URL); err == nil {
-			if p := strings.TrimSuffix(u.Path, "/"); p != "" && !slices.Contains(s.bases, p) {
-				s.bases = append(s.bases, p)
-			}
-		}
+	cycles := newUnionCycles()
+	for _, r := range s.routes {
+		s.noteUnionRecursion(r.op, cycles)
 	}
 	// The most specific template wins: more literal characters first.
 	sort.SliceStable(s.routes, func(i, j int) bool {
@@ -293,10 +298,23 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 		}
 		return a.method < b.method
 	})
-	if err := s.openLedger(); err != nil {
-		return nil, err
+}
+
+// basePaths are the paths of the servers with a fixed URL, which requests
+// may be routed below.
+func basePaths(servers openapi3.Servers) []string {
+	var out []string
+	for _, srv := range servers {
+		if srv == nil || strings.Contains(srv.URL, "{") {
+			continue
+		}
+		if u, err := url.Parse(srv.URL); err == nil {
+			if p := strings.TrimSuffix(u.Path, "/"); p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
 	}
-	return s, nil
+	return out
 }
 
 // defaultKeyHeader is the draft's key header, which makes an operation that
@@ -310,6 +328,27 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	if r.id == "" {
 		r.id = method + " " + path
 	}
+	r.compileTemplate(path)
+	r.kroute = &routers.Route{Spec: s.doc, Path: path, PathItem: item, Method: method, Operation: op}
+	r.safe = method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
+	r.key, r.keyOpt = keyOf(item, op)
+	r.creds = credentialsOf(s.doc, op)
+	for _, p := range params(item, op) {
+		if p.In == openapi3.ParameterInHeader && strings.EqualFold(p.Name, "If-Match") {
+			r.ifMatch = true
+		}
+	}
+	r.etag = declaresResponseHeader(op, "ETag")
+	if _, dup := s.byOp[r.id]; dup {
+		r.id = method + " " + path
+	}
+	s.byOp[r.id] = r
+	s.routes = append(s.routes, r)
+}
+
+// compileTemplate makes the route's regular expression, parameter names,
+// fixed query and count of literal characters from its path key.
+func (r *route) compileTemplate(path string) {
 	var pat strings.Builder
 	pat.WriteString("^")
 	last := 0
@@ -332,31 +371,25 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 	r.literal += len(tmpl) - last
 	pat.WriteString("$")
 	r.re = regexp.MustCompile(pat.String())
-	r.kroute = &routers.Route{Spec: s.doc, Path: path, PathItem: item, Method: method, Operation: op}
-	r.safe = method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
-	r.key, r.keyOpt = keyOf(item, op)
-	for _, p := range params(item, op) {
-		if p.In == openapi3.ParameterInHeader && strings.EqualFold(p.Name, "If-Match") {
-			r.ifMatch = true
-		}
+}
+
+// declaresResponseHeader reports whether any response of op declares the
+// header name.
+func declaresResponseHeader(op *openapi3.Operation, name string) bool {
+	if op.Responses == nil {
+		return false
 	}
-	if op.Responses != nil {
-		for _, resp := range op.Responses.Map() {
-			if resp.Value == nil {
-				continue
-			}
-			for h := range resp.Value.Headers {
-				if strings.EqualFold(h, "ETag") {
-					r.etag = true
-				}
+	for _, resp := range op.Responses.Map() {
+		if resp.Value == nil {
+			continue
+		}
+		for h := range resp.Value.Headers {
+			if strings.EqualFold(h, name) {
+				return true
 			}
 		}
 	}
-	if _, dup := s.byOp[r.id]; dup {
-		r.id = method + " " + path
-	}
-	s.byOp[r.id] = r
-	s.routes = append(s.routes, r)
+	return false
 }
 
 func params(item *openapi3.PathItem, op *openapi3.Operation) []*openapi3.Parameter {
@@ -369,126 +402,6 @@ func params(item *openapi3.PathItem, op *openapi3.Operation) []*openapi3.Paramet
 		}
 	}
 	return out
-}
-
-// keyOf finds a keyed operation's key header: x-idempotent {key: {in:
-// header, name}} on the operation or its path item, or a declared
-// Idempotency-Key header parameter. optional says the key may be absent
-// (only a declared, not required parameter allows that).
-func keyOf(item *openapi3.PathItem, op *openapi3.Operation) (string, bool) {
-	for _, ext := range []map[string]any{op.Extensions, item.Extensions} {
-		v, ok := ext["x-idempotent"]
-		if !ok {
-			continue
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			break // true/false: not keyed by the extension
-		}
-		key, _ := obj["key"].(map[string]any)
-		name, _ := key["name"].(string)
-		if in, _ := key["in"].(string); name != "" && (in == "" || in == "header") {
-			return name, false
-		}
-		return defaultKeyHeader, false
-	}
-	for _, p := range params(item, op) {
-		if p.In == openapi3.ParameterInHeader && strings.EqualFold(p.Name, defaultKeyHeader) {
-			return p.Name, !p.Required
-		}
-	}
-	return "", false
-}
-
-func (s *Server) openLedger() error {
-	needed := false
-	for _, r := range s.routes {
-		if r.key != "" {
-			needed = true
-		}
-	}
-	if !needed || s.opts.Proxy != nil {
-		return nil
-	}
-	path := s.opts.Ledger
-	var opts []sqlitestore.Option
-	if path == "" {
-		dir, err := os.MkdirTemp("", "idemgen-mock-")
-		if err != nil {
-			return err
-		}
-		s.tmpDir = dir
-		path = filepath.Join(dir, "ledger.db")
-		// A throwaway ledger need not survive a power loss.
-		opts = append(opts, sqlitestore.WithSynchronous("OFF"))
-	}
-	store, err := sqlitestore.Open(context.Background(), path, opts...)
-	if err != nil {
-		s.removeTmp()
-		return fmt.Errorf("ledger %s: %w", path, err)
-	}
-	s.store = store
-	for _, r := range s.routes {
-		if r.key == "" {
-			continue
-		}
-		id := http.CanonicalHeaderKey(r.key) + fmt.Sprint(r.keyOpt)
-		if _, ok := s.ledgers[id]; ok {
-			continue
-		}
-		l, err := ledger.New(ledger.Config{
-			Store:         store,
-			Caller:        callerOf,
-			KeyHeader:     r.key,
-			Optional:      r.keyOpt,
-			MaxBody:       s.opts.MaxBody,
-			StoredHeaders: s.declaredHeaders(),
-		})
-		if err != nil {
-			s.Close()
-			return err
-		}
-		s.ledgers[id] = l
-	}
-	return nil
-}
-
-func (s *Server) ledgerOf(r *route) *ledger.Ledger {
-	return s.ledgers[http.CanonicalHeaderKey(r.key)+fmt.Sprint(r.keyOpt)]
-}
-
-// declaredHeaders are every response header the keyed operations declare,
-// kept by the ledger for replays.
-func (s *Server) declaredHeaders() []string {
-	seen := map[string]bool{}
-	for _, r := range s.routes {
-		if r.key == "" || r.op.Responses == nil {
-			continue
-		}
-		for _, resp := range r.op.Responses.Map() {
-			if resp.Value != nil {
-				for h := range resp.Value.Headers {
-					seen[http.CanonicalHeaderKey(h)] = true
-				}
-			}
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for h := range seen {
-		out = append(out, h)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// callerOf scopes keys by the credentials sent: two tokens never share a key.
-func callerOf(r *http.Request) (string, error) {
-	cred := r.Header.Get("Authorization") + "\x00" + r.Header.Get("X-Api-Key")
-	if cred == "\x00" {
-		return "anonymous", nil
-	}
-	sum := sha256.Sum256([]byte(cred))
-	return hex.EncodeToString(sum[:8]), nil
 }
 
 // Close releases the ledger and removes its temporary file.

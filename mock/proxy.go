@@ -38,29 +38,9 @@ func (s *Server) proxy(w http.ResponseWriter, r *http.Request, rt *route, pathPa
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			s.count(rt.id, func(st *OpStats) { st.Executions++ })
-			limit := 16 * s.opts.MaxBody
-			rb, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-			resp.Body.Close()
-			if err != nil {
-				return err
-			}
-			if int64(len(rb)) > limit {
-				mismatches = append(mismatches, fmt.Sprintf("response: body over %d bytes not validated", limit))
-				resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(rb), strings.NewReader("")))
-				return nil
-			}
-			resp.Body = io.NopCloser(bytes.NewReader(rb))
-			in := &openapi3filter.ResponseValidationInput{
-				RequestValidationInput: reqInput, Status: resp.StatusCode, Header: resp.Header,
-				Options: &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true,
-					SchemaValidationOptions: formatOpts,
-					ExcludeResponseBody:     openapi3filter.RegisteredBodyDecoder(mediaBase(resp.Header.Get("Content-Type"))) == nil},
-			}
-			in.SetBodyBytes(rb)
-			if err := openapi3filter.ValidateResponse(context.WithoutCancel(r.Context()), in); err != nil {
-				mismatches = append(mismatches, "response: "+oneLine(err.Error()))
-			}
-			return nil
+			found, err := s.checkUpstream(resp, reqInput)
+			mismatches = append(mismatches, found...)
+			return err
 		},
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			mismatches = append(mismatches, "upstream: "+err.Error())
@@ -80,4 +60,39 @@ func oneLine(s string) string {
 		s = s[:2000] + "..."
 	}
 	return s
+}
+
+// checkUpstream validates an upstream answer against the document when its
+// body is at most 16 times MaxBody, and leaves the whole body for the
+// client; it returns the mismatches found.
+func (s *Server) checkUpstream(resp *http.Response, reqInput *openapi3filter.RequestValidationInput) ([]string, error) {
+	limit := 16 * s.opts.MaxBody
+	upstream := resp.Body
+	rb, err := io.ReadAll(io.LimitReader(upstream, limit+1))
+	if err != nil {
+		upstream.Close()
+		return nil, err
+	}
+	if int64(len(rb)) > limit {
+		// The client still gets the whole answer: what was read, then
+		// the rest straight from upstream.
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(rb), upstream), upstream}
+		return []string{fmt.Sprintf("response: body over %d bytes not validated", limit)}, nil
+	}
+	upstream.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(rb))
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: reqInput, Status: resp.StatusCode, Header: resp.Header,
+		Options: &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true,
+			SchemaValidationOptions: formatOpts,
+			ExcludeResponseBody:     openapi3filter.RegisteredBodyDecoder(mediaBase(resp.Header.Get("Content-Type"))) == nil},
+	}
+	in.SetBodyBytes(rb)
+	if err := openapi3filter.ValidateResponse(context.WithoutCancel(reqInput.Request.Context()), in); err != nil {
+		return []string{"response: " + oneLine(err.Error())}, nil
+	}
+	return nil, nil
 }

@@ -148,30 +148,59 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x := &exchange{start: time.Now(), validation: "ok"}
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() { x.status = sw.status; s.logLine(r, x) }()
-	if r.URL.Path == StatsPath {
-		s.serveStats(sw, r)
-		x.validation = "admin"
+	if s.serveAdmin(sw, r, x) {
 		return
 	}
-	if r.URL.Path == redirectPath {
+	rt, pathParams := s.route(sw, r, x)
+	if rt == nil {
+		return
+	}
+	faults, ok := s.requestFaults(sw, r, rt, x)
+	if !ok {
+		return
+	}
+	if s.opts.Proxy != nil {
+		s.proxy(sw, r, rt, pathParams, x)
+		return
+	}
+	ff := foldFaults(faults)
+	if s.answeredByFaults(sw, r, rt, &ff, x) || !s.acceptRequest(sw, r, rt, pathParams, x) {
+		return
+	}
+	s.run(sw, r, rt, ff, x)
+}
+
+// serveAdmin answers the mock's own paths; it reports whether it did.
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, x *exchange) bool {
+	switch r.URL.Path {
+	case StatsPath:
+		s.serveStats(w, r)
+	case redirectPath:
 		// Where the mock's Location headers point: a 3xx answer leads here.
-		sw.Header().Set("Content-Type", "application/octet-stream")
-		sw.Write([]byte("mock"))
-		x.validation = "admin"
-		return
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write([]byte("mock"))
+	default:
+		return false
 	}
+	x.validation = "admin"
+	return true
+}
+
+// route finds the operation of a request and counts the request; without
+// one it answers 404, or 405 naming the methods the path has.
+func (s *Server) route(w http.ResponseWriter, r *http.Request, x *exchange) (*route, map[string]string) {
 	rt, pathParams, allowed := s.match(r.Method, r.URL)
 	if rt == nil {
 		x.validation = "no route"
 		if len(allowed) > 0 {
-			sw.Header().Set("Allow", strings.Join(allowed, ", "))
-			writeProblem(sw, http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed",
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			writeProblem(w, http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed",
 				fmt.Sprintf("%s is not an operation of %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allowed, ", ")), nil)
-			return
+			return nil, nil
 		}
-		writeProblem(sw, http.StatusNotFound, "no-route", "No such operation",
+		writeProblem(w, http.StatusNotFound, "no-route", "No such operation",
 			fmt.Sprintf("no path of %s matches %s", s.name, r.URL.Path), nil)
-		return
+		return nil, nil
 	}
 	x.op = rt.id
 	if rt.key != "" {
@@ -181,11 +210,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.count(rt.id, func(st *OpStats) { st.Requests++ })
+	return rt, pathParams
+}
+
+// requestFaults is the faults that apply to the request, logged and
+// counted; a bad X-Idemgen-Fault is answered 400 (ok false).
+func (s *Server) requestFaults(w http.ResponseWriter, r *http.Request, rt *route, x *exchange) ([]Fault, bool) {
 	faults, err := s.faultsFor(r, rt)
 	if err != nil {
 		x.validation = "bad fault header"
-		writeProblem(sw, http.StatusBadRequest, "bad-fault", "Bad "+FaultHeader, err.Error(), nil)
-		return
+		writeProblem(w, http.StatusBadRequest, "bad-fault", "Bad "+FaultHeader, err.Error(), nil)
+		return nil, false
 	}
 	for _, f := range faults {
 		x.faults = append(x.faults, f.String())
@@ -200,55 +235,65 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		})
 	}
-	if s.opts.Proxy != nil {
-		s.proxy(sw, r, rt, pathParams, x)
-		return
-	}
-	var ff faultSet
-	for _, f := range faults {
-		ff.add(f)
-	}
+	return faults, true
+}
+
+// answeredByFaults applies the faults that come before the request is read
+// (latency, reset, Retry-After, a storm); it reports whether the request is
+// done with.
+func (s *Server) answeredByFaults(w *statusWriter, r *http.Request, rt *route, ff *faultSet, x *exchange) bool {
 	if ff.latency > 0 {
-		if err := s.opts.Sleep(r.Context(), ff.latency); err != nil {
-			return
+		if err := s.wait(r.Context(), ff, ff.latency); err != nil {
+			return true
 		}
 	}
 	if ff.reset {
-		x.status = 0
-		resetConn(sw)
-		return
+		resetConn(w)
+		return true
 	}
 	if ff.retryAfter != "" {
-		sw.Header().Set("Retry-After", ff.retryAfter)
+		w.Header().Set("Retry-After", ff.retryAfter)
 	}
 	if ff.storm != nil && s.chance(ff.storm.Prob) {
-		s.answer(sw, r, rt, answerFor{status: ff.storm.Status, noExamples: false}, ff)
-		return
+		s.answer(w, r, rt, answerFor{status: ff.storm.Status}, *ff)
+		return true
 	}
+	return false
+}
+
+// acceptRequest reads the body within MaxBody and validates the request,
+// answering 413 or the validation's problem when it cannot go on.
+func (s *Server) acceptRequest(w http.ResponseWriter, r *http.Request, rt *route, pathParams map[string]string, x *exchange) bool {
 	body, err := readBody(r, s.opts.MaxBody)
 	if err != nil {
 		x.validation = "body too large"
 		s.count(rt.id, func(st *OpStats) { st.Rejected++ })
-		writeProblem(sw, http.StatusRequestEntityTooLarge, "body-too-large", "Request body too large",
+		writeProblem(w, http.StatusRequestEntityTooLarge, "body-too-large", "Request body too large",
 			fmt.Sprintf("the body exceeds %d bytes", s.opts.MaxBody), nil)
-		return
+		return false
 	}
 	if p := s.validateRequest(r, rt, pathParams, body); p != nil {
 		x.validation = p.summary()
 		s.count(rt.id, func(st *OpStats) { st.Rejected++ })
-		writeProblem(sw, p.Status, p.Type, p.Title, p.Detail, p.Errors)
-		return
+		writeProblem(w, p.Status, p.Type, p.Title, p.Detail, p.Errors)
+		return false
 	}
+	return true
+}
+
+// run executes the operation, through the ledger for a keyed one, with the
+// answer lost on the way out under drop-after-commit.
+func (s *Server) run(w *statusWriter, r *http.Request, rt *route, ff faultSet, x *exchange) {
 	exec := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.execute(w, r, rt, ff, x)
 	})
-	var out http.ResponseWriter = sw
+	var out http.ResponseWriter = w
 	if ff.drop {
-		out = &dropWriter{statusWriter: sw}
+		out = &dropWriter{statusWriter: w}
 	}
 	if rt.key != "" {
-		if l := s.ledgerOf(rt); l != nil {
-			l.Handle(rt.id, exec).ServeHTTP(out, r)
+		if rt.ledger != nil {
+			rt.ledger.Handle(rt.id, exec).ServeHTTP(out, r)
 			return
 		}
 	}
@@ -332,77 +377,6 @@ func (s *Server) serveStats(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, DELETE")
 		writeProblem(w, http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed", "GET or DELETE "+StatsPath, nil)
 	}
-}
-
-// faultSet is the faults that apply to one request, folded.
-type faultSet struct {
-	drop, reset bool
-	storm       *Fault
-	retryAfter  string
-	latency     time.Duration
-	chunk       int
-	interval    time.Duration
-	cutAfter    int // -1: no cut
-	cut         bool
-}
-
-func (ff *faultSet) add(f Fault) {
-	switch f.Kind {
-	case FaultDropAfterCommit:
-		ff.drop = true
-	case FaultResetBeforeBody:
-		ff.reset = true
-	case FaultStatus:
-		if ff.storm == nil {
-			c := f
-			ff.storm = &c
-		}
-	case FaultRetryAfter:
-		ff.retryAfter = f.RetryAfter
-	case FaultLatency:
-		ff.latency += f.Latency
-	case FaultSlowBody:
-		ff.chunk, ff.interval = f.Chunk, f.Interval
-	case FaultCutStream:
-		ff.cut, ff.cutAfter = true, f.Events
-	}
-}
-
-// faultsFor is the configured faults and the request's own that apply to
-// this request, counting each one with a limit.
-func (s *Server) faultsFor(r *http.Request, rt *route) ([]Fault, error) {
-	var out []Fault
-	take := func(id string, f Fault) {
-		if f.Operation != "" && f.Operation != rt.id {
-			return
-		}
-		if f.Limit > 0 {
-			s.mu.Lock()
-			n := s.applied[id]
-			if n < f.Limit {
-				s.applied[id] = n + 1
-			}
-			s.mu.Unlock()
-			if n >= f.Limit {
-				return
-			}
-		}
-		out = append(out, f)
-	}
-	for i, f := range s.opts.Faults {
-		take("flag#"+strconv.Itoa(i), f)
-	}
-	for _, h := range r.Header.Values(FaultHeader) {
-		fs, err := ParseFaults(h)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range fs {
-			// A scripted fault's limit counts per operation.
-			take("header#"+f.String()+"#"+rt.id, f)
-		}
-	}
-	return out, nil
 }
 
 // statusWriter remembers the status sent, for the log.

@@ -78,34 +78,9 @@ func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[stri
 		// Formats (uuid, date-time, email, ...) are part of the contract.
 		SchemaValidationOptions: formatOpts,
 	}
-	var formProblem []FieldError
-	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil && (len(body) > 0 || r.Header.Get("Content-Type") != "") {
-		ct := r.Header.Get("Content-Type")
-		mt := mediaBase(ct)
-		if declared(rb.Value.Content, mt) == nil {
-			return &Problem{
-				Status: http.StatusUnsupportedMediaType, Type: "unsupported-media-type", Title: "Unsupported media type",
-				Detail: fmt.Sprintf("%s accepts %s, not %q", rt.id, strings.Join(sortedKeys(rb.Value.Content), ", "), ct),
-				Errors: []FieldError{{In: "header", Name: "Content-Type", Reason: fmt.Sprintf("%q is not a declared media type", ct)}},
-			}
-		}
-		switch {
-		case mt == "multipart/form-data":
-			// kin-openapi stops at the first part it cannot decode; the
-			// required parts are checked here whatever it reads.
-			formProblem = missingParts(declared(rb.Value.Content, mt), ct, body)
-		case mt == "application/x-www-form-urlencoded":
-			// Nested forms (a[b][0]=v) are beyond kin-openapi's decoder:
-			// the mock decodes and validates them itself.
-			opts.ExcludeRequestBody = true
-			if p := validateForm(rt, declared(rb.Value.Content, mt), body); p != nil {
-				formProblem = p
-			}
-		case openapi3filter.RegisteredBodyDecoder(mt) == nil:
-			// Declared, but kin-openapi cannot decode it: the content type
-			// was checked, the body cannot be.
-			opts.ExcludeRequestBody = true
-		}
+	bodyFields, p := s.checkBody(r, rt, body, opts)
+	if p != nil {
+		return p
 	}
 	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: pathParams, Route: rt.kroute, Options: opts}
 	err := openapi3filter.ValidateRequest(context.WithoutCancel(r.Context()), in)
@@ -115,22 +90,72 @@ func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[stri
 	if err != nil {
 		security = collect(err, &fields)
 	}
-	// deepObject parameters are read by the mock (kin-openapi refuses
-	// lists and nested objects in them): its verdict replaces kin's.
-	if deep := deepObjectParams(rt); len(deep) > 0 {
-		kept := fields[:0]
-		for _, f := range fields {
-			if !(f.In == openapi3.ParameterInQuery && deep[f.Name] != nil) {
-				kept = append(kept, f)
-			}
-		}
-		fields = kept
-		fields = append(fields, validateDeepObjects(r, deep)...)
-	}
-	fields = dedupe(append(fields, formProblem...))
+	fields = dedupe(append(withDeepObjects(r, rt, fields), bodyFields...))
 	if len(fields) == 0 {
 		return nil
 	}
+	return invalidRequest(rt, fields, security)
+}
+
+// checkBody checks what comes before openapi3filter, or instead of it: the
+// declared content type, the nesting of a body whose schema recurses
+// through a union, and the bodies kin-openapi cannot read (it then tells
+// opts to skip them).
+func (s *Server) checkBody(r *http.Request, rt *route, body []byte, opts *openapi3filter.Options) ([]FieldError, *Problem) {
+	rb := rt.op.RequestBody
+	ct := r.Header.Get("Content-Type")
+	if rb == nil || rb.Value == nil || len(body) == 0 && ct == "" {
+		return nil, nil
+	}
+	mt := mediaBase(ct)
+	media := declared(rb.Value.Content, mt)
+	if media == nil {
+		return nil, &Problem{
+			Status: http.StatusUnsupportedMediaType, Type: "unsupported-media-type", Title: "Unsupported media type",
+			Detail: fmt.Sprintf("%s accepts %s, not %q", rt.id, strings.Join(sortedKeys(rb.Value.Content), ", "), ct),
+			Errors: []FieldError{{In: "header", Name: "Content-Type", Reason: fmt.Sprintf("%q is not a declared media type", ct)}},
+		}
+	}
+	if p := s.nestingProblem(rt, media, mt, body); p != nil {
+		return nil, p
+	}
+	switch {
+	case mt == "multipart/form-data":
+		// kin-openapi stops at the first part it cannot decode; the
+		// required parts are checked here whatever it reads.
+		return missingParts(media, ct, body), nil
+	case mt == "application/x-www-form-urlencoded":
+		// Nested forms (a[b][0]=v) are beyond kin-openapi's decoder:
+		// the mock decodes and validates them itself.
+		opts.ExcludeRequestBody = true
+		return validateForm(rt, media, body), nil
+	case openapi3filter.RegisteredBodyDecoder(mt) == nil:
+		// Declared, but kin-openapi cannot decode it: the content type
+		// was checked, the body cannot be.
+		opts.ExcludeRequestBody = true
+	}
+	return nil, nil
+}
+
+// withDeepObjects puts the mock's verdict on deepObject parameters in
+// place of kin-openapi's, which refuses lists and nested objects in them.
+func withDeepObjects(r *http.Request, rt *route, fields []FieldError) []FieldError {
+	deep := deepObjectParams(rt)
+	if len(deep) == 0 {
+		return fields
+	}
+	kept := fields[:0]
+	for _, f := range fields {
+		if !(f.In == openapi3.ParameterInQuery && deep[f.Name] != nil) {
+			kept = append(kept, f)
+		}
+	}
+	return append(kept, validateDeepObjects(r, deep)...)
+}
+
+// invalidRequest is the problem of a request with failing fields: 401 when
+// only credentials are missing, else 400.
+func invalidRequest(rt *route, fields []FieldError, security bool) *Problem {
 	p := &Problem{Status: http.StatusBadRequest, Type: "invalid-request", Title: "The request does not match the document"}
 	if security && len(fields) == countIn(fields, "security") {
 		p.Status, p.Type, p.Title = http.StatusUnauthorized, "missing-credentials", "No credentials that the operation accepts"
@@ -318,31 +343,37 @@ func collect(err error, out *[]FieldError) (security bool) {
 	}
 	var re *openapi3filter.RequestError
 	if errors.As(err, &re) {
-		if undecodable(re.Err) {
-			// A declared media type kin-openapi cannot decode (a multipart
-			// part in text/markdown, application/sdp): not checkable, so
-			// not a fault of the request.
-			return false
-		}
-		f := FieldError{In: "body"}
-		if re.Parameter != nil {
-			f.In, f.Name = re.Parameter.In, re.Parameter.Name
-		}
-		n := len(*out)
-		schemaErrors(re.Err, f, out)
-		if len(*out) == n {
-			f.Reason = re.Reason
-			if f.Reason == "" && re.Err != nil {
-				f.Reason = re.Err.Error()
-			} else if re.Err != nil && !strings.Contains(f.Reason, re.Err.Error()) {
-				f.Reason += ": " + re.Err.Error()
-			}
-			*out = append(*out, f)
-		}
+		requestFields(re, out)
 		return false
 	}
 	*out = append(*out, FieldError{In: "request", Reason: err.Error()})
 	return false
+}
+
+// requestFields adds the fields of one failing parameter or body.
+func requestFields(re *openapi3filter.RequestError, out *[]FieldError) {
+	if undecodable(re.Err) {
+		// A declared media type kin-openapi cannot decode (a multipart
+		// part in text/markdown, application/sdp): not checkable, so not
+		// a fault of the request.
+		return
+	}
+	f := FieldError{In: "body"}
+	if re.Parameter != nil {
+		f.In, f.Name = re.Parameter.In, re.Parameter.Name
+	}
+	n := len(*out)
+	schemaErrors(re.Err, f, out)
+	if len(*out) > n {
+		return
+	}
+	f.Reason = re.Reason
+	if f.Reason == "" && re.Err != nil {
+		f.Reason = re.Err.Error()
+	} else if re.Err != nil && !strings.Contains(f.Reason, re.Err.Error()) {
+		f.Reason += ": " + re.Err.Error()
+	}
+	*out = append(*out, f)
 }
 
 // undecodable reports a parse error whose root is a media type kin-openapi
