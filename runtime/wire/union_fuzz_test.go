@@ -2,8 +2,10 @@ package wire
 
 import (
 	"encoding/json"
+	"flag"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Recursive unions as idemgen generates them: rnode is a recursive anyOf
@@ -83,6 +85,7 @@ func FuzzDecodeRecursiveUnions(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer failSlow(t, time.Now(), data)
 		roundTrip[rnode](t, data)
 		roundTrip[rone](t, data)
 	})
@@ -109,5 +112,17 @@ func roundTrip[T any](t *testing.T, data []byte) {
 	}
 	if b2, _ := json.Marshal(again); string(b2) != string(b) {
 		t.Fatalf("%.200q encodes to %.200s, then to %.200s", data, b, b2)
+	}
+}
+
+// failSlow fails a fuzzing run (not the seeds run as tests, which assert no
+// timing) whose input took over a second: decoding is linear in the body,
+// and the fuzzer's inputs are small.
+func failSlow(t *testing.T, start time.Time, data []byte) {
+	if f := flag.Lookup("test.fuzz"); f == nil || f.Value.String() == "" {
+		return
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("%v for %d bytes: %.200q", d, len(data), data)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
 	"github.com/idemgen/idemgen/runtime/internal/shared"
@@ -54,6 +56,7 @@ func FuzzDecodeMatchesStd(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer failSlow(t, time.Now(), data)
 		compare[receipt](t, data)
 		compare[[]receipt](t, data)
 		compare[order](t, data)
@@ -120,4 +123,16 @@ func tooDeep(data []byte) bool {
 func clobber(n int) {
 	var v any
 	_ = jsoncodec.FastUnmarshal(bytes.Repeat([]byte{'\xff'}, n), &v)
+}
+
+// failSlow fails a fuzzing run (not the seeds run as tests, which assert no
+// timing) whose input took over a second: decoding is linear in the body,
+// and the fuzzer's inputs are small.
+func failSlow(t *testing.T, start time.Time, data []byte) {
+	if f := flag.Lookup("test.fuzz"); f == nil || f.Value.String() == "" {
+		return
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("%v for %d bytes: %.200q", d, len(data), data)
+	}
 }
