@@ -1,0 +1,4 @@
+package jsoncodec_test
+
+// rusageThread is Linux's RUSAGE_THREAD.
+const rusageThread = 1
