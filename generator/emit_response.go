@@ -62,7 +62,8 @@ func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 //	wire.Encoding{Property: "metadata", ContentType: "application/json"}
 //
 // Forms pass the style and explode of properties not sent the default way
-// (form, exploded); multipart passes declared part types.
+// (form, exploded); multipart passes declared part types and the deepObject
+// style.
 func encodingLiterals(p *bodyPlan) []jen.Code {
 	var out []jen.Code
 	for _, e := range p.media.Encoding {
@@ -75,6 +76,10 @@ func encodingLiterals(p *bodyPlan) []jen.Code {
 			}
 		case p.kind == bodyMultipart && e.ContentType != "":
 			vals = append(vals, jen.Id("ContentType").Op(":").Lit(e.ContentType))
+		case p.kind == bodyMultipart && e.Style == ir.StyleDeepObject:
+			// The only style a multipart part honours: Stripe reads
+			// bracketed parts (file_link_data[create]=true).
+			vals = append(vals, jen.Id("Style").Op(":").Add(styleConst(e.Style)), jen.Id("Explode").Op(":").Lit(e.Explode))
 		default:
 			continue
 		}

@@ -61,15 +61,19 @@ func TestMultipartPartsOnTheWire(t *testing.T) {
 	title, caption := "Deck", "*bold*"
 	doc, err := c.UploadDocument(context.Background(), media.DocumentUpload{File: idemrt.File{Content: strings.NewReader("PNG")}, Caption: &caption,
 		Metadata: &media.DocumentMetadata{Title: &title}, Labels: []string{"l1", "l2"},
+		Link: &media.DocumentMetadata{Title: &title}, Expand: []string{"e1", "e2"},
 		AdditionalProperties: map[string]string{"source": "scanner", "batch": "7"}}, media.UploadDocumentParams{})
 	if err != nil || doc.ID != "d1" {
 		t.Fatalf("%v %v", doc, err)
 	}
 	want := []string{
 		"caption||text/markdown|*bold*",
+		"expand[0]|||e1",
+		"expand[1]|||e2",
 		"file|file|image/png|PNG",
 		"labels|||l1",
 		"labels|||l2",
+		"link[title]|||Deck",
 		`metadata||application/json|{"title":"Deck"}`,
 		"batch|||7",
 		"source|||scanner",

@@ -21,8 +21,10 @@ type DocumentMetadata struct {
 // DocumentUpload is an object.
 type DocumentUpload struct {
 	Caption  *string           `json:"caption,omitempty"`
+	Expand   []string          `json:"expand,omitempty"`
 	File     idemrt.File       `json:"file"`
 	Labels   []string          `json:"labels,omitempty"`
+	Link     *DocumentMetadata `json:"link,omitempty"`
 	Metadata *DocumentMetadata `json:"metadata,omitempty"`
 
 	// AdditionalProperties holds the members not declared above.
@@ -41,7 +43,7 @@ func (o *DocumentUpload) UnmarshalJSON(data []byte) error {
 	if err := wire.UnmarshalDeclared(data, (*plain)(o)); err != nil {
 		return err
 	}
-	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "file", "labels", "metadata")
+	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "expand", "file", "labels", "link", "metadata")
 }
 
 // Report is an object.
