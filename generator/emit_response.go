@@ -24,7 +24,8 @@ func (g *gen) bodyType(p *bodyPlan) jen.Code {
 }
 
 // emitBodyCall emits the Builder call that encodes the body, once; an
-// optional body that is nil is not sent:
+// optional body that is nil is not sent, except a form, which is then an
+// empty form:
 //
 //	b.JSONBody("application/json", body)
 //
@@ -49,9 +50,12 @@ func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 	default:
 		call = jen.Id("b").Dot("JSONBody").Call(jen.Lit(p.contentType()), arg)
 	}
-	if p.optional {
+	if p.optional && p.kind != bodyForm {
 		return jen.If(jen.Id("body").Op("!=").Nil()).Block(call)
 	}
+	// A nil optional form is an empty form, sent with its Content-Type:
+	// form-reading servers (Stripe) refuse a POST without one, and an
+	// empty form is a valid form.
 	return call
 }
 

@@ -7,6 +7,11 @@ import (
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
+// CancelSearchRequest is an object.
+type CancelSearchRequest struct {
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Document is an object.
 type Document struct {
 	ID string `json:"id"`
