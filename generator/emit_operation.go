@@ -180,7 +180,7 @@ func (g *gen) methodArgs(op *ir.Operation) []jen.Code {
 //	}
 func (g *gen) requestStatements(op *ir.Operation, accept string, fail func(jen.Code) jen.Code) []jen.Code {
 	ids := g.opNames[op]
-	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
+	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(g.serverExpr(op), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
 	if accept != "" {
 		// Before the parameters: a declared Accept parameter, when set, wins.
 		body = append(body, jen.Id("b").Dot("Header").Call(
