@@ -69,6 +69,9 @@ func (g *gen) emitContract(op *ir.Operation) jen.Code {
 		vals = append(vals, jen.Line().Id("KeyHeader").Op(":").Lit(r.KeyName))
 	}
 	vals = append(vals, jen.Line().Id("Retryable").Op(":").Add(statusSet(r.Retryable)))
+	if rs := redirectSet(op); len(rs.Codes)+len(rs.Classes) > 0 {
+		vals = append(vals, jen.Line().Id("Redirects").Op(":").Add(statusSet(rs)))
+	}
 	if schemes := opSchemes(op); len(schemes) > 0 {
 		vals = append(vals, jen.Line().Id("Security").Op(":").Index().String().ValuesFunc(func(grp *jen.Group) {
 			for _, s := range schemes {

@@ -51,6 +51,11 @@ func (o *DocumentUpload) UnmarshalJSON(data []byte) error {
 	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "expand", "file", "labels", "link", "metadata")
 }
 
+// Problem is an object.
+type Problem struct {
+	Title *string `json:"title,omitempty"`
+}
+
 // Report is an object.
 type Report struct {
 	ID    string `json:"id"`
