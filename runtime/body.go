@@ -194,7 +194,10 @@ func decodeError(resp *http.Response, err error) error {
 	if c.cfg.log != nil {
 		*c.cfg.log = append((*c.cfg.log)[:0], c.recs...)
 	}
-	return &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: ErrDecode, Err: err}
+	// The key is the records' (KeyOf); the message names it only when the
+	// call sent it, as every other error of the call.
+	return &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: ErrDecode, Err: err,
+		keyUnsent: c.keyUnsent()}
 }
 
 // readBounded reads at most n bytes of body within d (see bounded) and
