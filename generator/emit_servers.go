@@ -95,18 +95,26 @@ func (g *gen) emitServerConsts() jen.Code {
 			users = append(users[:8:8], "...")
 		}
 		doc := fmt.Sprintf("%s is a server that operations declare instead of the document's; they are sent "+
-			"there unless Client.WithServerURL says otherwise: %s.", g.serverNames[u], strings.Join(users, ", "))
+			"there when NewClient is given the document's default server, else to NewClient's server, unless "+
+			"Client.WithServerURL says otherwise: %s.", g.serverNames[u], strings.Join(users, ", "))
 		out = append(out, comment(doc).Const().Id(g.serverNames[u]).Op("=").Lit(u), jen.Line())
 	}
 	return jen.Add(out...)
 }
 
-// emitServersInit fills the client's operation servers in NewClient:
+// emitServersInit fills the client's operation servers in NewClient. A
+// client pointed away from the document's default server (a mock, a test
+// server, a proxy) sends them there too, so that one URL moves the whole
+// API; WithServerURL still moves each:
 //
 //	servers := map[string]*url.URL{}
+//	moved := server.String() != DefaultServerURL // as parsed
 //	for _, s := range []string{ServerFilesStripeCom} {
 //		if servers[s], err = wire.ParseServerURL(s); err != nil {
 //			return nil, err
+//		}
+//		if moved {
+//			servers[s] = server
 //		}
 //	}
 func (g *gen) emitServersInit() []jen.Code {
@@ -114,11 +122,21 @@ func (g *gen) emitServersInit() []jen.Code {
 	for i, u := range g.serverURLs {
 		names[i] = jen.Id(g.serverNames[u])
 	}
+	moved := jen.False()
+	if def := defaultServer(g.api); def != "" {
+		if u, err := url.Parse(def); err == nil {
+			u.Path, u.RawPath = strings.TrimSuffix(u.Path, "/"), strings.TrimSuffix(u.RawPath, "/")
+			moved = jen.Id("server").Dot("String").Call().Op("!=").Lit(u.String())
+		}
+	}
 	return []jen.Code{
 		jen.Id("servers").Op(":=").Map(jen.String()).Op("*").Qual("net/url", "URL").Values(),
+		jen.Comment("A client pointed away from the document's server (a mock, a proxy) sends these there too."),
+		jen.Id("moved").Op(":=").Add(moved),
 		jen.For(jen.List(jen.Id("_"), jen.Id("s")).Op(":=").Range().Index().String().Values(names...)).Block(
 			jen.If(jen.List(jen.Id("servers").Index(jen.Id("s")), jen.Err()).Op("=").Qual(wirePath, "ParseServerURL").Call(jen.Id("s")),
-				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))),
+				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Id("moved")).Block(jen.Id("servers").Index(jen.Id("s")).Op("=").Id("server"))),
 	}
 }
 

@@ -22,7 +22,8 @@ type Client struct {
 const DefaultServerURL = "https://media.example.com"
 
 // ServerFilesMediaExampleCom is a server that operations declare instead of the document's; they are
-// sent there unless Client.WithServerURL says otherwise: CreateExport, GetExport.
+// sent there when NewClient is given the document's default server, else to NewClient's server, unless
+// Client.WithServerURL says otherwise: CreateExport, GetExport.
 const ServerFilesMediaExampleCom = "https://files.media.example.com/"
 
 // NewClient returns a client for the API at serverURL, an absolute URL such as
@@ -36,9 +37,14 @@ func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 		return nil, err
 	}
 	servers := map[string]*url.URL{}
+	// A client pointed away from the document's server (a mock, a proxy) sends these there too.
+	moved := server.String() != "https://media.example.com"
 	for _, s := range []string{ServerFilesMediaExampleCom} {
 		if servers[s], err = wire.ParseServerURL(s); err != nil {
 			return nil, err
+		}
+		if moved {
+			servers[s] = server
 		}
 	}
 	opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("media"))}, opts...)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -54,44 +55,59 @@ func TestOperationServersAreUsedAndRedirected(t *testing.T) {
 	rec := &hostRecorder{}
 	ts := httptest.NewServer(rec)
 	defer ts.Close()
-	// Plain HTTP on the loopback, for the files server's URL too: the
+	loop := ts.Listener.Addr().String()
+	// Plain HTTP on the loopback for the document's https URLs: the
 	// scheme is rewritten by a request editor so no TLS is needed.
 	toHTTP := idemrt.WithRequestEditor(func(_ context.Context, r *http.Request) error {
 		r.URL.Scheme = "http"
 		return nil
 	})
-	c, err := media.NewClient(ts.URL, idemrt.WithHTTPClient(dialAll(ts.Listener.Addr().String())), toHTTP)
+	c, err := media.NewClient(media.DefaultServerURL, idemrt.WithHTTPClient(dialAll(loop)), toHTTP)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := c.GetExport(ctx, media.GetExportParams{ID: "e1"}); err != nil {
-		t.Fatal(err)
+	calls := func(c *media.Client) []string {
+		if _, err := c.GetExport(ctx, media.GetExportParams{ID: "e1"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.CreateExport(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.CancelSearch(ctx, nil, media.CancelSearchParams{ID: "s1"}); err != nil {
+			t.Log(err) // the answer does not matter, only where it went
+		}
+		return rec.take()
 	}
-	if _, err := c.CreateExport(ctx); err != nil {
-		t.Fatal(err)
+	same := func(got, want []string) bool {
+		return strings.Join(got, " ") == strings.Join(want, " ")
 	}
-	if err := c.CancelSearch(ctx, nil, media.CancelSearchParams{ID: "s1"}); err != nil {
-		t.Log(err) // the answer does not matter, only where it went
+	// The document's server: the exports go to the files server.
+	want := []string{"files.media.example.com/exports/e1", "files.media.example.com/exports", "media.example.com/searches/s1/cancel"}
+	if got := calls(c); !same(got, want) {
+		t.Fatalf("with DefaultServerURL, requests went to %q, want %q", got, want)
 	}
-	want := []string{"files.media.example.com/exports/e1", "files.media.example.com/exports", ts.Listener.Addr().String() + "/searches/s1/cancel"}
-	if got := rec.take(); len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
-		t.Fatalf("requests went to %q, want %q", got, want)
-	}
-
+	// WithServerURL moves the files server of a copy only.
 	moved, err := c.WithServerURL(media.ServerFilesMediaExampleCom, ts.URL+"/files")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := moved.GetExport(ctx, media.GetExportParams{ID: "e2"}); err != nil {
+	want = []string{loop + "/files/exports/e1", loop + "/files/exports", "media.example.com/searches/s1/cancel"}
+	if got := calls(moved); !same(got, want) {
+		t.Fatalf("after WithServerURL, requests went to %q, want %q", got, want)
+	}
+	want = []string{"files.media.example.com/exports/e1", "files.media.example.com/exports", "media.example.com/searches/s1/cancel"}
+	if got := calls(c); !same(got, want) {
+		t.Fatalf("the original client moved too: %q", got)
+	}
+	// A client pointed at another server (a mock) sends every operation there.
+	local, err := media.NewClient(ts.URL)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetExport(ctx, media.GetExportParams{ID: "e3"}); err != nil {
-		t.Fatal(err)
-	}
-	want = []string{ts.Listener.Addr().String() + "/files/exports/e2", "files.media.example.com/exports/e3"}
-	if got := rec.take(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
-		t.Fatalf("requests went to %q, want %q (the copy moved, the original did not)", got, want)
+	want = []string{loop + "/exports/e1", loop + "/exports", loop + "/searches/s1/cancel"}
+	if got := calls(local); !same(got, want) {
+		t.Fatalf("with NewClient(loopback), requests went to %q, want %q", got, want)
 	}
 	if _, err := c.WithServerURL("https://elsewhere.example.com", ts.URL); err == nil {
 		t.Fatal("WithServerURL accepted a server no operation declares")
