@@ -18,7 +18,13 @@ func (g *gen) clientFile() *jen.File {
 		f.Line().Comment("DefaultServerURL is the first server the API document lists.").Line().
 			Const().Id("DefaultServerURL").Op("=").Lit(u)
 	}
-	f.Line().Add(emitNewClient(g.cfg.Package))
+	if len(g.serverURLs) > 0 {
+		f.Line().Add(g.emitServerConsts())
+	}
+	f.Line().Add(g.emitNewClient())
+	if len(g.serverURLs) > 0 {
+		f.Line().Add(emitWithServerURL())
+	}
 	for _, s := range g.api.SecuritySchemes {
 		if name, ok := g.schemeNames[s]; ok {
 			f.Line().Add(emitSchemeOption(s, name))
@@ -44,10 +50,13 @@ func (g *gen) emitClient() jen.Code {
 	}
 	doc := fmt.Sprintf("Client calls the %s API. It is safe for concurrent use. Every method follows the retry contract "+
 		"stated in its doc comment and carried by its idemrt.Operation value.", title)
-	return g.comment(doc).Type().Id("Client").Struct(
-		jen.Id("server").Op("*").Qual("net/url", "URL"),
-		jen.Id("runner").Op("*").Qual(rtPath, "Runner"),
-	)
+	fields := []jen.Code{jen.Id("server").Op("*").Qual("net/url", "URL")}
+	if len(g.serverURLs) > 0 {
+		// The URL each operation server (ServerFilesStripeCom...) is sent to.
+		fields = append(fields, jen.Id("servers").Map(jen.String()).Op("*").Qual("net/url", "URL"))
+	}
+	fields = append(fields, jen.Id("runner").Op("*").Qual(rtPath, "Runner"))
+	return g.comment(doc).Type().Id("Client").Struct(fields...)
 }
 
 // defaultServer returns the first server URL when it is absolute and has no
@@ -56,42 +65,61 @@ func defaultServer(api *ir.API) string {
 	if len(api.Servers) == 0 {
 		return ""
 	}
-	u := api.Servers[0].URL
-	if strings.Contains(u, "{") || !(strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
-		return ""
+	if u := api.Servers[0].URL; ir.AbsoluteServer(u) {
+		return u
 	}
-	return u
+	return ""
 }
 
 // emitNewClient emits NewClient; the default User-Agent names the runtime's
 // version and the package (a constant of the runtime, so the generated
 // bytes do not depend on it), and the caller's options come after it, so
-// idemrt.WithUserAgent overrides it:
+// idemrt.WithUserAgent overrides it. A document with a base path has it
+// added to a serverURL without a path, and one with operation servers
+// parses them (emitServersInit):
 //
 //	func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 //		server, err := wire.ParseServerURL(serverURL)
 //		if err != nil {
 //			return nil, err
 //		}
+//		if server.Path == "" {
+//			server.Path = "/v1"
+//		}
 //		opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("orders"))}, opts...)
 //		return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 //	}
-func emitNewClient(pkg string) jen.Code {
-	return comment("NewClient returns a client for the API at serverURL, an absolute URL such as "+
-		"https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), "+
-		"retry policies and budgets, observers, authentication (the With functions of this package) and "+
-		"the defaults of the call options (idemrt.WithMaxAttempts, idemrt.WithTimeout...). Requests carry the "+
-		"User-Agent idemrt.UserAgent("+strconvQuote(pkg)+") unless idemrt.WithUserAgent says otherwise.").
-		Func().Id("NewClient").Params(jen.Id("serverURL").String(), jen.Id("opts").Op("...").Qual(rtPath, "Option")).
-		Params(jen.Op("*").Id("Client"), jen.Error()).Block(
+func (g *gen) emitNewClient() jen.Code {
+	pkg := g.cfg.Package
+	doc := "NewClient returns a client for the API at serverURL, an absolute URL such as " +
+		"https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), " +
+		"retry policies and budgets, observers, authentication (the With functions of this package) and " +
+		"the defaults of the call options (idemrt.WithMaxAttempts, idemrt.WithTimeout...). Requests carry the " +
+		"User-Agent idemrt.UserAgent(" + strconvQuote(pkg) + ") unless idemrt.WithUserAgent says otherwise."
+	if g.api.BasePath != "" {
+		doc += " The API is served under " + g.api.BasePath + " on any host: a serverURL without a path " +
+			"(https://host) gets it; one with a path is used as it is."
+	}
+	body := []jen.Code{
 		jen.List(jen.Id("server"), jen.Err()).Op(":=").Qual(wirePath, "ParseServerURL").Call(jen.Id("serverURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	}
+	if g.api.BasePath != "" {
+		body = append(body, jen.If(jen.Id("server").Dot("Path").Op("==").Lit("")).Block(
+			jen.Id("server").Dot("Path").Op("=").Lit(g.api.BasePath)))
+	}
+	fields := []jen.Code{jen.Id("server").Op(":").Id("server")}
+	if len(g.serverURLs) > 0 {
+		body = append(body, g.emitServersInit()...)
+		fields = append(fields, jen.Id("servers").Op(":").Id("servers"))
+	}
+	fields = append(fields, jen.Id("runner").Op(":").Qual(rtPath, "NewRunner").Call(jen.Id("opts").Op("...")))
+	body = append(body,
 		jen.Id("opts").Op("=").Append(jen.Index().Qual(rtPath, "Option").Values(
 			jen.Qual(rtPath, "WithUserAgent").Call(jen.Qual(rtPath, "UserAgent").Call(jen.Lit(pkg)))), jen.Id("opts").Op("...")),
-		jen.Return(jen.Op("&").Id("Client").Values(
-			jen.Id("server").Op(":").Id("server"),
-			jen.Id("runner").Op(":").Qual(rtPath, "NewRunner").Call(jen.Id("opts").Op("..."))), jen.Nil()),
-	)
+		jen.Return(jen.Op("&").Id("Client").Values(fields...), jen.Nil()))
+	return comment(doc).Func().Id("NewClient").Params(jen.Id("serverURL").String(), jen.Id("opts").Op("...").Qual(rtPath, "Option")).
+		Params(jen.Op("*").Id("Client"), jen.Error()).Block(body...)
 }
 
 // strconvQuote quotes s as a Go string literal for a doc comment.

@@ -69,6 +69,9 @@ func (g *gen) emitContract(op *ir.Operation) jen.Code {
 		vals = append(vals, jen.Line().Id("KeyHeader").Op(":").Lit(r.KeyName))
 	}
 	vals = append(vals, jen.Line().Id("Retryable").Op(":").Add(statusSet(r.Retryable)))
+	if rs := redirectSet(op); len(rs.Codes)+len(rs.Classes) > 0 {
+		vals = append(vals, jen.Line().Id("Redirects").Op(":").Add(statusSet(rs)))
+	}
 	if schemes := opSchemes(op); len(schemes) > 0 {
 		vals = append(vals, jen.Line().Id("Security").Op(":").Index().String().ValuesFunc(func(grp *jen.Group) {
 			for _, s := range schemes {
@@ -180,7 +183,7 @@ func (g *gen) methodArgs(op *ir.Operation) []jen.Code {
 //	}
 func (g *gen) requestStatements(op *ir.Operation, accept string, fail func(jen.Code) jen.Code) []jen.Code {
 	ids := g.opNames[op]
-	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(jen.Id("c").Dot("server"), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
+	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(g.serverExpr(op), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
 	if accept != "" {
 		// Before the parameters: a declared Accept parameter, when set, wins.
 		body = append(body, jen.Id("b").Dot("Header").Call(

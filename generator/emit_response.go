@@ -24,7 +24,8 @@ func (g *gen) bodyType(p *bodyPlan) jen.Code {
 }
 
 // emitBodyCall emits the Builder call that encodes the body, once; an
-// optional body that is nil is not sent:
+// optional body that is nil is not sent, except a form, which is then an
+// empty form:
 //
 //	b.JSONBody("application/json", body)
 //
@@ -49,9 +50,12 @@ func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 	default:
 		call = jen.Id("b").Dot("JSONBody").Call(jen.Lit(p.contentType()), arg)
 	}
-	if p.optional {
+	if p.optional && p.kind != bodyForm {
 		return jen.If(jen.Id("body").Op("!=").Nil()).Block(call)
 	}
+	// A nil optional form is an empty form, sent with its Content-Type:
+	// form-reading servers (Stripe) refuse a POST without one, and an
+	// empty form is a valid form.
 	return call
 }
 
@@ -62,7 +66,8 @@ func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
 //	wire.Encoding{Property: "metadata", ContentType: "application/json"}
 //
 // Forms pass the style and explode of properties not sent the default way
-// (form, exploded); multipart passes declared part types.
+// (form, exploded); multipart passes declared part types and the deepObject
+// style.
 func encodingLiterals(p *bodyPlan) []jen.Code {
 	var out []jen.Code
 	for _, e := range p.media.Encoding {
@@ -75,6 +80,10 @@ func encodingLiterals(p *bodyPlan) []jen.Code {
 			}
 		case p.kind == bodyMultipart && e.ContentType != "":
 			vals = append(vals, jen.Id("ContentType").Op(":").Lit(e.ContentType))
+		case p.kind == bodyMultipart && e.Style == ir.StyleDeepObject:
+			// The only style a multipart part honours: Stripe reads
+			// bracketed parts (file_link_data[create]=true).
+			vals = append(vals, jen.Id("Style").Op(":").Add(styleConst(e.Style)), jen.Id("Explode").Op(":").Lit(e.Explode))
 		default:
 			continue
 		}

@@ -212,6 +212,11 @@ func (g *gen) emitDecodeResult(op *ir.Operation) []jen.Code {
 		out = append(out, jen.Qual(wirePath, "HeaderInto").Call(jen.Id("resp").Dot("Header"), jen.Lit(h.Name),
 			jen.Op("&").Id("out").Dot(used.claim(h.GoName, "Header"))))
 	}
+	if len(redirectResponses(op)) > 0 && len(successBodies(op)) > 0 {
+		// A declared redirect has no body to decode, whatever the 2xx has.
+		out = append(out, jen.If(jen.Id("resp").Dot("StatusCode").Op("/").Lit(100).Op("==").Lit(3)).Block(
+			jen.Qual(rtPath, "Discard").Call(jen.Id("resp")), jen.Return(jen.Id("out"), jen.Nil())))
+	}
 	out = append(out, decodeBodies(op, names))
 	return append(out,
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

@@ -33,6 +33,12 @@ type gen struct {
 	versionConst bool
 	// docs remembers converted comments (comment_cache.go).
 	docs *docCache
+	// serverURLs are the operation servers in URL order, serverNames
+	// their constants (emit_servers.go).
+	serverURLs  []string
+	serverNames map[string]string
+	// serverUsers lists the operations sent to each operation server.
+	serverUsers map[string][]string
 }
 
 // opIdents are the identifiers emitted for one operation.
@@ -87,6 +93,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 			g.sourceNames[s] = g.ns.claim("With"+s.GoName+"Source", "Auth")
 		}
 	}
+	g.reserveServers(ops)
 	for _, op := range ops {
 		g.reserveOp(op)
 	}

@@ -129,10 +129,38 @@ func successResponses(op *ir.Operation) []*ir.Response {
 			def = append(def, r)
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && len(redirectResponses(op)) == 0 {
+		// default describes the success only when nothing else does: with
+		// a 2xx or a 3xx declared, it is the error model.
 		return def
 	}
 	return out
+}
+
+// redirectResponses lists the declared 3xx responses (exact or 3XX): the
+// runner hands them back unfollowed (Operation.Redirects) and the method
+// returns them as its result, status and Location, undecoded.
+func redirectResponses(op *ir.Operation) []*ir.Response {
+	var out []*ir.Response
+	for _, r := range op.Responses {
+		if (r.Status >= 300 && r.Status < 400) || r.Class == 3 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// redirectSet is the contract's Redirects: the declared 3xx statuses.
+func redirectSet(op *ir.Operation) ir.StatusSet {
+	var s ir.StatusSet
+	for _, r := range redirectResponses(op) {
+		if r.Class == 3 {
+			s.Classes = append(s.Classes, 3)
+			continue
+		}
+		s.Codes = append(s.Codes, r.Status)
+	}
+	return s
 }
 
 // successBodies lists the bodies of the success responses, in IR order, and
@@ -228,7 +256,8 @@ func distinctBodies(bodies []respBody) []respBody {
 func successHeaders(op *ir.Operation) []*ir.Header {
 	var out []*ir.Header
 	seen := map[string]bool{}
-	for _, r := range successResponses(op) {
+	redirects := redirectResponses(op)
+	for _, r := range append(successResponses(op), redirects...) {
 		for _, h := range r.Headers {
 			k := strings.ToLower(h.Name)
 			if !seen[k] && h.GoName != "" {
@@ -237,6 +266,11 @@ func successHeaders(op *ir.Operation) []*ir.Header {
 			}
 		}
 	}
+	if len(redirects) > 0 && !seen["location"] {
+		// A redirect's point is its Location (RFC 9110 10.2.2), declared
+		// or not.
+		out = append(out, &ir.Header{Name: "Location", GoName: "Location", Type: &ir.Schema{Kind: ir.KindString}})
+	}
 	return out
 }
 
@@ -244,7 +278,8 @@ func successHeaders(op *ir.Operation) []*ir.Header {
 // when its main method decodes the answer and it declares success headers
 // or success bodies of different types.
 func needsResult(op *ir.Operation) bool {
-	return mainShape(op) == shapePlain && (len(successHeaders(op)) > 0 || len(distinctBodies(successBodies(op))) > 1)
+	return mainShape(op) == shapePlain && (len(successHeaders(op)) > 0 || len(distinctBodies(successBodies(op))) > 1 ||
+		len(redirectResponses(op)) > 0)
 }
 
 // errorResponses lists the non-success responses with a JSON body, whose

@@ -21,6 +21,11 @@ type API struct {
 	OpenAPI string
 	// Servers lists the declared server URLs in document order.
 	Servers []Server
+	// BasePath is the path every operation is served under whatever the
+	// host ("/v1"): a Swagger 2.0 document's basePath, or the path of a
+	// relative first server of an OpenAPI 3 document; "" for none. A client
+	// given a server URL without a path sends to that URL plus BasePath.
+	BasePath string
 	// Operations are sorted by GoName.
 	Operations []*Operation
 	// Schemas are the named types: every component schema plus every inline
@@ -37,6 +42,12 @@ type API struct {
 type Server struct {
 	URL         string
 	Description string
+}
+
+// AbsoluteServer reports whether a server URL is absolute (http or https)
+// and has no variables, so that a client can send to it as written.
+func AbsoluteServer(u string) bool {
+	return !strings.Contains(u, "{") && (strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://"))
 }
 
 // Source says where an element was written: the file, the JSON pointer inside
@@ -89,7 +100,11 @@ type Operation struct {
 	// Pagination is how the operation's results are paged (x-pagination, or
 	// inferred); nil when it is not paginated.
 	Pagination *Pagination
-	Source     Source
+	// Servers are the servers the operation declares, else those of its
+	// path item (Stripe's files.stripe.com for uploads); nil when the
+	// document's servers apply.
+	Servers []Server
+	Source  Source
 }
 
 // ParamLocation is where a parameter travels.

@@ -29,11 +29,8 @@ func build(l *loader, doc *openapi3.T, version string) *ir.API {
 	if doc.Info != nil {
 		b.api.Title, b.api.Version, b.api.Description = doc.Info.Title, doc.Info.Version, doc.Info.Description
 	}
-	for _, s := range doc.Servers {
-		if s != nil {
-			b.api.Servers = append(b.api.Servers, ir.Server{URL: s.URL, Description: s.Description})
-		}
-	}
+	b.api.Servers = serverList(doc.Servers)
+	b.api.BasePath = basePath(b.api.Servers, version == "2.0")
 	b.schemas = newSchemaBuilder(b)
 	b.schemas.declareComponents()
 	b.api.SecuritySchemes = b.securitySchemes()
@@ -186,6 +183,7 @@ func (b *builder) operation(r *rawOp) *ir.Operation {
 	op.Responses = b.responses(r, op)
 	op.Security = b.security(r, op.ID)
 	op.Pagination = b.pagination(r, op)
+	op.Servers = b.operationServers(r, op.ID)
 	return op
 }
 

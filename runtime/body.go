@@ -218,7 +218,10 @@ func decodeError(resp *http.Response, err error) error {
 	if c.cfg.log != nil {
 		*c.cfg.log = append((*c.cfg.log)[:0], c.recs...)
 	}
-	ce := &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: ErrDecode, Err: err}
+	// The key is the records' (KeyOf); the message names it only when the
+	// call sent it, as every other error of the call.
+	ce := &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: ErrDecode, Err: err,
+		keyUnsent: c.keyUnsent()}
 	b.end(ce)
 	return ce
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"github.com/idemgen/idemgen/runtime/internal/shared"
 	"io"
@@ -64,5 +65,31 @@ func TestErrorModelFillsOnlyDeclaredJSONModels(t *testing.T) {
 	plain := errors.New("x")
 	if ErrorModel(plain, models) != plain {
 		t.Error("a non-status error changed")
+	}
+}
+
+// TestDecodeErrorNamesOnlyASentKey: a decode error's message names the
+// idempotency key only when the call sent one (a keyed operation); a GET's
+// names none, though KeyOf still gives the key its records carry.
+func TestDecodeErrorNamesOnlyASentKey(t *testing.T) {
+	for _, tc := range []struct {
+		op     *Operation
+		method string
+		named  bool
+	}{{&idempotentOp, "GET", false}, {&keyedOp, "POST", true}} {
+		d := &fakeDoer{script: []step{{status: 200, body: "{not json", wrote: 1}}}
+		resp, err := newTestRunner(d, newFakeClock()).Do(context.Background(), tc.op,
+			&Request{Method: tc.method, URL: mustURL(t, "http://api.test/things")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v map[string]any
+		err = DecodeJSON(resp, &v)
+		if !errors.Is(err, ErrDecode) || KeyOf(err) == "" {
+			t.Fatalf("%s: %v, key %q", tc.method, err, KeyOf(err))
+		}
+		if got := strings.Contains(err.Error(), "idempotency key"); got != tc.named {
+			t.Errorf("%s: %q names a key: %v, want %v", tc.method, err, got, tc.named)
+		}
 	}
 }

@@ -80,6 +80,10 @@ type Operation struct {
 	KeyHeader string
 	// Retryable lists the statuses worth retrying.
 	Retryable StatusSet
+	// Redirects lists the 3xx statuses the operation declares as answers
+	// (a login's 302): such a response is handed back as it is, never
+	// followed. Other redirects are followed.
+	Redirects StatusSet
 	// Security names the security schemes (components.securitySchemes keys)
 	// that any of the operation's security requirements lists. Nil means the
 	// operation sends no credentials: generated authentication options apply

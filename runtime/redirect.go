@@ -20,12 +20,17 @@ type hop struct {
 
 // followRedirects returns a copy of hc whose CheckRedirect lets the engine
 // see every redirect its calls follow, before hc's own CheckRedirect (or
-// net/http's 10-hop limit) decides. The copy shares hc's Transport and Jar.
+// net/http's 10-hop limit) decides; a status the operation declares
+// (Operation.Redirects) is not followed. The copy shares hc's Transport and Jar.
 func followRedirects(hc *http.Client) *http.Client {
 	cp := *hc
 	next := hc.CheckRedirect
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if c, ok := req.Context().Value(engineKey{}).(*call); ok {
+			if req.Response != nil && c.op != nil && c.op.Redirects.Contains(req.Response.StatusCode) {
+				// A declared 3xx is the operation's answer, not a hop.
+				return http.ErrUseLastResponse
+			}
 			c.redirected(req, via)
 		}
 		if next != nil {

@@ -52,6 +52,26 @@ func TestFormEncodingsOnTheWire(t *testing.T) {
 	}
 }
 
+// TestOmittedOptionalFormIsAnEmptyForm: an optional form body left nil is
+// sent as an empty form with its Content-Type, as form-reading servers
+// (Stripe) require; a given one is encoded as usual.
+func TestOmittedOptionalFormIsAnEmptyForm(t *testing.T) {
+	c, ct, body := capture(t, func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	if err := c.CancelSearch(context.Background(), nil, media.CancelSearchParams{ID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	if *ct != "application/x-www-form-urlencoded" || len(*body) != 0 {
+		t.Fatalf("Content-Type %q, body %q; want an empty form", *ct, *body)
+	}
+	reason := "dup"
+	if err := c.CancelSearch(context.Background(), &media.CancelSearchRequest{Reason: &reason}, media.CancelSearchParams{ID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	if *ct != "application/x-www-form-urlencoded" || string(*body) != "reason=dup" {
+		t.Fatalf("Content-Type %q, body %q; want reason=dup", *ct, *body)
+	}
+}
+
 func TestMultipartPartsOnTheWire(t *testing.T) {
 	c, ct, body := capture(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -61,15 +81,19 @@ func TestMultipartPartsOnTheWire(t *testing.T) {
 	title, caption := "Deck", "*bold*"
 	doc, err := c.UploadDocument(context.Background(), media.DocumentUpload{File: idemrt.File{Content: strings.NewReader("PNG")}, Caption: &caption,
 		Metadata: &media.DocumentMetadata{Title: &title}, Labels: []string{"l1", "l2"},
+		Link: &media.DocumentMetadata{Title: &title}, Expand: []string{"e1", "e2"},
 		AdditionalProperties: map[string]string{"source": "scanner", "batch": "7"}}, media.UploadDocumentParams{})
 	if err != nil || doc.ID != "d1" {
 		t.Fatalf("%v %v", doc, err)
 	}
 	want := []string{
 		"caption||text/markdown|*bold*",
+		"expand[0]|||e1",
+		"expand[1]|||e2",
 		"file|file|image/png|PNG",
 		"labels|||l1",
 		"labels|||l2",
+		"link[title]|||Deck",
 		`metadata||application/json|{"title":"Deck"}`,
 		"batch|||7",
 		"source|||scanner",

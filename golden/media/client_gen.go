@@ -3,20 +3,28 @@
 package media
 
 import (
+	"fmt"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
+	"maps"
 	"net/url"
 )
 
 // Client calls the Media API. It is safe for concurrent use. Every method follows the retry contract
 // stated in its doc comment and carried by its idemrt.Operation value.
 type Client struct {
-	server *url.URL
-	runner *idemrt.Runner
+	server  *url.URL
+	servers map[string]*url.URL
+	runner  *idemrt.Runner
 }
 
 // DefaultServerURL is the first server the API document lists.
 const DefaultServerURL = "https://media.example.com"
+
+// ServerFilesMediaExampleCom is a server that operations declare instead of the document's; they are
+// sent there when NewClient is given the document's default server, else to NewClient's server, unless
+// Client.WithServerURL says otherwise: CreateExport, GetExport.
+const ServerFilesMediaExampleCom = "https://files.media.example.com/"
 
 // NewClient returns a client for the API at serverURL, an absolute URL such as
 // https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
@@ -28,6 +36,36 @@ func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	servers := map[string]*url.URL{}
+	// A client pointed away from the document's server (a mock, a proxy) sends these there too.
+	moved := server.String() != "https://media.example.com"
+	for _, s := range []string{ServerFilesMediaExampleCom} {
+		if servers[s], err = wire.ParseServerURL(s); err != nil {
+			return nil, err
+		}
+		if moved {
+			servers[s] = server
+		}
+	}
 	opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("media"))}, opts...)
-	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
+	return &Client{server: server, servers: servers, runner: idemrt.NewRunner(opts...)}, nil
+}
+
+// WithServerURL returns a copy of the client that sends the operations declaring the server declared
+// (one of the Server constants of this package) to serverURL, an absolute URL, instead. The copy
+// shares the client's runner: its options, policies and budgets. A declared URL no operation declares
+// is an error. idemrt.WithBaseURL, given to NewClient or to a call, sends every operation elsewhere,
+// these included.
+func (c *Client) WithServerURL(declared, serverURL string) (*Client, error) {
+	if _, ok := c.servers[declared]; !ok {
+		return nil, fmt.Errorf("%q is not a server an operation declares", declared)
+	}
+	u, err := wire.ParseServerURL(serverURL)
+	if err != nil {
+		return nil, err
+	}
+	cp := *c
+	cp.servers = maps.Clone(c.servers)
+	cp.servers[declared] = u
+	return &cp, nil
 }

@@ -8,6 +8,42 @@ import (
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
+// cancelSearchOp is the retry contract of CancelSearch (safety from the operation level, retryable statuses from the default level).
+var cancelSearchOp = idemrt.Operation{
+	ID:        "cancelSearch",
+	Method:    "POST",
+	Path:      "/searches/{id}/cancel",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// CancelSearchParams holds the parameters of CancelSearch.
+type CancelSearchParams struct {
+	// ID is the path parameter "id" (required).
+	ID string
+}
+
+// CancelSearch is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// Cancel a search, with an optional reason.
+//
+// POST /searches/{id}/cancel (operation "cancelSearch").
+func (c *Client) CancelSearch(ctx context.Context, body *CancelSearchRequest, params CancelSearchParams, opts ...idemrt.CallOption) error {
+	b := wire.NewBuilder(c.server, "POST", "/searches/{id}/cancel")
+	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
+	b.FormBody(body)
+	req, err := b.Build()
+	if err != nil {
+		return idemrt.BuildFailed(&cancelSearchOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &cancelSearchOp, req, opts...)
+	if err != nil {
+		return err
+	}
+	idemrt.Discard(resp)
+	return nil
+}
+
 // submitSearchOp is the retry contract of SubmitSearch (safety from the operation level, retryable statuses from the default level).
 var submitSearchOp = idemrt.Operation{
 	ID:        "submitSearch",

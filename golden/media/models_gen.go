@@ -7,6 +7,11 @@ import (
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
+// CancelSearchRequest is an object.
+type CancelSearchRequest struct {
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Document is an object.
 type Document struct {
 	ID string `json:"id"`
@@ -21,8 +26,10 @@ type DocumentMetadata struct {
 // DocumentUpload is an object.
 type DocumentUpload struct {
 	Caption  *string           `json:"caption,omitempty"`
+	Expand   []string          `json:"expand,omitempty"`
 	File     idemrt.File       `json:"file"`
 	Labels   []string          `json:"labels,omitempty"`
+	Link     *DocumentMetadata `json:"link,omitempty"`
 	Metadata *DocumentMetadata `json:"metadata,omitempty"`
 
 	// AdditionalProperties holds the members not declared above.
@@ -41,7 +48,12 @@ func (o *DocumentUpload) UnmarshalJSON(data []byte) error {
 	if err := wire.UnmarshalDeclared(data, (*plain)(o)); err != nil {
 		return err
 	}
-	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "file", "labels", "metadata")
+	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "expand", "file", "labels", "link", "metadata")
+}
+
+// Problem is an object.
+type Problem struct {
+	Title *string `json:"title,omitempty"`
 }
 
 // Report is an object.

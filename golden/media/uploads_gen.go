@@ -72,7 +72,9 @@ func (c *Client) UploadDocument(ctx context.Context, body DocumentUpload, params
 	b.Key(params.IdempotencyKey)
 	b.MultipartBody(body,
 		wire.Encoding{Property: "caption", ContentType: "text/markdown"},
+		wire.Encoding{Property: "expand", Style: wire.StyleDeepObject, Explode: true},
 		wire.Encoding{Property: "file", ContentType: "image/png, image/jpeg"},
+		wire.Encoding{Property: "link", Style: wire.StyleDeepObject, Explode: true},
 		wire.Encoding{Property: "metadata", ContentType: "application/json"},
 	)
 	req, err := b.Build()

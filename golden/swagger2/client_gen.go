@@ -24,11 +24,16 @@ const DefaultServerURL = "https://inventory.example.com/v1"
 // https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), retry
 // policies and budgets, observers, authentication (the With functions of this package) and the
 // defaults of the call options (idemrt.WithMaxAttempts, idemrt.WithTimeout...). Requests carry the
-// User-Agent idemrt.UserAgent("swagger2") unless idemrt.WithUserAgent says otherwise.
+// User-Agent idemrt.UserAgent("swagger2") unless idemrt.WithUserAgent says otherwise. The API is
+// served under /v1 on any host: a serverURL without a path (https://host) gets it; one with a path is
+// used as it is.
 func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	server, err := wire.ParseServerURL(serverURL)
 	if err != nil {
 		return nil, err
+	}
+	if server.Path == "" {
+		server.Path = "/v1"
 	}
 	opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("swagger2"))}, opts...)
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil

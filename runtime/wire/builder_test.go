@@ -363,9 +363,10 @@ func TestStyleNotAllowedInItsLocationIsAnError(t *testing.T) {
 	}
 }
 
-// TestQueryDeepObjectListsAndUnsetJSON pins two conformance findings: a list
-// of objects inside a deepObject keeps its structure with indices (Stripe's
-// customer_details[tax_ids][0][type]), and an unset JSON-content parameter
+// TestQueryDeepObjectListsAndUnsetJSON pins conformance findings: every list
+// inside a deepObject, and a deepObject list itself, is indexed (Stripe's
+// customer_details[tax_ids][0][type] and expand[0]=a; Stripe and kin-openapi
+// refuse a repeated key there), and an unset JSON-content parameter
 // (a nil map) is absent, not q=null (Apache Superset).
 func TestQueryDeepObjectListsAndUnsetJSON(t *testing.T) {
 	type taxID struct {
@@ -386,6 +387,7 @@ func TestQueryDeepObjectListsAndUnsetJSON(t *testing.T) {
 		Next:   &details{TaxIDs: []taxID{{"x", "y"}}},
 	})
 	b.Query(Param{Name: "lines", Style: StyleDeepObject, Explode: true}, []taxID{{"a", "b"}})
+	b.Query(Param{Name: "expand", Style: StyleDeepObject, Explode: true}, []string{"data.customer", "data.invoice"})
 	var unset map[string]any
 	b.Query(Param{Name: "q", Style: StyleForm, Explode: true, JSON: true}, unset)
 	req, err := b.Build()
@@ -394,8 +396,9 @@ func TestQueryDeepObjectListsAndUnsetJSON(t *testing.T) {
 	}
 	got, _ := url.QueryUnescape(req.URL.RawQuery)
 	want := "d[tax_ids][0][type]=eu_vat&d[tax_ids][0][value]=1&d[tax_ids][1][type]=us_ein&d[tax_ids][1][value]=2" +
-		"&d[tags]=a&d[tags]=b&d[grid][0]=1&d[grid][1]=2&d[grid][1]=3" +
-		"&d[next][tax_ids][0][type]=x&d[next][tax_ids][0][value]=y&lines[0][type]=a&lines[0][value]=b"
+		"&d[tags][0]=a&d[tags][1]=b&d[grid][0][0]=1&d[grid][1][0]=2&d[grid][1][1]=3" +
+		"&d[next][tax_ids][0][type]=x&d[next][tax_ids][0][value]=y&lines[0][type]=a&lines[0][value]=b" +
+		"&expand[0]=data.customer&expand[1]=data.invoice"
 	if got != want {
 		t.Errorf("query =\n%s\nwant\n%s", got, want)
 	}

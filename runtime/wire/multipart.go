@@ -11,6 +11,7 @@ import (
 	"net/textproto"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -64,7 +65,9 @@ func (s *streamWriter) flush() {
 // the part, anything else is a JSON part. An encoding's ContentType sets the
 // part's Content-Type: a JSON type sends the whole value as one JSON part, a
 // file part takes the type instead of application/octet-stream, a text part
-// carries it. Members the type adds in its own MarshalJSON (additional
+// carries it. An encoding whose Style is StyleDeepObject (and that names no
+// Content-Type) sends the value as bracketed text parts, a[b]=v and a[0]=x,
+// the form body's deepObject convention. Members the type adds in its own MarshalJSON (additional
 // properties) follow as parts of their own, sorted by name, so that none is
 // dropped. Nil and omitempty-empty fields are left out.
 func EncodeMultipart(v any, enc ...Encoding) ([]byte, string, error) {
@@ -106,7 +109,7 @@ func encodeMultipart(v any, enc []Encoding) ([]Piece, string, error) {
 		if omitEmpty && rv.Field(i).IsZero() {
 			continue
 		}
-		if err := writePart(w, name, rv.Field(i), partType(enc, name)); err != nil {
+		if err := writeProperty(w, name, rv.Field(i), enc); err != nil {
 			return nil, "", fmt.Errorf("encoding multipart field %q: %w", name, err)
 		}
 	}
@@ -161,7 +164,7 @@ func writeExtraParts(w partWriter, rv reflect.Value, declared map[string]bool, e
 		if err := dec.Decode(&val); err != nil {
 			return err
 		}
-		if err := writePart(w, k, reflect.ValueOf(&val).Elem(), partType(enc, k)); err != nil {
+		if err := writeProperty(w, k, reflect.ValueOf(&val).Elem(), enc); err != nil {
 			return fmt.Errorf("encoding multipart member %q: %w", k, err)
 		}
 	}
@@ -183,6 +186,49 @@ func jsonName(f reflect.StructField) (name string, omitEmpty, ok bool) {
 		name = f.Name
 	}
 	return name, strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero"), true
+}
+
+// writeProperty writes one property as the parts its encoding asks for: a
+// deepObject encoding without a part Content-Type sends bracketed text parts
+// (a[b]=v, a[0]=x), as form-decoding servers such as Stripe read multipart
+// bodies; anything else is writePart's.
+func writeProperty(w partWriter, name string, fv reflect.Value, enc []Encoding) error {
+	e := findEncoding(enc, name)
+	if e == nil || e.Style != StyleDeepObject || e.ContentType != "" || !fv.IsValid() {
+		return writePart(w, name, fv, partType(enc, name))
+	}
+	if n, ok := fv.Interface().(shared.Nullish); ok && n.IsNull() {
+		return textPart(w, name, "", "")
+	}
+	n, err := toNode(fv.Interface(), false)
+	if err != nil {
+		return err
+	}
+	for _, kv := range deepParts(name, n, nil) {
+		if err := textPart(w, kv[0], kv[1], ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deepParts appends the unescaped name and value of each scalar of n under
+// key, with the deepObject convention of the query: objects nest as
+// key[member], every list is indexed as key[i].
+func deepParts(key string, n node, out [][2]string) [][2]string {
+	switch n.kind {
+	case nodeScalar:
+		out = append(out, [2]string{key, n.scalar})
+	case nodeObject:
+		for i, k := range n.keys {
+			out = deepParts(key+"["+k+"]", n.vals[i], out)
+		}
+	case nodeList:
+		for i, el := range n.items {
+			out = deepParts(key+"["+strconv.Itoa(i)+"]", el, out)
+		}
+	}
+	return out
 }
 
 // writePart writes one field as one or more parts; ct is the declared

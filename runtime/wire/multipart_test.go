@@ -155,3 +155,62 @@ func TestMultipartRefusesControlsInContentType(t *testing.T) {
 		t.Fatalf("the server got %d requests, want none", rec.reqs)
 	}
 }
+
+// fileUpload is Stripe's POST /v1/files body: a file, a deepObject object
+// and a deepObject list, plus a list without an encoding.
+type fileUpload struct {
+	File         []byte        `json:"file"`
+	FileLinkData *fileLinkData `json:"file_link_data,omitempty"`
+	Expand       []string      `json:"expand,omitempty"`
+	Tags         []string      `json:"tags,omitempty"`
+}
+
+type fileLinkData struct {
+	Create   bool              `json:"create"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+	Lines    []struct {
+		Rates []string `json:"rates"`
+	} `json:"lines,omitempty"`
+}
+
+// TestMultipartDeepObjectParts: a part whose encoding is deepObject is sent
+// as bracketed text parts, file_link_data[create]=true and expand[0]=a, as
+// Stripe reads them (one JSON part or repeated expand parts are refused);
+// a property without an encoding keeps the multipart default.
+func TestMultipartDeepObjectParts(t *testing.T) {
+	body := fileUpload{
+		File: []byte("x"),
+		FileLinkData: &fileLinkData{Create: true, Metadata: map[string]string{"k": "v"},
+			Lines: []struct {
+				Rates []string `json:"rates"`
+			}{{Rates: []string{"r1", "r2"}}}},
+		Expand: []string{"file_link", "links"},
+		Tags:   []string{"a", "b"},
+	}
+	b, ct, err := EncodeMultipart(body,
+		Encoding{Property: "file_link_data", Style: StyleDeepObject, Explode: true},
+		Encoding{Property: "expand", Style: StyleDeepObject, Explode: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, _ := mime.ParseMediaType(ct)
+	mr := multipart.NewReader(bytes.NewReader(b), params["boundary"])
+	var got []string
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := io.ReadAll(p)
+		got = append(got, p.FormName()+"="+string(v))
+	}
+	want := []string{"file=x", "file_link_data[create]=true", "file_link_data[metadata][k]=v",
+		"file_link_data[lines][0][rates][0]=r1", "file_link_data[lines][0][rates][1]=r2",
+		"expand[0]=file_link", "expand[1]=links", "tags=a", "tags=b"}
+	if !slices.Equal(got, want) {
+		t.Errorf("parts\n%q\nwant\n%q", got, want)
+	}
+}

@@ -116,8 +116,10 @@ func stylePairs(p Param, n node) []string {
 	case nodeScalar:
 		return []string{name + "=" + esc(n.scalar)}
 	case nodeList:
-		if p.Style == StyleDeepObject && structured(n.items) {
-			// A list of objects at the top (Stripe's lines): lines[0][amount]=v.
+		if p.Style == StyleDeepObject {
+			// A deepObject list is indexed, of scalars (Stripe's
+			// expand[0]=a) or of objects (lines[0][amount]=v): Stripe and
+			// kin-openapi refuse a repeated key there.
 			return deepMember(name, n, esc)
 		}
 		return queryList(p, name, n, esc)
@@ -143,7 +145,7 @@ func queryList(p Param, name string, n node, esc func(string) string) []string {
 		return []string{name + "=" + joinEscaped(n.list, "%20", esc)}
 	case p.Style == StylePipeDelimited:
 		return []string{name + "=" + joinEscaped(n.list, "|", esc)}
-	case p.Explode || p.Style == StyleDeepObject:
+	case p.Explode:
 		out := make([]string, len(n.list))
 		for i, s := range n.list {
 			out[i] = name + "=" + esc(s)
@@ -154,8 +156,9 @@ func queryList(p Param, name string, n node, esc func(string) string) []string {
 }
 
 // deepObject renders name[member]=value pairs, recursing into nested objects
-// (name[a][b]=v), repeating the key for a list of scalars and indexing a list
-// that holds objects or lists (name[a][0][b]=v, as Stripe and Rails read it).
+// (name[a][b]=v) and indexing every list, of scalars (name[a][0]=v) or of
+// objects and lists (name[a][0][b]=v), as Stripe and Rails read it; the same
+// convention as EncodeForm under a deepObject encoding.
 func deepObject(prefix string, n node, esc func(string) string) []string {
 	var out []string
 	for i, k := range n.keys {
@@ -172,8 +175,8 @@ func deepMember(key string, v node, esc func(string) string) []string {
 	case nodeList:
 		if !structured(v.items) {
 			out := make([]string, 0, len(v.list))
-			for _, s := range v.list {
-				out = append(out, key+"="+esc(s))
+			for j, s := range v.list {
+				out = append(out, key+"["+strconv.Itoa(j)+"]="+esc(s))
 			}
 			return out
 		}
