@@ -15,7 +15,7 @@ import (
 // name (the prepared Request, the errors users match) lives in
 // runtime/internal/shared, which imports neither. Both reach JSON through
 // runtime/internal/jsoncodec, the one package that names the runtime's JSON
-// library (issue 14; docs/runtime.md).
+// library (docs/runtime.md).
 var (
 	// EngineImports is what package runtime may import.
 	EngineImports = []string{"github.com/google/uuid", "github.com/idemgen/idemgen/runtime/internal/shared", JSONCodec}
@@ -25,8 +25,9 @@ var (
 	// the standard library only.
 	SharedImports = []string{}
 	// JSONCodecImports is what runtime/internal/jsoncodec may import: its
-	// JSON library (in fast.go alone; TestRuntimeImports checks that too).
-	JSONCodecImports = []string{JSONLibrary}
+	// JSON library (in fast.go alone; TestRuntimeImports checks that too)
+	// and the shared errors (ErrTooDeep, which the engine and the codec name).
+	JSONCodecImports = []string{JSONLibrary, "github.com/idemgen/idemgen/runtime/internal/shared"}
 )
 
 // JSONCodec is the runtime's JSON package; JSONLibrary the library behind it,
