@@ -93,6 +93,15 @@ func keepsAny(t reflect.Type) bool {
 	if t == nil {
 		return false
 	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
+	default:
+		// A scalar (the common value of a Nullable): no look-up.
+		return false
+	}
 	if r, ok := reachesKeepers.Load(t); ok {
 		return r.(bool)
 	}
