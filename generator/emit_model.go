@@ -105,27 +105,31 @@ func article(noun string) string {
 	return "a " + noun
 }
 
-// emitObject emits a struct, plus the JSON methods that keep additional
-// members when the schema allows them:
+// emitObject emits a struct that keeps the members its schema does not
+// declare: in AdditionalProperties, with JSON methods, when the schema
+// allows additional members (emitExtraMethods), else in an unexported
+// field that UnknownMembers returns (emitUnknownMethods):
 //
 //	type Order struct {
 //		ID       string            `json:"id"`
 //		Note     *string           `json:"note,omitempty"`
 //		Metadata map[string]string `json:"metadata,omitempty"`
+//
+//		unknownMembers wire.Unknown
 //	}
 func (g *gen) emitObject(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
-	used := namespace{}
-	if s.AdditionalProperties != nil {
-		// The JSON methods share the namespace of the fields.
-		used["MarshalJSON"], used["UnmarshalJSON"] = true, true
-	}
+	// The methods and the unknown members' field share the namespace of
+	// the fields, and claim their names first.
+	used := objectNamespace(s)
 	fields := make([]jen.Code, 0, len(s.Properties)+1)
 	for _, p := range s.Properties {
 		fields = append(fields, g.field(s, p, nil, used.claim(fieldName(p), "_")))
 	}
 	if s.AdditionalProperties == nil {
-		return g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
+		fields = append(fields, unknownFieldCode())
+		code := g.modelDoc(s, "an object").Type().Id(name).Struct(fields...)
+		return jen.Add(code).Line().Line().Add(g.emitUnknownMethods(s))
 	}
 	extra := used.claim("AdditionalProperties", "_")
 	fields = append(fields, jen.Line().Comment(extra+" holds the members not declared above.").Line().

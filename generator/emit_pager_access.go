@@ -77,12 +77,12 @@ func (a access) value(fail func() jen.Code, name string) ([]jen.Code, *jen.State
 
 // structField finds the property name of the struct schema d and the Go
 // name of its field, claimed in declaration order as emitObject (named
-// declarations, whose JSON methods share the namespace) and inlineObject
+// declarations, whose methods share the namespace) and inlineObject
 // do.
 func (g *gen) structField(d *ir.Schema, name string) (*ir.Property, string) {
 	used := namespace{}
-	if _, named := g.typeNames[d]; named && d.AdditionalProperties != nil {
-		used["MarshalJSON"], used["UnmarshalJSON"] = true, true
+	if _, named := g.typeNames[d]; named {
+		used = objectNamespace(d)
 	}
 	for _, p := range d.Properties {
 		field := used.claim(fieldName(p), "_")

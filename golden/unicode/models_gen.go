@@ -2,6 +2,11 @@
 
 package unicode
 
+import (
+	"encoding/json"
+	"github.com/idemgen/idemgen/runtime/wire"
+)
+
 // Reaction is an object.
 //
 // A reaction; the emoji is one of 👍 🎉 ❤.
@@ -9,6 +14,23 @@ type Reaction struct {
 	Emoji ReactionEmoji `json:"emoji"`
 	// Free text 💬, up to 280 characters.
 	Note *string `json:"note,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Reaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Reaction declares is never written from them.
+func (o *Reaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ReactionEmoji is an enumeration.

@@ -63,6 +63,9 @@ func fillFrom(data []byte, v *shallow, best, target any) {
 	if !ok {
 		return
 	}
+	if k, isKeeper := out.Addr().Interface().(jsoncodec.Keeper); isKeeper {
+		k.SetUnknownMembers(unknownOf(data, v, s))
+	}
 	setVariant(field, out)
 }
 
@@ -123,9 +126,9 @@ func MarshalAnyOf(raw json.RawMessage, variants ...any) ([]byte, error) {
 	case 0:
 		return MarshalUnion(raw)
 	case 1:
-		return json.Marshal(set[0])
+		return jsoncodec.Marshal(set[0])
 	}
-	first, err := json.Marshal(set[0])
+	first, err := jsoncodec.Marshal(set[0])
 	if err != nil || kindOf(first) != kindObject {
 		return first, err
 	}
@@ -154,7 +157,7 @@ func addMembers(members map[string]json.RawMessage, v any) (bool, error) {
 	}
 	s := shapeOf(rv.Type())
 	if rv.Kind() != reflect.Struct || s.fields == nil || s.extra || !rv.CanAddr() {
-		b, err := json.Marshal(v)
+		b, err := jsoncodec.Marshal(v)
 		if err != nil || kindOf(b) != kindObject {
 			return false, err
 		}
@@ -170,11 +173,18 @@ func addMembers(members map[string]json.RawMessage, v any) (bool, error) {
 		if _, dup := members[f.name]; dup || f.omitted(fv) {
 			continue
 		}
-		b, err := json.Marshal(fv.Addr().Interface())
+		b, err := jsoncodec.Marshal(fv.Addr().Interface())
 		if err != nil {
 			return false, err
 		}
 		members[f.name] = b
+	}
+	if k, ok := rv.Addr().Interface().(jsoncodec.Keeper); ok {
+		for name, value := range k.UnknownMembers() {
+			if _, dup := members[name]; !dup && s.lookup(name) == nil {
+				members[name] = value
+			}
+		}
 	}
 	return true, nil
 }

@@ -187,7 +187,7 @@ func noVariant(data []byte, raw *json.RawMessage) error {
 func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 	for _, v := range variants {
 		if isSet(reflect.ValueOf(v)) {
-			return json.Marshal(v)
+			return jsoncodec.Marshal(v)
 		}
 	}
 	if len(raw) > 0 {
@@ -214,7 +214,7 @@ func isSet(rv reflect.Value) bool {
 // the map of the rest. Declared members come first; extras follow sorted by
 // name, and an extra never overrides a declared member.
 func MarshalExtra[V any](plain any, extra map[string]V) ([]byte, error) {
-	b, err := json.Marshal(plain)
+	b, err := jsoncodec.Marshal(plain)
 	if err != nil || len(extra) == 0 {
 		return b, err
 	}
@@ -245,7 +245,7 @@ func MarshalExtra[V any](plain any, extra map[string]V) ([]byte, error) {
 // writeMember appends "k":v to an object being built.
 func writeMember(buf *bytes.Buffer, k string, v any, first *bool) error {
 	kb, _ := json.Marshal(k)
-	vb, err := json.Marshal(v)
+	vb, err := jsoncodec.Marshal(v)
 	if err != nil {
 		return err
 	}

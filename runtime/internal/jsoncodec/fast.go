@@ -22,6 +22,21 @@ func fastUnmarshalStrict(data []byte, v any) (err error) {
 	return decodeOne(dec, v)
 }
 
+// disallowUnknown is the library's DisallowUnknownFieldsOption flag, which
+// only its stream Decoder sets; UnmarshalWithOption takes it here without
+// the stream's buffering. TestDisallowUnknownFlag holds the value to the
+// one Decoder.DisallowUnknownFields sets.
+const disallowUnknown = 1 << 4
+
+func withUnknownDisallowed(o *json.DecodeOption) { o.Flags |= disallowUnknown }
+
+// fastUnmarshalKnown decodes data into v and fails on a member no field of
+// v takes.
+func fastUnmarshalKnown(data []byte, v any) (err error) {
+	defer recovered(&err)
+	return json.UnmarshalWithOption(data, v, withUnknownDisallowed)
+}
+
 func fastMarshal(v any) (b []byte, err error) {
 	defer recovered(&err)
 	return json.Marshal(v)

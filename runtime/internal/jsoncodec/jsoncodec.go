@@ -32,6 +32,9 @@ func Unmarshal(data []byte, v any) error {
 	if _, err := checkDepth(data); err != nil {
 		return err
 	}
+	if keepsAny(reflect.TypeOf(v)) {
+		return unmarshalKeeping(data, v, true)
+	}
 	if fastUnmarshal(data, v) == nil {
 		return nil
 	}
@@ -63,6 +66,9 @@ func UnmarshalNested(data []byte, v any) error {
 		if e := rv.Elem(); memberwise(data, derefType(e.Type())) {
 			return decodeValue(data, e)
 		}
+	}
+	if keepsAny(reflect.TypeOf(v)) {
+		return unmarshalKeeping(data, v, d <= nestedFastDepth)
 	}
 	if d <= nestedFastDepth && fastUnmarshal(data, v) == nil {
 		return nil
@@ -107,12 +113,17 @@ func decodeOne(dec decoder, v any) error {
 	return nil
 }
 
-// Marshal encodes v with the result of encoding/json.Marshal.
+// Marshal encodes v with the result of encoding/json.Marshal, plus the
+// unknown members of the models in v (writeUnknown).
 func Marshal(v any) ([]byte, error) {
-	if b, err := fastMarshal(v); err == nil {
-		return b, nil
+	b, err := fastMarshal(v)
+	if err != nil {
+		b, err = stdjson.Marshal(v)
 	}
-	return stdjson.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return writeUnknown(b, v)
 }
 
 // errTrailing: data holds more than one value.

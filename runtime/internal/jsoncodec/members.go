@@ -28,6 +28,9 @@ type layout struct {
 	// member by member (no method of its own, no embedded field, no
 	// ",string" option).
 	nests, ok bool
+	// unknown is the index of the field of type Unknown of a model that
+	// keeps its unknown members, else -1.
+	unknown int
 }
 
 var layouts sync.Map
@@ -48,13 +51,16 @@ func layoutOf(t reflect.Type) *layout {
 	if l, ok := layouts.Load(t); ok {
 		return l.(*layout)
 	}
-	l := &layout{ok: !decodesItself(t)}
+	l := &layout{ok: !decodesItself(t), unknown: -1}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
 		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous || strings.Contains(","+opts+",", ",string,") {
 			l.ok = false
+		}
+		if f.Type == unknownType && !f.IsExported() {
+			l.unknown = i
 		}
 		if !f.IsExported() || tag == "-" {
 			continue
@@ -136,6 +142,9 @@ func decodeValue(data []byte, v reflect.Value) error {
 		}
 		v = v.Elem()
 	}
+	if v.Kind() == reflect.Struct && keepsUnknown(v.Type()) && memberwise(data, v.Type()) {
+		return decodeKeeper(data, v, layoutOf(v.Type()))
+	}
 	if u, ok := v.Addr().Interface().(stdjson.Unmarshaler); ok {
 		return u.UnmarshalJSON(data)
 	}
@@ -153,9 +162,15 @@ func decodeValue(data []byte, v reflect.Value) error {
 // first is returned), any other error stops it, and a repeated member is
 // decoded again into the same field.
 func decodeMembers(data []byte, v reflect.Value, l *layout) error {
-	var first error
 	var buf [8]Member
-	for _, m := range scanMembers(data, buf[:0]) {
+	return decodeScanned(data, scanMembers(data, buf[:0]), v, l)
+}
+
+// decodeScanned is decodeMembers with the object's members already
+// scanned (ms).
+func decodeScanned(data []byte, ms []Member, v reflect.Value, l *layout) error {
+	var first error
+	for _, m := range ms {
 		i := l.field(m.Name)
 		if i < 0 {
 			continue
@@ -164,8 +179,7 @@ func decodeMembers(data []byte, v reflect.Value, l *layout) error {
 		if err == nil {
 			continue
 		}
-		var te *stdjson.UnmarshalTypeError
-		if !errors.As(err, &te) {
+		if !isTypeError(err) {
 			return err
 		}
 		if first == nil {
@@ -205,6 +219,13 @@ func decodeElems(data []byte, v reflect.Value) error {
 	}
 	v.SetLen(n)
 	return first
+}
+
+// isTypeError reports whether err is a type mismatch, after which
+// encoding/json goes on decoding.
+func isTypeError(err error) bool {
+	var te *stdjson.UnmarshalTypeError
+	return errors.As(err, &te)
 }
 
 // cmpFirst returns first when set, else err.

@@ -3,7 +3,9 @@
 package idemgengithub
 
 import (
+	"encoding/json"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 	"time"
 )
 
@@ -18,6 +20,23 @@ type CodeOfConduct struct {
 	Key     string  `json:"key"`
 	Name    string  `json:"name"`
 	URL     string  `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CodeOfConduct) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CodeOfConduct declares is never written from them.
+func (o *CodeOfConduct) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MinimalRepository is an object (schema "minimal-repository").
@@ -113,6 +132,23 @@ type MinimalRepository struct {
 	Visibility         *string                             `json:"visibility,omitempty"`
 	Watchers           *int64                              `json:"watchers,omitempty"`
 	WatchersCount      *int64                              `json:"watchers_count,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MinimalRepository) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MinimalRepository declares is never written from them.
+func (o *MinimalRepository) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MinimalRepositoryLicense is an object.
@@ -122,6 +158,23 @@ type MinimalRepositoryLicense struct {
 	NodeID *string `json:"node_id,omitempty"`
 	SpdxID *string `json:"spdx_id,omitempty"`
 	URL    *string `json:"url,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MinimalRepositoryLicense) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MinimalRepositoryLicense declares is never written from them.
+func (o *MinimalRepositoryLicense) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MinimalRepositoryPermissions is an object.
@@ -131,6 +184,23 @@ type MinimalRepositoryPermissions struct {
 	Pull     *bool `json:"pull,omitempty"`
 	Push     *bool `json:"push,omitempty"`
 	Triage   *bool `json:"triage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MinimalRepositoryPermissions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MinimalRepositoryPermissions declares is never written from them.
+func (o *MinimalRepositoryPermissions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NullableLicenseSimple is an object (schema "nullable-license-simple").
@@ -145,6 +215,23 @@ type NullableLicenseSimple struct {
 	NodeID  string  `json:"node_id"`
 	SpdxID  *string `json:"spdx_id"`
 	URL     *string `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NullableLicenseSimple) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NullableLicenseSimple declares is never written from them.
+func (o *NullableLicenseSimple) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NullableRepository is an object (schema "nullable-repository").
@@ -264,6 +351,23 @@ type NullableRepository struct {
 	Visibility    *string `json:"visibility,omitempty"`
 	Watchers      int64   `json:"watchers"`
 	WatchersCount int64   `json:"watchers_count"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NullableRepository) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NullableRepository declares is never written from them.
+func (o *NullableRepository) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NullableRepositoryPermissions is an object.
@@ -273,6 +377,23 @@ type NullableRepositoryPermissions struct {
 	Pull     bool  `json:"pull"`
 	Push     bool  `json:"push"`
 	Triage   *bool `json:"triage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NullableRepositoryPermissions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NullableRepositoryPermissions declares is never written from them.
+func (o *NullableRepositoryPermissions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NullableRepositoryTemplateRepository is an object.
@@ -358,6 +479,23 @@ type NullableRepositoryTemplateRepository struct {
 	URL                 *string                                          `json:"url,omitempty"`
 	Visibility          *string                                          `json:"visibility,omitempty"`
 	WatchersCount       *int64                                           `json:"watchers_count,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NullableRepositoryTemplateRepository) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NullableRepositoryTemplateRepository declares is never written from them.
+func (o *NullableRepositoryTemplateRepository) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NullableRepositoryTemplateRepositoryOwner is an object.
@@ -380,6 +518,23 @@ type NullableRepositoryTemplateRepositoryOwner struct {
 	SubscriptionsURL  *string `json:"subscriptions_url,omitempty"`
 	Type              *string `json:"type,omitempty"`
 	URL               *string `json:"url,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NullableRepositoryTemplateRepositoryOwner) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NullableRepositoryTemplateRepositoryOwner declares is never written from them.
+func (o *NullableRepositoryTemplateRepositoryOwner) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NullableRepositoryTemplateRepositoryPermissions is an object.
@@ -389,6 +544,23 @@ type NullableRepositoryTemplateRepositoryPermissions struct {
 	Pull     *bool `json:"pull,omitempty"`
 	Push     *bool `json:"push,omitempty"`
 	Triage   *bool `json:"triage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NullableRepositoryTemplateRepositoryPermissions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NullableRepositoryTemplateRepositoryPermissions declares is never written from them.
+func (o *NullableRepositoryTemplateRepositoryPermissions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NullableSimpleUser is an object (schema "nullable-simple-user").
@@ -418,6 +590,23 @@ type NullableSimpleUser struct {
 	SubscriptionsURL  string                  `json:"subscriptions_url"`
 	Type              string                  `json:"type"`
 	URL               string                  `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NullableSimpleUser) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NullableSimpleUser declares is never written from them.
+func (o *NullableSimpleUser) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ReposListForOrgDirection is an enumeration.
@@ -508,4 +697,21 @@ type SimpleUser struct {
 	SubscriptionsURL  string                  `json:"subscriptions_url"`
 	Type              string                  `json:"type"`
 	URL               string                  `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SimpleUser) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SimpleUser declares is never written from them.
+func (o *SimpleUser) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }

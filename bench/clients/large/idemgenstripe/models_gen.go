@@ -25,6 +25,23 @@ type APIErrors struct {
 	SetupIntent       *SetupIntent     `json:"setup_intent,omitempty"`
 	Source            *APIErrorsSource `json:"source,omitempty"`
 	Type              APIErrorsType    `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o APIErrors) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// APIErrors declares is never written from them.
+func (o *APIErrors) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // APIErrorsSource is one of BankAccount, Card, Source (anyOf): every variant that accepts the JSON is
@@ -108,6 +125,23 @@ type Account struct {
 	Settings           idemrt.Nullable[AccountSettings]        `json:"settings,omitzero"`
 	TosAcceptance      *AccountTosAcceptance                   `json:"tos_acceptance,omitempty"`
 	Type               *AccountType                            `json:"type,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Account) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Account declares is never written from them.
+func (o *Account) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountBacsDebitPaymentsSettings is an object (schema "account_bacs_debit_payments_settings").
@@ -115,6 +149,23 @@ type Account struct {
 // AccountBacsDebitPaymentsSettings
 type AccountBacsDebitPaymentsSettings struct {
 	DisplayName *string `json:"display_name,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountBacsDebitPaymentsSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountBacsDebitPaymentsSettings declares is never written from them.
+func (o *AccountBacsDebitPaymentsSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountBrandingSettings is an object (schema "account_branding_settings").
@@ -125,6 +176,23 @@ type AccountBrandingSettings struct {
 	Logo           idemrt.Nullable[AccountBrandingSettingsLogo] `json:"logo,omitzero"`
 	PrimaryColor   idemrt.Nullable[string]                      `json:"primary_color,omitzero"`
 	SecondaryColor idemrt.Nullable[string]                      `json:"secondary_color,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountBrandingSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountBrandingSettings declares is never written from them.
+func (o *AccountBrandingSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountBrandingSettingsIcon is one of String, File (anyOf): every variant that accepts the JSON is
@@ -206,6 +274,23 @@ type AccountBusinessProfile struct {
 	SupportPhone            idemrt.Nullable[string]         `json:"support_phone,omitzero"`
 	SupportURL              idemrt.Nullable[string]         `json:"support_url,omitzero"`
 	URL                     idemrt.Nullable[string]         `json:"url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountBusinessProfile) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountBusinessProfile declares is never written from them.
+func (o *AccountBusinessProfile) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountBusinessType is an enumeration.
@@ -268,6 +353,23 @@ type AccountCapabilities struct {
 	Treasury                   *AccountCapabilitiesTreasury                   `json:"treasury,omitempty"`
 	UsBankAccountAchPayments   *AccountCapabilitiesUsBankAccountAchPayments   `json:"us_bank_account_ach_payments,omitempty"`
 	ZipPayments                *AccountCapabilitiesZipPayments                `json:"zip_payments,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountCapabilities) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountCapabilities declares is never written from them.
+func (o *AccountCapabilities) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountCapabilitiesAcssDebitPayments is an enumeration.
@@ -959,6 +1061,23 @@ func (e AccountCapabilitiesZipPayments) IsKnown() bool {
 // AccountCardIssuingSettings
 type AccountCardIssuingSettings struct {
 	TosAcceptance *CardIssuingAccountTermsOfService `json:"tos_acceptance,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountCardIssuingSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountCardIssuingSettings declares is never written from them.
+func (o *AccountCardIssuingSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountCardPaymentsSettings is an object (schema "account_card_payments_settings").
@@ -969,6 +1088,23 @@ type AccountCardPaymentsSettings struct {
 	StatementDescriptorPrefix      idemrt.Nullable[string] `json:"statement_descriptor_prefix,omitzero"`
 	StatementDescriptorPrefixKana  idemrt.Nullable[string] `json:"statement_descriptor_prefix_kana,omitzero"`
 	StatementDescriptorPrefixKanji idemrt.Nullable[string] `json:"statement_descriptor_prefix_kanji,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountCardPaymentsSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountCardPaymentsSettings declares is never written from them.
+func (o *AccountCardPaymentsSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountDashboardSettings is an object (schema "account_dashboard_settings").
@@ -977,6 +1113,23 @@ type AccountCardPaymentsSettings struct {
 type AccountDashboardSettings struct {
 	DisplayName idemrt.Nullable[string] `json:"display_name,omitzero"`
 	Timezone    idemrt.Nullable[string] `json:"timezone,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountDashboardSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountDashboardSettings declares is never written from them.
+func (o *AccountDashboardSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountDeclineChargeOn is an object (schema "account_decline_charge_on").
@@ -985,6 +1138,23 @@ type AccountDashboardSettings struct {
 type AccountDeclineChargeOn struct {
 	AvsFailure bool `json:"avs_failure"`
 	CvcFailure bool `json:"cvc_failure"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountDeclineChargeOn) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountDeclineChargeOn declares is never written from them.
+func (o *AccountDeclineChargeOn) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountExternalAccounts is an object.
@@ -995,6 +1165,23 @@ type AccountExternalAccounts struct {
 	HasMore bool                              `json:"has_more"`
 	Object  AccountExternalAccountsObject     `json:"object"`
 	URL     string                            `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountExternalAccounts) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountExternalAccounts declares is never written from them.
+func (o *AccountExternalAccounts) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountExternalAccountsDataItem is one of BankAccount, Card (anyOf): every variant that accepts the
@@ -1061,6 +1248,23 @@ type AccountFutureRequirements struct {
 	EventuallyDue       idemrt.Nullable[[]string]                         `json:"eventually_due,omitzero"`
 	PastDue             idemrt.Nullable[[]string]                         `json:"past_due,omitzero"`
 	PendingVerification idemrt.Nullable[[]string]                         `json:"pending_verification,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountFutureRequirements) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountFutureRequirements declares is never written from them.
+func (o *AccountFutureRequirements) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountMonthlyEstimatedRevenue is an object (schema "account_monthly_estimated_revenue").
@@ -1069,6 +1273,23 @@ type AccountFutureRequirements struct {
 type AccountMonthlyEstimatedRevenue struct {
 	Amount   int64  `json:"amount"`
 	Currency string `json:"currency"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountMonthlyEstimatedRevenue) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountMonthlyEstimatedRevenue declares is never written from them.
+func (o *AccountMonthlyEstimatedRevenue) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountObject is an enumeration.
@@ -1097,6 +1318,23 @@ type AccountPaymentsSettings struct {
 	StatementDescriptorKanji       idemrt.Nullable[string] `json:"statement_descriptor_kanji,omitzero"`
 	StatementDescriptorPrefixKana  idemrt.Nullable[string] `json:"statement_descriptor_prefix_kana,omitzero"`
 	StatementDescriptorPrefixKanji idemrt.Nullable[string] `json:"statement_descriptor_prefix_kanji,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountPaymentsSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountPaymentsSettings declares is never written from them.
+func (o *AccountPaymentsSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountPayoutSettings is an object (schema "account_payout_settings").
@@ -1106,6 +1344,23 @@ type AccountPayoutSettings struct {
 	DebitNegativeBalances bool                    `json:"debit_negative_balances"`
 	Schedule              TransferSchedule        `json:"schedule"`
 	StatementDescriptor   idemrt.Nullable[string] `json:"statement_descriptor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountPayoutSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountPayoutSettings declares is never written from them.
+func (o *AccountPayoutSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountRequirements is an object (schema "account_requirements").
@@ -1120,6 +1375,23 @@ type AccountRequirements struct {
 	EventuallyDue       idemrt.Nullable[[]string]                         `json:"eventually_due,omitzero"`
 	PastDue             idemrt.Nullable[[]string]                         `json:"past_due,omitzero"`
 	PendingVerification idemrt.Nullable[[]string]                         `json:"pending_verification,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountRequirements) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountRequirements declares is never written from them.
+func (o *AccountRequirements) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountRequirementsAlternative is an object (schema "account_requirements_alternative").
@@ -1128,6 +1400,23 @@ type AccountRequirements struct {
 type AccountRequirementsAlternative struct {
 	AlternativeFieldsDue []string `json:"alternative_fields_due"`
 	OriginalFieldsDue    []string `json:"original_fields_due"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountRequirementsAlternative) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountRequirementsAlternative declares is never written from them.
+func (o *AccountRequirementsAlternative) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountRequirementsError is an object (schema "account_requirements_error").
@@ -1137,6 +1426,23 @@ type AccountRequirementsError struct {
 	Code        AccountRequirementsErrorCode `json:"code"`
 	Reason      string                       `json:"reason"`
 	Requirement string                       `json:"requirement"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountRequirementsError) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountRequirementsError declares is never written from them.
+func (o *AccountRequirementsError) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountRequirementsErrorCode is an enumeration.
@@ -1213,6 +1519,23 @@ func (e AccountRequirementsErrorCode) IsKnown() bool {
 // AccountSepaDebitPaymentsSettings
 type AccountSepaDebitPaymentsSettings struct {
 	CreditorID *string `json:"creditor_id,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountSepaDebitPaymentsSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountSepaDebitPaymentsSettings declares is never written from them.
+func (o *AccountSepaDebitPaymentsSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountSettings is an object (schema "account_settings").
@@ -1228,6 +1551,23 @@ type AccountSettings struct {
 	Payouts           *AccountPayoutSettings            `json:"payouts,omitempty"`
 	SepaDebitPayments *AccountSepaDebitPaymentsSettings `json:"sepa_debit_payments,omitempty"`
 	Treasury          *AccountTreasurySettings          `json:"treasury,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountSettings declares is never written from them.
+func (o *AccountSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountTermsOfService is an object (schema "account_terms_of_service").
@@ -1237,6 +1577,23 @@ type AccountTermsOfService struct {
 	Date      idemrt.Nullable[int64]  `json:"date,omitzero"`
 	IP        idemrt.Nullable[string] `json:"ip,omitzero"`
 	UserAgent *string                 `json:"user_agent,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountTermsOfService) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountTermsOfService declares is never written from them.
+func (o *AccountTermsOfService) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountTosAcceptance is an object (schema "account_tos_acceptance").
@@ -1247,6 +1604,23 @@ type AccountTosAcceptance struct {
 	IP               idemrt.Nullable[string] `json:"ip,omitzero"`
 	ServiceAgreement *string                 `json:"service_agreement,omitempty"`
 	UserAgent        idemrt.Nullable[string] `json:"user_agent,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountTosAcceptance) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountTosAcceptance declares is never written from them.
+func (o *AccountTosAcceptance) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountTreasurySettings is an object (schema "account_treasury_settings").
@@ -1254,6 +1628,23 @@ type AccountTosAcceptance struct {
 // AccountTreasurySettings
 type AccountTreasurySettings struct {
 	TosAcceptance *AccountTermsOfService `json:"tos_acceptance,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountTreasurySettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountTreasurySettings declares is never written from them.
+func (o *AccountTreasurySettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountType is an enumeration.
@@ -1281,6 +1672,23 @@ func (e AccountType) IsKnown() bool {
 type AccountUnificationAccountController struct {
 	IsController *bool                                   `json:"is_controller,omitempty"`
 	Type         AccountUnificationAccountControllerType `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AccountUnificationAccountController) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AccountUnificationAccountController declares is never written from them.
+func (o *AccountUnificationAccountController) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AccountUnificationAccountControllerType is an enumeration.
@@ -1311,6 +1719,23 @@ type Address struct {
 	Line2      idemrt.Nullable[string] `json:"line2,omitzero"`
 	PostalCode idemrt.Nullable[string] `json:"postal_code,omitzero"`
 	State      idemrt.Nullable[string] `json:"state,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Address) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Address declares is never written from them.
+func (o *Address) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Application is an object (schema "application").
@@ -1320,6 +1745,23 @@ type Application struct {
 	ID     string                  `json:"id"`
 	Name   idemrt.Nullable[string] `json:"name,omitzero"`
 	Object ApplicationObject       `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Application) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Application declares is never written from them.
+func (o *Application) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ApplicationFee is an object (schema "application_fee").
@@ -1340,6 +1782,23 @@ type ApplicationFee struct {
 	OriginatingTransaction idemrt.Nullable[ApplicationFeeOriginatingTransaction] `json:"originating_transaction,omitzero"`
 	Refunded               bool                                                  `json:"refunded"`
 	Refunds                ApplicationFeeRefunds                                 `json:"refunds"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ApplicationFee) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ApplicationFee declares is never written from them.
+func (o *ApplicationFee) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ApplicationFeeAccount is one of String, Account (anyOf): every variant that accepts the JSON is set
@@ -1532,6 +1991,23 @@ type ApplicationFeeRefunds struct {
 	HasMore bool                        `json:"has_more"`
 	Object  ApplicationFeeRefundsObject `json:"object"`
 	URL     string                      `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ApplicationFeeRefunds) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ApplicationFeeRefunds declares is never written from them.
+func (o *ApplicationFeeRefunds) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ApplicationFeeRefundsObject is an enumeration.
@@ -1574,6 +2050,23 @@ func (e ApplicationObject) IsKnown() bool {
 type AutomaticTax struct {
 	Enabled bool                                `json:"enabled"`
 	Status  idemrt.Nullable[AutomaticTaxStatus] `json:"status,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o AutomaticTax) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// AutomaticTax declares is never written from them.
+func (o *AutomaticTax) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // AutomaticTaxStatus is an enumeration.
@@ -1614,6 +2107,23 @@ type BalanceTransaction struct {
 	Source            idemrt.Nullable[BalanceTransactionSource] `json:"source,omitzero"`
 	Status            string                                    `json:"status"`
 	Type              BalanceTransactionType                    `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o BalanceTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// BalanceTransaction declares is never written from them.
+func (o *BalanceTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // BalanceTransactionObject is an enumeration.
@@ -1779,6 +2289,23 @@ type BankAccount struct {
 	Requirements           idemrt.Nullable[ExternalAccountRequirements]             `json:"requirements,omitzero"`
 	RoutingNumber          idemrt.Nullable[string]                                  `json:"routing_number,omitzero"`
 	Status                 string                                                   `json:"status"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o BankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// BankAccount declares is never written from them.
+func (o *BankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // BankAccountAccount is one of String, Account (anyOf): every variant that accepts the JSON is set
@@ -1892,6 +2419,23 @@ type BillingDetails struct {
 	Email   idemrt.Nullable[string]  `json:"email,omitzero"`
 	Name    idemrt.Nullable[string]  `json:"name,omitzero"`
 	Phone   idemrt.Nullable[string]  `json:"phone,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o BillingDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// BillingDetails declares is never written from them.
+func (o *BillingDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CancellationDetails is an object (schema "cancellation_details").
@@ -1901,6 +2445,23 @@ type CancellationDetails struct {
 	Comment  idemrt.Nullable[string]                      `json:"comment,omitzero"`
 	Feedback idemrt.Nullable[CancellationDetailsFeedback] `json:"feedback,omitzero"`
 	Reason   idemrt.Nullable[CancellationDetailsReason]   `json:"reason,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CancellationDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CancellationDetails declares is never written from them.
+func (o *CancellationDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CancellationDetailsFeedback is an enumeration.
@@ -1978,6 +2539,23 @@ type Card struct {
 	Object                 CardObject                                        `json:"object"`
 	Status                 idemrt.Nullable[string]                           `json:"status,omitzero"`
 	TokenizationMethod     idemrt.Nullable[string]                           `json:"tokenization_method,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Card) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Card declares is never written from them.
+func (o *Card) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CardAccount is one of String, Account (anyOf): every variant that accepts the JSON is set (its kind
@@ -2073,6 +2651,23 @@ func (u CardCustomer) RawJSON() json.RawMessage {
 type CardGeneratedFromPaymentMethodDetails struct {
 	CardPresent *PaymentMethodDetailsCardPresent `json:"card_present,omitempty"`
 	Type        string                           `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CardGeneratedFromPaymentMethodDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CardGeneratedFromPaymentMethodDetails declares is never written from them.
+func (o *CardGeneratedFromPaymentMethodDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CardIssuingAccountTermsOfService is an object (schema "card_issuing_account_terms_of_service").
@@ -2082,6 +2677,23 @@ type CardIssuingAccountTermsOfService struct {
 	Date      idemrt.Nullable[int64]  `json:"date,omitzero"`
 	IP        idemrt.Nullable[string] `json:"ip,omitzero"`
 	UserAgent *string                 `json:"user_agent,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CardIssuingAccountTermsOfService) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CardIssuingAccountTermsOfService declares is never written from them.
+func (o *CardIssuingAccountTermsOfService) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CardMandatePaymentMethodDetails is a map (schema "card_mandate_payment_method_details").
@@ -2115,6 +2727,23 @@ type CashBalance struct {
 	Livemode  bool                                   `json:"livemode"`
 	Object    CashBalanceObject                      `json:"object"`
 	Settings  CustomerBalanceCustomerBalanceSettings `json:"settings"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CashBalance) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CashBalance declares is never written from them.
+func (o *CashBalance) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CashBalanceObject is an enumeration.
@@ -2183,6 +2812,23 @@ type Charge struct {
 	Transfer                      *ChargeTransfer                                  `json:"transfer,omitempty"`
 	TransferData                  idemrt.Nullable[ChargeTransferData]              `json:"transfer_data,omitzero"`
 	TransferGroup                 idemrt.Nullable[string]                          `json:"transfer_group,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Charge) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Charge declares is never written from them.
+func (o *Charge) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ChargeApplication is one of String, Application (anyOf): every variant that accepts the JSON is set
@@ -2358,6 +3004,23 @@ func (u ChargeFailureBalanceTransaction) RawJSON() json.RawMessage {
 type ChargeFraudDetails struct {
 	StripeReport *string `json:"stripe_report,omitempty"`
 	UserReport   *string `json:"user_report,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ChargeFraudDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ChargeFraudDetails declares is never written from them.
+func (o *ChargeFraudDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ChargeInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is set (its
@@ -2454,6 +3117,23 @@ type ChargeOutcome struct {
 	Rule          *ChargeOutcomeRule      `json:"rule,omitempty"`
 	SellerMessage idemrt.Nullable[string] `json:"seller_message,omitzero"`
 	Type          string                  `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ChargeOutcome) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ChargeOutcome declares is never written from them.
+func (o *ChargeOutcome) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ChargeOutcomeRule is one of String, Rule (anyOf): every variant that accepts the JSON is set (its
@@ -2530,6 +3210,23 @@ type ChargeRefunds struct {
 	HasMore bool                `json:"has_more"`
 	Object  ChargeRefundsObject `json:"object"`
 	URL     string              `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ChargeRefunds) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ChargeRefunds declares is never written from them.
+func (o *ChargeRefunds) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ChargeRefundsObject is an enumeration.
@@ -2673,6 +3370,23 @@ func (u ChargeTransfer) RawJSON() json.RawMessage {
 type ChargeTransferData struct {
 	Amount      idemrt.Nullable[int64]        `json:"amount,omitzero"`
 	Destination ChargeTransferDataDestination `json:"destination"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ChargeTransferData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ChargeTransferData declares is never written from them.
+func (o *ChargeTransferData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ChargeTransferDataDestination is one of String, Account (anyOf): every variant that accepts the JSON
@@ -2718,6 +3432,23 @@ type ConnectCollectionTransfer struct {
 	ID          string                               `json:"id"`
 	Livemode    bool                                 `json:"livemode"`
 	Object      ConnectCollectionTransferObject      `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ConnectCollectionTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ConnectCollectionTransfer declares is never written from them.
+func (o *ConnectCollectionTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ConnectCollectionTransferDestination is one of String, Account (anyOf): every variant that accepts
@@ -2791,6 +3522,23 @@ type Coupon struct {
 	RedeemBy         idemrt.Nullable[int64]             `json:"redeem_by,omitzero"`
 	TimesRedeemed    int64                              `json:"times_redeemed"`
 	Valid            bool                               `json:"valid"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Coupon) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Coupon declares is never written from them.
+func (o *Coupon) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CouponAppliesTo is an object (schema "coupon_applies_to").
@@ -2798,6 +3546,23 @@ type Coupon struct {
 // CouponAppliesTo
 type CouponAppliesTo struct {
 	Products []string `json:"products"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CouponAppliesTo) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CouponAppliesTo declares is never written from them.
+func (o *CouponAppliesTo) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CouponCurrencyOption is an object (schema "coupon_currency_option").
@@ -2805,6 +3570,23 @@ type CouponAppliesTo struct {
 // CouponCurrencyOption
 type CouponCurrencyOption struct {
 	AmountOff int64 `json:"amount_off"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CouponCurrencyOption) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CouponCurrencyOption declares is never written from them.
+func (o *CouponCurrencyOption) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CouponDuration is an enumeration.
@@ -2852,6 +3634,23 @@ type CurrencyOption struct {
 	Tiers             []PriceTier                                `json:"tiers,omitempty"`
 	UnitAmount        idemrt.Nullable[int64]                     `json:"unit_amount,omitzero"`
 	UnitAmountDecimal idemrt.Nullable[string]                    `json:"unit_amount_decimal,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CurrencyOption) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CurrencyOption declares is never written from them.
+func (o *CurrencyOption) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CurrencyOptionTaxBehavior is an enumeration.
@@ -2880,6 +3679,23 @@ type CustomUnitAmount struct {
 	Maximum idemrt.Nullable[int64] `json:"maximum,omitzero"`
 	Minimum idemrt.Nullable[int64] `json:"minimum,omitzero"`
 	Preset  idemrt.Nullable[int64] `json:"preset,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomUnitAmount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomUnitAmount declares is never written from them.
+func (o *CustomUnitAmount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Customer is an object (schema "customer").
@@ -2914,6 +3730,23 @@ type Customer struct {
 	TaxExempt            idemrt.Nullable[CustomerTaxExempt]     `json:"tax_exempt,omitzero"`
 	TaxIDs               *CustomerTaxIDs                        `json:"tax_ids,omitempty"`
 	TestClock            idemrt.Nullable[CustomerTestClock]     `json:"test_clock,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Customer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Customer declares is never written from them.
+func (o *Customer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerAcceptance is an object (schema "customer_acceptance").
@@ -2924,6 +3757,23 @@ type CustomerAcceptance struct {
 	Offline    OfflineAcceptance      `json:"offline,omitempty"`
 	Online     *OnlineAcceptance      `json:"online,omitempty"`
 	Type       CustomerAcceptanceType `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerAcceptance) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerAcceptance declares is never written from them.
+func (o *CustomerAcceptance) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerAcceptanceType is an enumeration.
@@ -2951,6 +3801,23 @@ func (e CustomerAcceptanceType) IsKnown() bool {
 type CustomerBalanceCustomerBalanceSettings struct {
 	ReconciliationMode   CustomerBalanceCustomerBalanceSettingsReconciliationMode `json:"reconciliation_mode"`
 	UsingMerchantDefault bool                                                     `json:"using_merchant_default"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceCustomerBalanceSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceCustomerBalanceSettings declares is never written from them.
+func (o *CustomerBalanceCustomerBalanceSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceCustomerBalanceSettingsReconciliationMode is an enumeration.
@@ -2978,6 +3845,23 @@ func (e CustomerBalanceCustomerBalanceSettingsReconciliationMode) IsKnown() bool
 type CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft struct {
 	BalanceTransaction CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction `json:"balance_transaction"`
 	LinkedTransaction  CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftLinkedTransaction  `json:"linked_transaction"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBalanceTransaction is one
@@ -3055,6 +3939,23 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraf
 // CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransaction
 type CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransaction struct {
 	PaymentIntent CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent `json:"payment_intent"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransaction declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransactionPaymentIntent is one
@@ -3097,6 +3998,23 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTra
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransaction
 type CustomerBalanceResourceCashBalanceTransactionResourceFundedTransaction struct {
 	BankTransfer CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransfer `json:"bank_transfer"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceFundedTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceFundedTransaction declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransfer is an
@@ -3111,6 +4029,23 @@ type CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResou
 	Reference      idemrt.Nullable[string]                                                                                           `json:"reference,omitzero"`
 	Type           CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferType                    `json:"type"`
 	UsBankTransfer *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransfer `json:"us_bank_transfer,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransfer declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceEuBankTransfer
@@ -3122,6 +4057,23 @@ type CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResou
 	Bic        idemrt.Nullable[string] `json:"bic,omitzero"`
 	IbanLast4  idemrt.Nullable[string] `json:"iban_last4,omitzero"`
 	SenderName idemrt.Nullable[string] `json:"sender_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceEuBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceEuBankTransfer declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceEuBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceGbBankTransfer
@@ -3133,6 +4085,23 @@ type CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResou
 	AccountNumberLast4 idemrt.Nullable[string] `json:"account_number_last4,omitzero"`
 	SenderName         idemrt.Nullable[string] `json:"sender_name,omitzero"`
 	SortCode           idemrt.Nullable[string] `json:"sort_code,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceGbBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceGbBankTransfer declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceGbBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceJpBankTransfer
@@ -3144,6 +4113,23 @@ type CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResou
 	SenderBank   idemrt.Nullable[string] `json:"sender_bank,omitzero"`
 	SenderBranch idemrt.Nullable[string] `json:"sender_branch,omitzero"`
 	SenderName   idemrt.Nullable[string] `json:"sender_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceJpBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceJpBankTransfer declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceJpBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransfer
@@ -3154,6 +4140,23 @@ type CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResou
 type CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransfer struct {
 	Network    *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransferNetwork `json:"network,omitempty"`
 	SenderName idemrt.Nullable[string]                                                                                                  `json:"sender_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransfer declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceUsBankTransferNetwork
@@ -3205,6 +4208,23 @@ func (e CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionRe
 // CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransaction
 type CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransaction struct {
 	Refund CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund `json:"refund"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransaction declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransactionRefund is one of
@@ -3248,6 +4268,23 @@ func (u CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPayment
 // CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransaction
 type CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransaction struct {
 	PaymentIntent CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent `json:"payment_intent"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransaction declares is never written from them.
+func (o *CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransactionPaymentIntent is
@@ -3302,6 +4339,23 @@ type CustomerCashBalanceTransaction struct {
 	RefundedFromPayment  *CustomerBalanceResourceCashBalanceTransactionResourceRefundedFromPaymentTransaction  `json:"refunded_from_payment,omitempty"`
 	Type                 CustomerCashBalanceTransactionType                                                    `json:"type"`
 	UnappliedFromPayment *CustomerBalanceResourceCashBalanceTransactionResourceUnappliedFromPaymentTransaction `json:"unapplied_from_payment,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerCashBalanceTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerCashBalanceTransaction declares is never written from them.
+func (o *CustomerCashBalanceTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerCashBalanceTransactionCustomer is one of String, Customer (anyOf): every variant that
@@ -3440,6 +4494,23 @@ type CustomerSources struct {
 	HasMore bool                      `json:"has_more"`
 	Object  CustomerSourcesObject     `json:"object"`
 	URL     string                    `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerSources) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerSources declares is never written from them.
+func (o *CustomerSources) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerSourcesDataItem is one of BankAccount, Card, Source (anyOf): every variant that accepts the
@@ -3504,6 +4575,23 @@ type CustomerSubscriptions struct {
 	HasMore bool                        `json:"has_more"`
 	Object  CustomerSubscriptionsObject `json:"object"`
 	URL     string                      `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerSubscriptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerSubscriptions declares is never written from them.
+func (o *CustomerSubscriptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerSubscriptionsObject is an enumeration.
@@ -3530,6 +4618,23 @@ type CustomerTax struct {
 	AutomaticTax CustomerTaxAutomaticTax              `json:"automatic_tax"`
 	IPAddress    idemrt.Nullable[string]              `json:"ip_address,omitzero"`
 	Location     idemrt.Nullable[CustomerTaxLocation] `json:"location,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerTax) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerTax declares is never written from them.
+func (o *CustomerTax) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerTaxAutomaticTax is an enumeration.
@@ -3579,6 +4684,23 @@ type CustomerTaxIDs struct {
 	HasMore bool                 `json:"has_more"`
 	Object  CustomerTaxIDsObject `json:"object"`
 	URL     string               `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerTaxIDs) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerTaxIDs declares is never written from them.
+func (o *CustomerTaxIDs) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerTaxIDsObject is an enumeration.
@@ -3605,6 +4727,23 @@ type CustomerTaxLocation struct {
 	Country string                    `json:"country"`
 	Source  CustomerTaxLocationSource `json:"source"`
 	State   idemrt.Nullable[string]   `json:"state,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CustomerTaxLocation) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CustomerTaxLocation declares is never written from them.
+func (o *CustomerTaxLocation) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // CustomerTaxLocationSource is an enumeration.
@@ -3668,6 +4807,23 @@ type DeletedApplication struct {
 	ID      string                   `json:"id"`
 	Name    idemrt.Nullable[string]  `json:"name,omitzero"`
 	Object  DeletedApplicationObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedApplication) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedApplication declares is never written from them.
+func (o *DeletedApplication) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedApplicationObject is an enumeration.
@@ -3695,6 +4851,23 @@ type DeletedBankAccount struct {
 	Deleted  bool                     `json:"deleted"`
 	ID       string                   `json:"id"`
 	Object   DeletedBankAccountObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedBankAccount declares is never written from them.
+func (o *DeletedBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedBankAccountObject is an enumeration.
@@ -3722,6 +4895,23 @@ type DeletedCard struct {
 	Deleted  bool                    `json:"deleted"`
 	ID       string                  `json:"id"`
 	Object   DeletedCardObject       `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedCard declares is never written from them.
+func (o *DeletedCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedCardObject is an enumeration.
@@ -3748,6 +4938,23 @@ type DeletedCoupon struct {
 	Deleted bool                `json:"deleted"`
 	ID      string              `json:"id"`
 	Object  DeletedCouponObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedCoupon) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedCoupon declares is never written from them.
+func (o *DeletedCoupon) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedCouponObject is an enumeration.
@@ -3774,6 +4981,23 @@ type DeletedCustomer struct {
 	Deleted bool                  `json:"deleted"`
 	ID      string                `json:"id"`
 	Object  DeletedCustomerObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedCustomer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedCustomer declares is never written from them.
+func (o *DeletedCustomer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedCustomerObject is an enumeration.
@@ -3808,6 +5032,23 @@ type DeletedDiscount struct {
 	PromotionCode   idemrt.Nullable[DeletedDiscountPromotionCode] `json:"promotion_code,omitzero"`
 	Start           int64                                         `json:"start"`
 	Subscription    idemrt.Nullable[string]                       `json:"subscription,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedDiscount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedDiscount declares is never written from them.
+func (o *DeletedDiscount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedDiscountCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that
@@ -3902,6 +5143,23 @@ type DeletedInvoice struct {
 	Deleted bool                 `json:"deleted"`
 	ID      string               `json:"id"`
 	Object  DeletedInvoiceObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedInvoice) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedInvoice declares is never written from them.
+func (o *DeletedInvoice) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedInvoiceObject is an enumeration.
@@ -3928,6 +5186,23 @@ type DeletedPrice struct {
 	Deleted bool               `json:"deleted"`
 	ID      string             `json:"id"`
 	Object  DeletedPriceObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedPrice) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedPrice declares is never written from them.
+func (o *DeletedPrice) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedPriceObject is an enumeration.
@@ -3954,6 +5229,23 @@ type DeletedProduct struct {
 	Deleted bool                 `json:"deleted"`
 	ID      string               `json:"id"`
 	Object  DeletedProductObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedProduct) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedProduct declares is never written from them.
+func (o *DeletedProduct) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedProductObject is an enumeration.
@@ -3980,6 +5272,23 @@ type DeletedTaxID struct {
 	Deleted bool               `json:"deleted"`
 	ID      string             `json:"id"`
 	Object  DeletedTaxIDObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DeletedTaxID) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DeletedTaxID declares is never written from them.
+func (o *DeletedTaxID) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DeletedTaxIDObject is an enumeration.
@@ -4014,6 +5323,23 @@ type Discount struct {
 	PromotionCode   idemrt.Nullable[DiscountPromotionCode] `json:"promotion_code,omitzero"`
 	Start           int64                                  `json:"start"`
 	Subscription    idemrt.Nullable[string]                `json:"subscription,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Discount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Discount declares is never written from them.
+func (o *Discount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DiscountCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts the
@@ -4107,6 +5433,23 @@ func (u DiscountPromotionCode) RawJSON() json.RawMessage {
 type DiscountsResourceDiscountAmount struct {
 	Amount   int64                                   `json:"amount"`
 	Discount DiscountsResourceDiscountAmountDiscount `json:"discount"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DiscountsResourceDiscountAmount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DiscountsResourceDiscountAmount declares is never written from them.
+func (o *DiscountsResourceDiscountAmount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DiscountsResourceDiscountAmountDiscount is one of String, Discount, DeletedDiscount (anyOf): every
@@ -4164,6 +5507,23 @@ type Dispute struct {
 	PaymentMethodDetails *DisputePaymentMethodDetails          `json:"payment_method_details,omitempty"`
 	Reason               string                                `json:"reason"`
 	Status               DisputeStatus                         `json:"status"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Dispute) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Dispute declares is never written from them.
+func (o *Dispute) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DisputeCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
@@ -4230,6 +5590,23 @@ type DisputeEvidence struct {
 	ShippingTrackingNumber       idemrt.Nullable[string]                                      `json:"shipping_tracking_number,omitzero"`
 	UncategorizedFile            idemrt.Nullable[DisputeEvidenceUncategorizedFile]            `json:"uncategorized_file,omitzero"`
 	UncategorizedText            idemrt.Nullable[string]                                      `json:"uncategorized_text,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DisputeEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DisputeEvidence declares is never written from them.
+func (o *DisputeEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DisputeEvidenceCancellationPolicy is one of String, File (anyOf): every variant that accepts the
@@ -4339,6 +5716,23 @@ type DisputeEvidenceDetails struct {
 	HasEvidence     bool                   `json:"has_evidence"`
 	PastDue         bool                   `json:"past_due"`
 	SubmissionCount int64                  `json:"submission_count"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DisputeEvidenceDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DisputeEvidenceDetails declares is never written from them.
+func (o *DisputeEvidenceDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DisputeEvidenceDuplicateChargeDocumentation is one of String, File (anyOf): every variant that
@@ -4595,6 +5989,23 @@ func (u DisputePaymentIntent) RawJSON() json.RawMessage {
 type DisputePaymentMethodDetails struct {
 	Card idemrt.Nullable[DisputePaymentMethodDetailsCard] `json:"card,omitzero"`
 	Type DisputePaymentMethodDetailsType                  `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DisputePaymentMethodDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DisputePaymentMethodDetails declares is never written from them.
+func (o *DisputePaymentMethodDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DisputePaymentMethodDetailsCard is an object (schema "dispute_payment_method_details_card").
@@ -4603,6 +6014,23 @@ type DisputePaymentMethodDetails struct {
 type DisputePaymentMethodDetailsCard struct {
 	Brand             string                  `json:"brand"`
 	NetworkReasonCode idemrt.Nullable[string] `json:"network_reason_code,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o DisputePaymentMethodDetailsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// DisputePaymentMethodDetailsCard declares is never written from them.
+func (o *DisputePaymentMethodDetailsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // DisputePaymentMethodDetailsType is an enumeration.
@@ -4651,11 +6079,45 @@ func (e DisputeStatus) IsKnown() bool {
 type EmailSent struct {
 	EmailSentAt int64  `json:"email_sent_at"`
 	EmailSentTo string `json:"email_sent_to"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o EmailSent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// EmailSent declares is never written from them.
+func (o *EmailSent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Error is an object (schema "error").
 type Error struct {
 	Error APIErrors `json:"error"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Error) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Error declares is never written from them.
+func (o *Error) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ExternalAccountRequirements is an object (schema "external_account_requirements").
@@ -4666,6 +6128,23 @@ type ExternalAccountRequirements struct {
 	Errors              idemrt.Nullable[[]AccountRequirementsError] `json:"errors,omitzero"`
 	PastDue             idemrt.Nullable[[]string]                   `json:"past_due,omitzero"`
 	PendingVerification idemrt.Nullable[[]string]                   `json:"pending_verification,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ExternalAccountRequirements) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ExternalAccountRequirements declares is never written from them.
+func (o *ExternalAccountRequirements) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Fee is an object (schema "fee").
@@ -4677,6 +6156,23 @@ type Fee struct {
 	Currency    string                  `json:"currency"`
 	Description idemrt.Nullable[string] `json:"description,omitzero"`
 	Type        string                  `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Fee) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Fee declares is never written from them.
+func (o *Fee) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FeeRefund is an object (schema "fee_refund").
@@ -4691,6 +6187,23 @@ type FeeRefund struct {
 	ID                 string                                       `json:"id"`
 	Metadata           idemrt.Nullable[map[string]string]           `json:"metadata,omitzero"`
 	Object             FeeRefundObject                              `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FeeRefund) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FeeRefund declares is never written from them.
+func (o *FeeRefund) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FeeRefundBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
@@ -4791,6 +6304,23 @@ type File struct {
 	Title     idemrt.Nullable[string]    `json:"title,omitzero"`
 	Type      idemrt.Nullable[string]    `json:"type,omitzero"`
 	URL       idemrt.Nullable[string]    `json:"url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o File) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// File declares is never written from them.
+func (o *File) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FileLink is an object (schema "file_link").
@@ -4806,6 +6336,23 @@ type FileLink struct {
 	Metadata  map[string]string       `json:"metadata"`
 	Object    FileLinkObject          `json:"object"`
 	URL       idemrt.Nullable[string] `json:"url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FileLink) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FileLink declares is never written from them.
+func (o *FileLink) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FileLinkFile is one of String, File (anyOf): every variant that accepts the JSON is set (its kind
@@ -4866,6 +6413,23 @@ type FileLinks struct {
 	HasMore bool            `json:"has_more"`
 	Object  FileLinksObject `json:"object"`
 	URL     string          `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FileLinks) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FileLinks declares is never written from them.
+func (o *FileLinks) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FileLinksObject is an enumeration.
@@ -4944,6 +6508,23 @@ type FundingInstructionsBankTransferFinancialAddress struct {
 	SupportedNetworks []FundingInstructionsBankTransferFinancialAddressSupportedNetworksItem `json:"supported_networks,omitempty"`
 	Type              FundingInstructionsBankTransferFinancialAddressType                    `json:"type"`
 	Zengin            *FundingInstructionsBankTransferZenginRecord                           `json:"zengin,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FundingInstructionsBankTransferFinancialAddress) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FundingInstructionsBankTransferFinancialAddress declares is never written from them.
+func (o *FundingInstructionsBankTransferFinancialAddress) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FundingInstructionsBankTransferFinancialAddressSupportedNetworksItem is an enumeration.
@@ -4996,6 +6577,23 @@ type FundingInstructionsBankTransferIbanRecord struct {
 	Bic               string `json:"bic"`
 	Country           string `json:"country"`
 	Iban              string `json:"iban"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FundingInstructionsBankTransferIbanRecord) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FundingInstructionsBankTransferIbanRecord declares is never written from them.
+func (o *FundingInstructionsBankTransferIbanRecord) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FundingInstructionsBankTransferSortCodeRecord is an object (schema
@@ -5006,6 +6604,23 @@ type FundingInstructionsBankTransferSortCodeRecord struct {
 	AccountHolderName string `json:"account_holder_name"`
 	AccountNumber     string `json:"account_number"`
 	SortCode          string `json:"sort_code"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FundingInstructionsBankTransferSortCodeRecord) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FundingInstructionsBankTransferSortCodeRecord declares is never written from them.
+func (o *FundingInstructionsBankTransferSortCodeRecord) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FundingInstructionsBankTransferSpeiRecord is an object (schema
@@ -5016,6 +6631,23 @@ type FundingInstructionsBankTransferSpeiRecord struct {
 	BankCode string `json:"bank_code"`
 	BankName string `json:"bank_name"`
 	Clabe    string `json:"clabe"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FundingInstructionsBankTransferSpeiRecord) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FundingInstructionsBankTransferSpeiRecord declares is never written from them.
+func (o *FundingInstructionsBankTransferSpeiRecord) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // FundingInstructionsBankTransferZenginRecord is an object (schema
@@ -5030,6 +6662,23 @@ type FundingInstructionsBankTransferZenginRecord struct {
 	BankName          idemrt.Nullable[string] `json:"bank_name,omitzero"`
 	BranchCode        idemrt.Nullable[string] `json:"branch_code,omitzero"`
 	BranchName        idemrt.Nullable[string] `json:"branch_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o FundingInstructionsBankTransferZenginRecord) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// FundingInstructionsBankTransferZenginRecord declares is never written from them.
+func (o *FundingInstructionsBankTransferZenginRecord) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // GetChargesCreated is one of GetChargesCreatedRangeQuerySpecs, Integer (anyOf): every variant that
@@ -5073,6 +6722,23 @@ type GetChargesCreatedRangeQuerySpecs struct {
 	Gte *int64 `json:"gte,omitempty"`
 	Lt  *int64 `json:"lt,omitempty"`
 	Lte *int64 `json:"lte,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o GetChargesCreatedRangeQuerySpecs) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// GetChargesCreatedRangeQuerySpecs declares is never written from them.
+func (o *GetChargesCreatedRangeQuerySpecs) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // GetChargesRequest is an object with arbitrary members.
@@ -5086,6 +6752,23 @@ type GetChargesResponse struct {
 	HasMore bool                     `json:"has_more"`
 	Object  GetChargesResponseObject `json:"object"`
 	URL     string                   `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o GetChargesResponse) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// GetChargesResponse declares is never written from them.
+func (o *GetChargesResponse) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // GetChargesResponseObject is an enumeration.
@@ -5190,6 +6873,23 @@ type Invoice struct {
 	TotalTaxAmounts              []InvoiceTaxAmount                                 `json:"total_tax_amounts"`
 	TransferData                 idemrt.Nullable[InvoiceTransferData]               `json:"transfer_data,omitzero"`
 	WebhooksDeliveredAt          idemrt.Nullable[int64]                             `json:"webhooks_delivered_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Invoice) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Invoice declares is never written from them.
+func (o *Invoice) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceAccountTaxIDsItem is one of String, TaxID, DeletedTaxID (anyOf): every variant that accepts
@@ -5502,6 +7202,23 @@ func (u InvoiceDiscountsItem) RawJSON() json.RawMessage {
 // invoice_installments_card
 type InvoiceInstallmentsCard struct {
 	Enabled idemrt.Nullable[bool] `json:"enabled,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceInstallmentsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceInstallmentsCard declares is never written from them.
+func (o *InvoiceInstallmentsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceItemThresholdReason is an object (schema "invoice_item_threshold_reason").
@@ -5510,6 +7227,23 @@ type InvoiceInstallmentsCard struct {
 type InvoiceItemThresholdReason struct {
 	LineItemIDs []string `json:"line_item_ids"`
 	UsageGte    int64    `json:"usage_gte"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceItemThresholdReason) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceItemThresholdReason declares is never written from them.
+func (o *InvoiceItemThresholdReason) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceLatestRevision is one of String, Invoice (anyOf): every variant that accepts the JSON is set
@@ -5551,6 +7285,23 @@ func (u InvoiceLatestRevision) RawJSON() json.RawMessage {
 type InvoiceLineItemPeriod struct {
 	End   int64 `json:"end"`
 	Start int64 `json:"start"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceLineItemPeriod) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceLineItemPeriod declares is never written from them.
+func (o *InvoiceLineItemPeriod) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceLines is an object.
@@ -5561,6 +7312,23 @@ type InvoiceLines struct {
 	HasMore bool               `json:"has_more"`
 	Object  InvoiceLinesObject `json:"object"`
 	URL     string             `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceLines) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceLines declares is never written from them.
+func (o *InvoiceLines) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceLinesObject is an enumeration.
@@ -5587,6 +7355,23 @@ type InvoiceMandateOptionsCard struct {
 	Amount      idemrt.Nullable[int64]                               `json:"amount,omitzero"`
 	AmountType  idemrt.Nullable[InvoiceMandateOptionsCardAmountType] `json:"amount_type,omitzero"`
 	Description idemrt.Nullable[string]                              `json:"description,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceMandateOptionsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceMandateOptionsCard declares is never written from them.
+func (o *InvoiceMandateOptionsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceMandateOptionsCardAmountType is an enumeration.
@@ -5697,6 +7482,23 @@ func (u InvoicePaymentIntent) RawJSON() json.RawMessage {
 type InvoicePaymentMethodOptionsAcssDebit struct {
 	MandateOptions     *InvoicePaymentMethodOptionsAcssDebitMandateOptions     `json:"mandate_options,omitempty"`
 	VerificationMethod *InvoicePaymentMethodOptionsAcssDebitVerificationMethod `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsAcssDebit declares is never written from them.
+func (o *InvoicePaymentMethodOptionsAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsAcssDebitMandateOptions is an object (schema
@@ -5705,6 +7507,23 @@ type InvoicePaymentMethodOptionsAcssDebit struct {
 // invoice_payment_method_options_acss_debit_mandate_options
 type InvoicePaymentMethodOptionsAcssDebitMandateOptions struct {
 	TransactionType idemrt.Nullable[InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType] `json:"transaction_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsAcssDebitMandateOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsAcssDebitMandateOptions declares is never written from them.
+func (o *InvoicePaymentMethodOptionsAcssDebitMandateOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsAcssDebitMandateOptionsTransactionType is an enumeration.
@@ -5750,6 +7569,23 @@ func (e InvoicePaymentMethodOptionsAcssDebitVerificationMethod) IsKnown() bool {
 // invoice_payment_method_options_bancontact
 type InvoicePaymentMethodOptionsBancontact struct {
 	PreferredLanguage InvoicePaymentMethodOptionsBancontactPreferredLanguage `json:"preferred_language"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsBancontact) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsBancontact declares is never written from them.
+func (o *InvoicePaymentMethodOptionsBancontact) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsBancontactPreferredLanguage is an enumeration.
@@ -5778,6 +7614,23 @@ func (e InvoicePaymentMethodOptionsBancontactPreferredLanguage) IsKnown() bool {
 type InvoicePaymentMethodOptionsCard struct {
 	Installments        *InvoiceInstallmentsCard                                            `json:"installments,omitempty"`
 	RequestThreeDSecure idemrt.Nullable[InvoicePaymentMethodOptionsCardRequestThreeDSecure] `json:"request_three_d_secure,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsCard declares is never written from them.
+func (o *InvoicePaymentMethodOptionsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsCardRequestThreeDSecure is an enumeration.
@@ -5805,6 +7658,23 @@ func (e InvoicePaymentMethodOptionsCardRequestThreeDSecure) IsKnown() bool {
 type InvoicePaymentMethodOptionsCustomerBalance struct {
 	BankTransfer *InvoicePaymentMethodOptionsCustomerBalanceBankTransfer                `json:"bank_transfer,omitempty"`
 	FundingType  idemrt.Nullable[InvoicePaymentMethodOptionsCustomerBalanceFundingType] `json:"funding_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsCustomerBalance) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsCustomerBalance declares is never written from them.
+func (o *InvoicePaymentMethodOptionsCustomerBalance) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsCustomerBalanceBankTransfer is an object (schema
@@ -5814,6 +7684,23 @@ type InvoicePaymentMethodOptionsCustomerBalance struct {
 type InvoicePaymentMethodOptionsCustomerBalanceBankTransfer struct {
 	EuBankTransfer *InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer `json:"eu_bank_transfer,omitempty"`
 	Type           idemrt.Nullable[string]                                               `json:"type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsCustomerBalanceBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsCustomerBalanceBankTransfer declares is never written from them.
+func (o *InvoicePaymentMethodOptionsCustomerBalanceBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer is an object (schema
@@ -5822,6 +7709,23 @@ type InvoicePaymentMethodOptionsCustomerBalanceBankTransfer struct {
 // invoice_payment_method_options_customer_balance_bank_transfer_eu_bank_transfer
 type InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer struct {
 	Country InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry `json:"country"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer declares is never written from them.
+func (o *InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsCustomerBalanceBankTransferEuBankTransferCountry is an enumeration.
@@ -5875,6 +7779,23 @@ type InvoicePaymentMethodOptionsKonbini map[string]json.RawMessage
 type InvoicePaymentMethodOptionsUsBankAccount struct {
 	FinancialConnections *InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptions `json:"financial_connections,omitempty"`
 	VerificationMethod   *InvoicePaymentMethodOptionsUsBankAccountVerificationMethod   `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsUsBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsUsBankAccount declares is never written from them.
+func (o *InvoicePaymentMethodOptionsUsBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptions is an object (schema
@@ -5884,6 +7805,23 @@ type InvoicePaymentMethodOptionsUsBankAccount struct {
 type InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptions struct {
 	Permissions []InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptionsPermissionsItem               `json:"permissions,omitempty"`
 	Prefetch    idemrt.Nullable[[]InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptionsPrefetchItem] `json:"prefetch,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptions declares is never written from them.
+func (o *InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptionsPermissionsItem is an enumeration.
@@ -5980,6 +7918,23 @@ func (u InvoiceQuote) RawJSON() json.RawMessage {
 type InvoiceSettingCustomField struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceSettingCustomField) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceSettingCustomField declares is never written from them.
+func (o *InvoiceSettingCustomField) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceSettingCustomerSetting is an object (schema "invoice_setting_customer_setting").
@@ -5990,6 +7945,23 @@ type InvoiceSettingCustomerSetting struct {
 	DefaultPaymentMethod idemrt.Nullable[InvoiceSettingCustomerSettingDefaultPaymentMethod] `json:"default_payment_method,omitzero"`
 	Footer               idemrt.Nullable[string]                                            `json:"footer,omitzero"`
 	RenderingOptions     idemrt.Nullable[InvoiceSettingRenderingOptions]                    `json:"rendering_options,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceSettingCustomerSetting) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceSettingCustomerSetting declares is never written from them.
+func (o *InvoiceSettingCustomerSetting) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceSettingCustomerSettingDefaultPaymentMethod is one of String, PaymentMethod (anyOf): every
@@ -6030,6 +8002,23 @@ func (u InvoiceSettingCustomerSettingDefaultPaymentMethod) RawJSON() json.RawMes
 // InvoiceSettingQuoteSetting
 type InvoiceSettingQuoteSetting struct {
 	DaysUntilDue idemrt.Nullable[int64] `json:"days_until_due,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceSettingQuoteSetting) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceSettingQuoteSetting declares is never written from them.
+func (o *InvoiceSettingQuoteSetting) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceSettingRenderingOptions is an object (schema "invoice_setting_rendering_options").
@@ -6037,6 +8026,23 @@ type InvoiceSettingQuoteSetting struct {
 // InvoiceSettingRenderingOptions
 type InvoiceSettingRenderingOptions struct {
 	AmountTaxDisplay idemrt.Nullable[string] `json:"amount_tax_display,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceSettingRenderingOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceSettingRenderingOptions declares is never written from them.
+func (o *InvoiceSettingRenderingOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceSettingSubscriptionSchedulePhaseSetting is an object (schema
@@ -6045,6 +8051,23 @@ type InvoiceSettingRenderingOptions struct {
 // InvoiceSettingSubscriptionSchedulePhaseSetting
 type InvoiceSettingSubscriptionSchedulePhaseSetting struct {
 	DaysUntilDue idemrt.Nullable[int64] `json:"days_until_due,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceSettingSubscriptionSchedulePhaseSetting) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceSettingSubscriptionSchedulePhaseSetting declares is never written from them.
+func (o *InvoiceSettingSubscriptionSchedulePhaseSetting) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceSettingSubscriptionScheduleSetting is an object (schema
@@ -6053,6 +8076,23 @@ type InvoiceSettingSubscriptionSchedulePhaseSetting struct {
 // InvoiceSettingSubscriptionScheduleSetting
 type InvoiceSettingSubscriptionScheduleSetting struct {
 	DaysUntilDue idemrt.Nullable[int64] `json:"days_until_due,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceSettingSubscriptionScheduleSetting) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceSettingSubscriptionScheduleSetting declares is never written from them.
+func (o *InvoiceSettingSubscriptionScheduleSetting) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceStatus is an enumeration.
@@ -6118,6 +8158,23 @@ type InvoiceTaxAmount struct {
 	TaxRate          InvoiceTaxAmountTaxRate                           `json:"tax_rate"`
 	TaxabilityReason idemrt.Nullable[InvoiceTaxAmountTaxabilityReason] `json:"taxability_reason,omitzero"`
 	TaxableAmount    idemrt.Nullable[int64]                            `json:"taxable_amount,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceTaxAmount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceTaxAmount declares is never written from them.
+func (o *InvoiceTaxAmount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceTaxAmountTaxRate is one of String, TaxRate (anyOf): every variant that accepts the JSON is
@@ -6223,6 +8280,23 @@ func (u InvoiceTestClock) RawJSON() json.RawMessage {
 type InvoiceThresholdReason struct {
 	AmountGte   idemrt.Nullable[int64]       `json:"amount_gte,omitzero"`
 	ItemReasons []InvoiceItemThresholdReason `json:"item_reasons"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceThresholdReason) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceThresholdReason declares is never written from them.
+func (o *InvoiceThresholdReason) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceTransferData is an object (schema "invoice_transfer_data").
@@ -6231,6 +8305,23 @@ type InvoiceThresholdReason struct {
 type InvoiceTransferData struct {
 	Amount      idemrt.Nullable[int64]         `json:"amount,omitzero"`
 	Destination InvoiceTransferDataDestination `json:"destination"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoiceTransferData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoiceTransferData declares is never written from them.
+func (o *InvoiceTransferData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceTransferDataDestination is one of String, Account (anyOf): every variant that accepts the
@@ -6292,6 +8383,23 @@ type Invoiceitem struct {
 	TestClock         idemrt.Nullable[InvoiceitemTestClock]       `json:"test_clock,omitzero"`
 	UnitAmount        idemrt.Nullable[int64]                      `json:"unit_amount,omitzero"`
 	UnitAmountDecimal idemrt.Nullable[string]                     `json:"unit_amount_decimal,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Invoiceitem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Invoiceitem declares is never written from them.
+func (o *Invoiceitem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoiceitemCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts
@@ -6484,6 +8592,23 @@ func (u InvoiceitemTestClock) RawJSON() json.RawMessage {
 type InvoicesFromInvoice struct {
 	Action  string                     `json:"action"`
 	Invoice InvoicesFromInvoiceInvoice `json:"invoice"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesFromInvoice) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesFromInvoice declares is never written from them.
+func (o *InvoicesFromInvoice) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicesFromInvoiceInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is
@@ -6529,6 +8654,23 @@ type InvoicesPaymentMethodOptions struct {
 	CustomerBalance idemrt.Nullable[InvoicePaymentMethodOptionsCustomerBalance] `json:"customer_balance,omitzero"`
 	Konbini         idemrt.Nullable[InvoicePaymentMethodOptionsKonbini]         `json:"konbini,omitzero"`
 	UsBankAccount   idemrt.Nullable[InvoicePaymentMethodOptionsUsBankAccount]   `json:"us_bank_account,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesPaymentMethodOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesPaymentMethodOptions declares is never written from them.
+func (o *InvoicesPaymentMethodOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicesPaymentSettings is an object (schema "invoices_payment_settings").
@@ -6538,6 +8680,23 @@ type InvoicesPaymentSettings struct {
 	DefaultMandate       idemrt.Nullable[string]                                          `json:"default_mandate,omitzero"`
 	PaymentMethodOptions idemrt.Nullable[InvoicesPaymentMethodOptions]                    `json:"payment_method_options,omitzero"`
 	PaymentMethodTypes   idemrt.Nullable[[]InvoicesPaymentSettingsPaymentMethodTypesItem] `json:"payment_method_types,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesPaymentSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesPaymentSettings declares is never written from them.
+func (o *InvoicesPaymentSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicesPaymentSettingsPaymentMethodTypesItem is an enumeration.
@@ -6585,6 +8744,23 @@ func (e InvoicesPaymentSettingsPaymentMethodTypesItem) IsKnown() bool {
 type InvoicesResourceInvoiceTaxID struct {
 	Type  InvoicesResourceInvoiceTaxIDType `json:"type"`
 	Value idemrt.Nullable[string]          `json:"value,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesResourceInvoiceTaxID) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesResourceInvoiceTaxID declares is never written from them.
+func (o *InvoicesResourceInvoiceTaxID) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicesResourceInvoiceTaxIDType is an enumeration.
@@ -6677,6 +8853,23 @@ func (e InvoicesResourceInvoiceTaxIDType) IsKnown() bool {
 type InvoicesResourceLineItemsCreditedItems struct {
 	Invoice          string   `json:"invoice"`
 	InvoiceLineItems []string `json:"invoice_line_items"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesResourceLineItemsCreditedItems) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesResourceLineItemsCreditedItems declares is never written from them.
+func (o *InvoicesResourceLineItemsCreditedItems) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicesResourceLineItemsProrationDetails is an object (schema
@@ -6685,6 +8878,23 @@ type InvoicesResourceLineItemsCreditedItems struct {
 // InvoicesResourceLineItemsProrationDetails
 type InvoicesResourceLineItemsProrationDetails struct {
 	CreditedItems idemrt.Nullable[InvoicesResourceLineItemsCreditedItems] `json:"credited_items,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesResourceLineItemsProrationDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesResourceLineItemsProrationDetails declares is never written from them.
+func (o *InvoicesResourceLineItemsProrationDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicesShippingCost is an object (schema "invoices_shipping_cost").
@@ -6696,6 +8906,23 @@ type InvoicesShippingCost struct {
 	AmountTotal    int64                                             `json:"amount_total"`
 	ShippingRate   idemrt.Nullable[InvoicesShippingCostShippingRate] `json:"shipping_rate,omitzero"`
 	Taxes          []LineItemsTaxAmount                              `json:"taxes,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesShippingCost) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesShippingCost declares is never written from them.
+func (o *InvoicesShippingCost) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // InvoicesShippingCostShippingRate is one of String, ShippingRate (anyOf): every variant that accepts
@@ -6739,6 +8966,23 @@ type InvoicesStatusTransitions struct {
 	MarkedUncollectibleAt idemrt.Nullable[int64] `json:"marked_uncollectible_at,omitzero"`
 	PaidAt                idemrt.Nullable[int64] `json:"paid_at,omitzero"`
 	VoidedAt              idemrt.Nullable[int64] `json:"voided_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o InvoicesStatusTransitions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// InvoicesStatusTransitions declares is never written from them.
+func (o *InvoicesStatusTransitions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorization is an object (schema "issuing.authorization").
@@ -6769,6 +9013,23 @@ type IssuingAuthorization struct {
 	Treasury            idemrt.Nullable[IssuingAuthorizationTreasury]       `json:"treasury,omitzero"`
 	VerificationData    IssuingAuthorizationVerificationData                `json:"verification_data"`
 	Wallet              idemrt.Nullable[string]                             `json:"wallet,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorization) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorization declares is never written from them.
+func (o *IssuingAuthorization) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationAmountDetails is an object (schema "issuing_authorization_amount_details").
@@ -6777,6 +9038,23 @@ type IssuingAuthorization struct {
 type IssuingAuthorizationAmountDetails struct {
 	AtmFee         idemrt.Nullable[int64] `json:"atm_fee,omitzero"`
 	CashbackAmount idemrt.Nullable[int64] `json:"cashback_amount,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorizationAmountDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorizationAmountDetails declares is never written from them.
+func (o *IssuingAuthorizationAmountDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationAuthorizationMethod is an enumeration.
@@ -6846,6 +9124,23 @@ type IssuingAuthorizationMerchantData struct {
 	PostalCode   idemrt.Nullable[string] `json:"postal_code,omitzero"`
 	State        idemrt.Nullable[string] `json:"state,omitzero"`
 	TerminalID   idemrt.Nullable[string] `json:"terminal_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorizationMerchantData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorizationMerchantData declares is never written from them.
+func (o *IssuingAuthorizationMerchantData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationNetworkData is an object (schema "issuing_authorization_network_data").
@@ -6853,6 +9148,23 @@ type IssuingAuthorizationMerchantData struct {
 // IssuingAuthorizationNetworkData
 type IssuingAuthorizationNetworkData struct {
 	AcquiringInstitutionID idemrt.Nullable[string] `json:"acquiring_institution_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorizationNetworkData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorizationNetworkData declares is never written from them.
+func (o *IssuingAuthorizationNetworkData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationObject is an enumeration.
@@ -6882,6 +9194,23 @@ type IssuingAuthorizationPendingRequest struct {
 	IsAmountControllable bool                                               `json:"is_amount_controllable"`
 	MerchantAmount       int64                                              `json:"merchant_amount"`
 	MerchantCurrency     string                                             `json:"merchant_currency"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorizationPendingRequest) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorizationPendingRequest declares is never written from them.
+func (o *IssuingAuthorizationPendingRequest) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationRequest is an object (schema "issuing_authorization_request").
@@ -6897,6 +9226,23 @@ type IssuingAuthorizationRequest struct {
 	MerchantCurrency string                                             `json:"merchant_currency"`
 	Reason           IssuingAuthorizationRequestReason                  `json:"reason"`
 	ReasonMessage    idemrt.Nullable[string]                            `json:"reason_message,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorizationRequest) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorizationRequest declares is never written from them.
+func (o *IssuingAuthorizationRequest) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationRequestReason is an enumeration.
@@ -6955,6 +9301,23 @@ type IssuingAuthorizationTreasury struct {
 	ReceivedCredits []string                `json:"received_credits"`
 	ReceivedDebits  []string                `json:"received_debits"`
 	Transaction     idemrt.Nullable[string] `json:"transaction,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorizationTreasury) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorizationTreasury declares is never written from them.
+func (o *IssuingAuthorizationTreasury) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationVerificationData is an object (schema
@@ -6966,6 +9329,23 @@ type IssuingAuthorizationVerificationData struct {
 	AddressPostalCodeCheck IssuingAuthorizationVerificationDataAddressPostalCodeCheck `json:"address_postal_code_check"`
 	CvcCheck               IssuingAuthorizationVerificationDataCvcCheck               `json:"cvc_check"`
 	ExpiryCheck            IssuingAuthorizationVerificationDataExpiryCheck            `json:"expiry_check"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingAuthorizationVerificationData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingAuthorizationVerificationData declares is never written from them.
+func (o *IssuingAuthorizationVerificationData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingAuthorizationVerificationDataAddressLine1Check is an enumeration.
@@ -7071,6 +9451,23 @@ type IssuingCard struct {
 	Status             IssuingCardStatus                              `json:"status"`
 	Type               IssuingCardType                                `json:"type"`
 	Wallets            idemrt.Nullable[IssuingCardWallets]            `json:"wallets,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCard declares is never written from them.
+func (o *IssuingCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardApplePay is an object (schema "issuing_card_apple_pay").
@@ -7079,6 +9476,23 @@ type IssuingCard struct {
 type IssuingCardApplePay struct {
 	Eligible         bool                                                 `json:"eligible"`
 	IneligibleReason idemrt.Nullable[IssuingCardApplePayIneligibleReason] `json:"ineligible_reason,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardApplePay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardApplePay declares is never written from them.
+func (o *IssuingCardApplePay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardApplePayIneligibleReason is an enumeration.
@@ -7108,6 +9522,23 @@ type IssuingCardAuthorizationControls struct {
 	BlockedCategories      idemrt.Nullable[[]IssuingCardAuthorizationControlsBlockedCategoriesItem] `json:"blocked_categories,omitzero"`
 	SpendingLimits         idemrt.Nullable[[]IssuingCardSpendingLimit]                              `json:"spending_limits,omitzero"`
 	SpendingLimitsCurrency idemrt.Nullable[string]                                                  `json:"spending_limits_currency,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardAuthorizationControls) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardAuthorizationControls declares is never written from them.
+func (o *IssuingCardAuthorizationControls) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardAuthorizationControlsAllowedCategoriesItem is an enumeration.
@@ -7757,6 +10188,23 @@ func (e IssuingCardCancellationReason) IsKnown() bool {
 type IssuingCardGooglePay struct {
 	Eligible         bool                                                  `json:"eligible"`
 	IneligibleReason idemrt.Nullable[IssuingCardGooglePayIneligibleReason] `json:"ineligible_reason,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardGooglePay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardGooglePay declares is never written from them.
+func (o *IssuingCardGooglePay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardGooglePayIneligibleReason is an enumeration.
@@ -7897,6 +10345,23 @@ type IssuingCardShipping struct {
 	TrackingNumber   idemrt.Nullable[string]                     `json:"tracking_number,omitzero"`
 	TrackingURL      idemrt.Nullable[string]                     `json:"tracking_url,omitzero"`
 	Type             IssuingCardShippingType                     `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardShipping) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardShipping declares is never written from them.
+func (o *IssuingCardShipping) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardShippingCarrier is an enumeration.
@@ -7924,6 +10389,23 @@ func (e IssuingCardShippingCarrier) IsKnown() bool {
 // IssuingCardShippingCustoms
 type IssuingCardShippingCustoms struct {
 	EoriNumber idemrt.Nullable[string] `json:"eori_number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardShippingCustoms) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardShippingCustoms declares is never written from them.
+func (o *IssuingCardShippingCustoms) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardShippingService is an enumeration.
@@ -7992,6 +10474,23 @@ type IssuingCardSpendingLimit struct {
 	Amount     int64                                                     `json:"amount"`
 	Categories idemrt.Nullable[[]IssuingCardSpendingLimitCategoriesItem] `json:"categories,omitzero"`
 	Interval   IssuingCardSpendingLimitInterval                          `json:"interval"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardSpendingLimit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardSpendingLimit declares is never written from them.
+func (o *IssuingCardSpendingLimit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardSpendingLimitCategoriesItem is an enumeration.
@@ -8371,6 +10870,23 @@ type IssuingCardWallets struct {
 	ApplePay                 IssuingCardApplePay     `json:"apple_pay"`
 	GooglePay                IssuingCardGooglePay    `json:"google_pay"`
 	PrimaryAccountIdentifier idemrt.Nullable[string] `json:"primary_account_identifier,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardWallets) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardWallets declares is never written from them.
+func (o *IssuingCardWallets) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholder is an object (schema "issuing.cardholder").
@@ -8393,6 +10909,23 @@ type IssuingCardholder struct {
 	SpendingControls idemrt.Nullable[IssuingCardholderAuthorizationControls]  `json:"spending_controls,omitzero"`
 	Status           IssuingCardholderStatus                                  `json:"status"`
 	Type             IssuingCardholderType                                    `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholder) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholder declares is never written from them.
+func (o *IssuingCardholder) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderAddress is an object (schema "issuing_cardholder_address").
@@ -8400,6 +10933,23 @@ type IssuingCardholder struct {
 // IssuingCardholderAddress
 type IssuingCardholderAddress struct {
 	Address Address `json:"address"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderAddress) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderAddress declares is never written from them.
+func (o *IssuingCardholderAddress) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderAuthorizationControls is an object (schema
@@ -8411,6 +10961,23 @@ type IssuingCardholderAuthorizationControls struct {
 	BlockedCategories      idemrt.Nullable[[]IssuingCardholderAuthorizationControlsBlockedCategoriesItem] `json:"blocked_categories,omitzero"`
 	SpendingLimits         idemrt.Nullable[[]IssuingCardholderSpendingLimit]                              `json:"spending_limits,omitzero"`
 	SpendingLimitsCurrency idemrt.Nullable[string]                                                        `json:"spending_limits_currency,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderAuthorizationControls) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderAuthorizationControls declares is never written from them.
+func (o *IssuingCardholderAuthorizationControls) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderAuthorizationControlsAllowedCategoriesItem is an enumeration.
@@ -9040,6 +11607,23 @@ func (e IssuingCardholderAuthorizationControlsBlockedCategoriesItem) IsKnown() b
 // IssuingCardholderCardIssuing
 type IssuingCardholderCardIssuing struct {
 	UserTermsAcceptance idemrt.Nullable[IssuingCardholderUserTermsAcceptance] `json:"user_terms_acceptance,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderCardIssuing) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderCardIssuing declares is never written from them.
+func (o *IssuingCardholderCardIssuing) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderCompany is an object (schema "issuing_cardholder_company").
@@ -9047,6 +11631,23 @@ type IssuingCardholderCardIssuing struct {
 // IssuingCardholderCompany
 type IssuingCardholderCompany struct {
 	TaxIDProvided bool `json:"tax_id_provided"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderCompany) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderCompany declares is never written from them.
+func (o *IssuingCardholderCompany) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderIDDocument is an object (schema "issuing_cardholder_id_document").
@@ -9055,6 +11656,23 @@ type IssuingCardholderCompany struct {
 type IssuingCardholderIDDocument struct {
 	Back  idemrt.Nullable[IssuingCardholderIDDocumentBack]  `json:"back,omitzero"`
 	Front idemrt.Nullable[IssuingCardholderIDDocumentFront] `json:"front,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderIDDocument) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderIDDocument declares is never written from them.
+func (o *IssuingCardholderIDDocument) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderIDDocumentBack is one of String, File (anyOf): every variant that accepts the JSON
@@ -9132,6 +11750,23 @@ type IssuingCardholderIndividual struct {
 	FirstName    idemrt.Nullable[string]                         `json:"first_name,omitzero"`
 	LastName     idemrt.Nullable[string]                         `json:"last_name,omitzero"`
 	Verification idemrt.Nullable[IssuingCardholderVerification]  `json:"verification,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderIndividual) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderIndividual declares is never written from them.
+func (o *IssuingCardholderIndividual) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderIndividualDob is an object (schema "issuing_cardholder_individual_dob").
@@ -9141,6 +11776,23 @@ type IssuingCardholderIndividualDob struct {
 	Day   idemrt.Nullable[int64] `json:"day,omitzero"`
 	Month idemrt.Nullable[int64] `json:"month,omitzero"`
 	Year  idemrt.Nullable[int64] `json:"year,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderIndividualDob) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderIndividualDob declares is never written from them.
+func (o *IssuingCardholderIndividualDob) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderObject is an enumeration.
@@ -9187,6 +11839,23 @@ func (e IssuingCardholderPreferredLocalesItem) IsKnown() bool {
 type IssuingCardholderRequirements struct {
 	DisabledReason idemrt.Nullable[IssuingCardholderRequirementsDisabledReason] `json:"disabled_reason,omitzero"`
 	PastDue        idemrt.Nullable[[]IssuingCardholderRequirementsPastDueItem]  `json:"past_due,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderRequirements) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderRequirements declares is never written from them.
+func (o *IssuingCardholderRequirements) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderRequirementsDisabledReason is an enumeration.
@@ -9241,6 +11910,23 @@ type IssuingCardholderSpendingLimit struct {
 	Amount     int64                                                           `json:"amount"`
 	Categories idemrt.Nullable[[]IssuingCardholderSpendingLimitCategoriesItem] `json:"categories,omitzero"`
 	Interval   IssuingCardholderSpendingLimitInterval                          `json:"interval"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderSpendingLimit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderSpendingLimit declares is never written from them.
+func (o *IssuingCardholderSpendingLimit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderSpendingLimitCategoriesItem is an enumeration.
@@ -9621,6 +12307,23 @@ type IssuingCardholderUserTermsAcceptance struct {
 	Date      idemrt.Nullable[int64]  `json:"date,omitzero"`
 	IP        idemrt.Nullable[string] `json:"ip,omitzero"`
 	UserAgent idemrt.Nullable[string] `json:"user_agent,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderUserTermsAcceptance) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderUserTermsAcceptance declares is never written from them.
+func (o *IssuingCardholderUserTermsAcceptance) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingCardholderVerification is an object (schema "issuing_cardholder_verification").
@@ -9628,6 +12331,23 @@ type IssuingCardholderUserTermsAcceptance struct {
 // IssuingCardholderVerification
 type IssuingCardholderVerification struct {
 	Document idemrt.Nullable[IssuingCardholderIDDocument] `json:"document,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingCardholderVerification) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingCardholderVerification declares is never written from them.
+func (o *IssuingCardholderVerification) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDispute is an object (schema "issuing.dispute").
@@ -9646,6 +12366,23 @@ type IssuingDispute struct {
 	Status              IssuingDisputeStatus                    `json:"status"`
 	Transaction         IssuingDisputeTransaction               `json:"transaction"`
 	Treasury            idemrt.Nullable[IssuingDisputeTreasury] `json:"treasury,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDispute) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDispute declares is never written from them.
+func (o *IssuingDispute) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeCanceledEvidence is an object (schema "issuing_dispute_canceled_evidence").
@@ -9662,6 +12399,23 @@ type IssuingDisputeCanceledEvidence struct {
 	ProductType                idemrt.Nullable[IssuingDisputeCanceledEvidenceProductType]             `json:"product_type,omitzero"`
 	ReturnStatus               idemrt.Nullable[IssuingDisputeCanceledEvidenceReturnStatus]            `json:"return_status,omitzero"`
 	ReturnedAt                 idemrt.Nullable[int64]                                                 `json:"returned_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeCanceledEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeCanceledEvidence declares is never written from them.
+func (o *IssuingDisputeCanceledEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeCanceledEvidenceAdditionalDocumentation is one of String, File (anyOf): every variant
@@ -9743,6 +12497,23 @@ type IssuingDisputeDuplicateEvidence struct {
 	CheckImage              idemrt.Nullable[IssuingDisputeDuplicateEvidenceCheckImage]              `json:"check_image,omitzero"`
 	Explanation             idemrt.Nullable[string]                                                 `json:"explanation,omitzero"`
 	OriginalTransaction     idemrt.Nullable[string]                                                 `json:"original_transaction,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeDuplicateEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeDuplicateEvidence declares is never written from them.
+func (o *IssuingDisputeDuplicateEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeDuplicateEvidenceAdditionalDocumentation is one of String, File (anyOf): every variant
@@ -9889,6 +12660,23 @@ type IssuingDisputeEvidence struct {
 	Other                     *IssuingDisputeOtherEvidence                     `json:"other,omitempty"`
 	Reason                    IssuingDisputeEvidenceReason                     `json:"reason"`
 	ServiceNotAsDescribed     *IssuingDisputeServiceNotAsDescribedEvidence     `json:"service_not_as_described,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeEvidence declares is never written from them.
+func (o *IssuingDisputeEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeEvidenceReason is an enumeration.
@@ -9920,6 +12708,23 @@ func (e IssuingDisputeEvidenceReason) IsKnown() bool {
 type IssuingDisputeFraudulentEvidence struct {
 	AdditionalDocumentation idemrt.Nullable[IssuingDisputeFraudulentEvidenceAdditionalDocumentation] `json:"additional_documentation,omitzero"`
 	Explanation             idemrt.Nullable[string]                                                  `json:"explanation,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeFraudulentEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeFraudulentEvidence declares is never written from them.
+func (o *IssuingDisputeFraudulentEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeFraudulentEvidenceAdditionalDocumentation is one of String, File (anyOf): every
@@ -9966,6 +12771,23 @@ type IssuingDisputeMerchandiseNotAsDescribedEvidence struct {
 	ReturnDescription       idemrt.Nullable[string]                                                                 `json:"return_description,omitzero"`
 	ReturnStatus            idemrt.Nullable[IssuingDisputeMerchandiseNotAsDescribedEvidenceReturnStatus]            `json:"return_status,omitzero"`
 	ReturnedAt              idemrt.Nullable[int64]                                                                  `json:"returned_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeMerchandiseNotAsDescribedEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeMerchandiseNotAsDescribedEvidence declares is never written from them.
+func (o *IssuingDisputeMerchandiseNotAsDescribedEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeMerchandiseNotAsDescribedEvidenceAdditionalDocumentation is one of String, File
@@ -10029,6 +12851,23 @@ type IssuingDisputeNotReceivedEvidence struct {
 	Explanation             idemrt.Nullable[string]                                                   `json:"explanation,omitzero"`
 	ProductDescription      idemrt.Nullable[string]                                                   `json:"product_description,omitzero"`
 	ProductType             idemrt.Nullable[IssuingDisputeNotReceivedEvidenceProductType]             `json:"product_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeNotReceivedEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeNotReceivedEvidence declares is never written from them.
+func (o *IssuingDisputeNotReceivedEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeNotReceivedEvidenceAdditionalDocumentation is one of String, File (anyOf): every
@@ -10107,6 +12946,23 @@ type IssuingDisputeOtherEvidence struct {
 	Explanation             idemrt.Nullable[string]                                             `json:"explanation,omitzero"`
 	ProductDescription      idemrt.Nullable[string]                                             `json:"product_description,omitzero"`
 	ProductType             idemrt.Nullable[IssuingDisputeOtherEvidenceProductType]             `json:"product_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeOtherEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeOtherEvidence declares is never written from them.
+func (o *IssuingDisputeOtherEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeOtherEvidenceAdditionalDocumentation is one of String, File (anyOf): every variant
@@ -10170,6 +13026,23 @@ type IssuingDisputeServiceNotAsDescribedEvidence struct {
 	CancellationReason      idemrt.Nullable[string]                                                             `json:"cancellation_reason,omitzero"`
 	Explanation             idemrt.Nullable[string]                                                             `json:"explanation,omitzero"`
 	ReceivedAt              idemrt.Nullable[int64]                                                              `json:"received_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeServiceNotAsDescribedEvidence) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeServiceNotAsDescribedEvidence declares is never written from them.
+func (o *IssuingDisputeServiceNotAsDescribedEvidence) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingDisputeServiceNotAsDescribedEvidenceAdditionalDocumentation is one of String, File (anyOf):
@@ -10265,6 +13138,23 @@ func (u IssuingDisputeTransaction) RawJSON() json.RawMessage {
 type IssuingDisputeTreasury struct {
 	DebitReversal idemrt.Nullable[string] `json:"debit_reversal,omitzero"`
 	ReceivedDebit string                  `json:"received_debit"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingDisputeTreasury) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingDisputeTreasury declares is never written from them.
+func (o *IssuingDisputeTreasury) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransaction is an object (schema "issuing.transaction").
@@ -10291,6 +13181,23 @@ type IssuingTransaction struct {
 	Treasury           idemrt.Nullable[IssuingTransactionTreasury]           `json:"treasury,omitzero"`
 	Type               IssuingTransactionType                                `json:"type"`
 	Wallet             idemrt.Nullable[IssuingTransactionWallet]             `json:"wallet,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransaction declares is never written from them.
+func (o *IssuingTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionAmountDetails is an object (schema "issuing_transaction_amount_details").
@@ -10299,6 +13206,23 @@ type IssuingTransaction struct {
 type IssuingTransactionAmountDetails struct {
 	AtmFee         idemrt.Nullable[int64] `json:"atm_fee,omitzero"`
 	CashbackAmount idemrt.Nullable[int64] `json:"cashback_amount,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionAmountDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionAmountDetails declares is never written from them.
+func (o *IssuingTransactionAmountDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionAuthorization is one of String, IssuingAuthorization (anyOf): every variant that
@@ -10475,6 +13399,23 @@ type IssuingTransactionFlightData struct {
 	Refundable    idemrt.Nullable[bool]                              `json:"refundable,omitzero"`
 	Segments      idemrt.Nullable[[]IssuingTransactionFlightDataLeg] `json:"segments,omitzero"`
 	TravelAgency  idemrt.Nullable[string]                            `json:"travel_agency,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionFlightData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionFlightData declares is never written from them.
+func (o *IssuingTransactionFlightData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionFlightDataLeg is an object (schema "issuing_transaction_flight_data_leg").
@@ -10487,6 +13428,23 @@ type IssuingTransactionFlightDataLeg struct {
 	FlightNumber         idemrt.Nullable[string] `json:"flight_number,omitzero"`
 	ServiceClass         idemrt.Nullable[string] `json:"service_class,omitzero"`
 	StopoverAllowed      idemrt.Nullable[bool]   `json:"stopover_allowed,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionFlightDataLeg) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionFlightDataLeg declares is never written from them.
+func (o *IssuingTransactionFlightDataLeg) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionFuelData is an object (schema "issuing_transaction_fuel_data").
@@ -10497,6 +13455,23 @@ type IssuingTransactionFuelData struct {
 	Unit            string                  `json:"unit"`
 	UnitCostDecimal string                  `json:"unit_cost_decimal"`
 	VolumeDecimal   idemrt.Nullable[string] `json:"volume_decimal,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionFuelData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionFuelData declares is never written from them.
+func (o *IssuingTransactionFuelData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionLodgingData is an object (schema "issuing_transaction_lodging_data").
@@ -10505,6 +13480,23 @@ type IssuingTransactionFuelData struct {
 type IssuingTransactionLodgingData struct {
 	CheckInAt idemrt.Nullable[int64] `json:"check_in_at,omitzero"`
 	Nights    idemrt.Nullable[int64] `json:"nights,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionLodgingData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionLodgingData declares is never written from them.
+func (o *IssuingTransactionLodgingData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionObject is an enumeration.
@@ -10533,6 +13525,23 @@ type IssuingTransactionPurchaseDetails struct {
 	Lodging   idemrt.Nullable[IssuingTransactionLodgingData]   `json:"lodging,omitzero"`
 	Receipt   idemrt.Nullable[[]IssuingTransactionReceiptData] `json:"receipt,omitzero"`
 	Reference idemrt.Nullable[string]                          `json:"reference,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionPurchaseDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionPurchaseDetails declares is never written from them.
+func (o *IssuingTransactionPurchaseDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionReceiptData is an object (schema "issuing_transaction_receipt_data").
@@ -10543,6 +13552,23 @@ type IssuingTransactionReceiptData struct {
 	Quantity    idemrt.Nullable[float64] `json:"quantity,omitzero"`
 	Total       idemrt.Nullable[int64]   `json:"total,omitzero"`
 	UnitCost    idemrt.Nullable[int64]   `json:"unit_cost,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionReceiptData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionReceiptData declares is never written from them.
+func (o *IssuingTransactionReceiptData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionTreasury is an object (schema "issuing_transaction_treasury").
@@ -10551,6 +13577,23 @@ type IssuingTransactionReceiptData struct {
 type IssuingTransactionTreasury struct {
 	ReceivedCredit idemrt.Nullable[string] `json:"received_credit,omitzero"`
 	ReceivedDebit  idemrt.Nullable[string] `json:"received_debit,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o IssuingTransactionTreasury) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// IssuingTransactionTreasury declares is never written from them.
+func (o *IssuingTransactionTreasury) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // IssuingTransactionType is an enumeration.
@@ -10606,6 +13649,23 @@ type Item struct {
 	Price          idemrt.Nullable[Price]    `json:"price,omitzero"`
 	Quantity       idemrt.Nullable[int64]    `json:"quantity,omitzero"`
 	Taxes          []LineItemsTaxAmount      `json:"taxes,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Item) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Item declares is never written from them.
+func (o *Item) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ItemObject is an enumeration.
@@ -10647,6 +13707,23 @@ type LegalEntityCompany struct {
 	TaxIDRegistrar       *string                                         `json:"tax_id_registrar,omitempty"`
 	VatIDProvided        *bool                                           `json:"vat_id_provided,omitempty"`
 	Verification         idemrt.Nullable[LegalEntityCompanyVerification] `json:"verification,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityCompany) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityCompany declares is never written from them.
+func (o *LegalEntityCompany) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LegalEntityCompanyStructure is an enumeration.
@@ -10692,6 +13769,23 @@ func (e LegalEntityCompanyStructure) IsKnown() bool {
 // LegalEntityCompanyVerification
 type LegalEntityCompanyVerification struct {
 	Document LegalEntityCompanyVerificationDocument `json:"document"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityCompanyVerification) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityCompanyVerification declares is never written from them.
+func (o *LegalEntityCompanyVerification) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LegalEntityCompanyVerificationDocument is an object (schema
@@ -10703,6 +13797,23 @@ type LegalEntityCompanyVerificationDocument struct {
 	Details     idemrt.Nullable[string]                                      `json:"details,omitzero"`
 	DetailsCode idemrt.Nullable[string]                                      `json:"details_code,omitzero"`
 	Front       idemrt.Nullable[LegalEntityCompanyVerificationDocumentFront] `json:"front,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityCompanyVerificationDocument) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityCompanyVerificationDocument declares is never written from them.
+func (o *LegalEntityCompanyVerificationDocument) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LegalEntityCompanyVerificationDocumentBack is one of String, File (anyOf): every variant that
@@ -10778,6 +13889,23 @@ type LegalEntityDob struct {
 	Day   idemrt.Nullable[int64] `json:"day,omitzero"`
 	Month idemrt.Nullable[int64] `json:"month,omitzero"`
 	Year  idemrt.Nullable[int64] `json:"year,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityDob) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityDob declares is never written from them.
+func (o *LegalEntityDob) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LegalEntityJapanAddress is an object (schema "legal_entity_japan_address").
@@ -10791,6 +13919,23 @@ type LegalEntityJapanAddress struct {
 	PostalCode idemrt.Nullable[string] `json:"postal_code,omitzero"`
 	State      idemrt.Nullable[string] `json:"state,omitzero"`
 	Town       idemrt.Nullable[string] `json:"town,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityJapanAddress) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityJapanAddress declares is never written from them.
+func (o *LegalEntityJapanAddress) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LegalEntityPersonVerification is an object (schema "legal_entity_person_verification").
@@ -10802,6 +13947,23 @@ type LegalEntityPersonVerification struct {
 	DetailsCode        idemrt.Nullable[string]                                `json:"details_code,omitzero"`
 	Document           *LegalEntityPersonVerificationDocument                 `json:"document,omitempty"`
 	Status             string                                                 `json:"status"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityPersonVerification) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityPersonVerification declares is never written from them.
+func (o *LegalEntityPersonVerification) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LegalEntityPersonVerificationDocument is an object (schema
@@ -10813,6 +13975,23 @@ type LegalEntityPersonVerificationDocument struct {
 	Details     idemrt.Nullable[string]                                     `json:"details,omitzero"`
 	DetailsCode idemrt.Nullable[string]                                     `json:"details_code,omitzero"`
 	Front       idemrt.Nullable[LegalEntityPersonVerificationDocumentFront] `json:"front,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityPersonVerificationDocument) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityPersonVerificationDocument declares is never written from them.
+func (o *LegalEntityPersonVerificationDocument) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LegalEntityPersonVerificationDocumentBack is one of String, File (anyOf): every variant that accepts
@@ -10888,6 +14067,23 @@ type LegalEntityUboDeclaration struct {
 	Date      idemrt.Nullable[int64]  `json:"date,omitzero"`
 	IP        idemrt.Nullable[string] `json:"ip,omitzero"`
 	UserAgent idemrt.Nullable[string] `json:"user_agent,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LegalEntityUboDeclaration) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LegalEntityUboDeclaration declares is never written from them.
+func (o *LegalEntityUboDeclaration) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LineItem is an object (schema "line_item").
@@ -10917,6 +14113,23 @@ type LineItem struct {
 	TaxRates               []TaxRate                                                  `json:"tax_rates,omitempty"`
 	Type                   LineItemType                                               `json:"type"`
 	UnitAmountExcludingTax idemrt.Nullable[string]                                    `json:"unit_amount_excluding_tax,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LineItem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LineItem declares is never written from them.
+func (o *LineItem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LineItemDiscountsItem is one of String, Discount (anyOf): every variant that accepts the JSON is set
@@ -11092,6 +14305,23 @@ func (e LineItemType) IsKnown() bool {
 type LineItemsDiscountAmount struct {
 	Amount   int64    `json:"amount"`
 	Discount Discount `json:"discount"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LineItemsDiscountAmount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LineItemsDiscountAmount declares is never written from them.
+func (o *LineItemsDiscountAmount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LineItemsTaxAmount is an object (schema "line_items_tax_amount").
@@ -11102,6 +14332,23 @@ type LineItemsTaxAmount struct {
 	Rate             TaxRate                                             `json:"rate"`
 	TaxabilityReason idemrt.Nullable[LineItemsTaxAmountTaxabilityReason] `json:"taxability_reason,omitzero"`
 	TaxableAmount    idemrt.Nullable[int64]                              `json:"taxable_amount,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LineItemsTaxAmount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LineItemsTaxAmount declares is never written from them.
+func (o *LineItemsTaxAmount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LineItemsTaxAmountTaxabilityReason is an enumeration.
@@ -11142,6 +14389,23 @@ type LinkedAccountOptionsUsBankAccount struct {
 	Permissions []LinkedAccountOptionsUsBankAccountPermissionsItem               `json:"permissions,omitempty"`
 	Prefetch    idemrt.Nullable[[]LinkedAccountOptionsUsBankAccountPrefetchItem] `json:"prefetch,omitzero"`
 	ReturnURL   *string                                                          `json:"return_url,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LinkedAccountOptionsUsBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LinkedAccountOptionsUsBankAccount declares is never written from them.
+func (o *LinkedAccountOptionsUsBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LinkedAccountOptionsUsBankAccountPermissionsItem is an enumeration.
@@ -11196,6 +14460,23 @@ type Mandate struct {
 	SingleUse            *MandateSingleUse           `json:"single_use,omitempty"`
 	Status               MandateStatus               `json:"status"`
 	Type                 MandateType                 `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Mandate) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Mandate declares is never written from them.
+func (o *Mandate) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandateAcssDebit is an object (schema "mandate_acss_debit").
@@ -11206,6 +14487,23 @@ type MandateAcssDebit struct {
 	IntervalDescription idemrt.Nullable[string]          `json:"interval_description,omitzero"`
 	PaymentSchedule     MandateAcssDebitPaymentSchedule  `json:"payment_schedule"`
 	TransactionType     MandateAcssDebitTransactionType  `json:"transaction_type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MandateAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MandateAcssDebit declares is never written from them.
+func (o *MandateAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandateAcssDebitDefaultForItem is an enumeration.
@@ -11268,6 +14566,23 @@ func (e MandateAcssDebitTransactionType) IsKnown() bool {
 // mandate_au_becs_debit
 type MandateAuBecsDebit struct {
 	URL string `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MandateAuBecsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MandateAuBecsDebit declares is never written from them.
+func (o *MandateAuBecsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandateBacsDebit is an object (schema "mandate_bacs_debit").
@@ -11277,6 +14592,23 @@ type MandateBacsDebit struct {
 	NetworkStatus MandateBacsDebitNetworkStatus `json:"network_status"`
 	Reference     string                        `json:"reference"`
 	URL           string                        `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MandateBacsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MandateBacsDebit declares is never written from them.
+func (o *MandateBacsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandateBacsDebitNetworkStatus is an enumeration.
@@ -11378,6 +14710,23 @@ type MandatePaymentMethodDetails struct {
 	SepaDebit     *MandateSepaDebit               `json:"sepa_debit,omitempty"`
 	Type          string                          `json:"type"`
 	UsBankAccount MandateUsBankAccount            `json:"us_bank_account,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MandatePaymentMethodDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MandatePaymentMethodDetails declares is never written from them.
+func (o *MandatePaymentMethodDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandatePaypal is an object (schema "mandate_paypal").
@@ -11386,6 +14735,23 @@ type MandatePaymentMethodDetails struct {
 type MandatePaypal struct {
 	BillingAgreementID idemrt.Nullable[string] `json:"billing_agreement_id,omitzero"`
 	PayerID            idemrt.Nullable[string] `json:"payer_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MandatePaypal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MandatePaypal declares is never written from them.
+func (o *MandatePaypal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandateSepaDebit is an object (schema "mandate_sepa_debit").
@@ -11394,6 +14760,23 @@ type MandatePaypal struct {
 type MandateSepaDebit struct {
 	Reference string `json:"reference"`
 	URL       string `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MandateSepaDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MandateSepaDebit declares is never written from them.
+func (o *MandateSepaDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandateSingleUse is an object (schema "mandate_single_use").
@@ -11402,6 +14785,23 @@ type MandateSepaDebit struct {
 type MandateSingleUse struct {
 	Amount   int64  `json:"amount"`
 	Currency string `json:"currency"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o MandateSingleUse) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// MandateSingleUse declares is never written from them.
+func (o *MandateSingleUse) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // MandateStatus is an enumeration.
@@ -11452,6 +14852,23 @@ type MandateUsBankAccount map[string]json.RawMessage
 type Networks struct {
 	Available []string                `json:"available"`
 	Preferred idemrt.Nullable[string] `json:"preferred,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Networks) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Networks declares is never written from them.
+func (o *Networks) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // OfflineAcceptance is a map (schema "offline_acceptance").
@@ -11465,6 +14882,23 @@ type OfflineAcceptance map[string]json.RawMessage
 type OnlineAcceptance struct {
 	IPAddress idemrt.Nullable[string] `json:"ip_address,omitzero"`
 	UserAgent idemrt.Nullable[string] `json:"user_agent,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o OnlineAcceptance) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// OnlineAcceptance declares is never written from them.
+func (o *OnlineAcceptance) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PackageDimensions is an object (schema "package_dimensions").
@@ -11475,6 +14909,23 @@ type PackageDimensions struct {
 	Length float64 `json:"length"`
 	Weight float64 `json:"weight"`
 	Width  float64 `json:"width"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PackageDimensions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PackageDimensions declares is never written from them.
+func (o *PackageDimensions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFlowsAmountDetails is an object (schema "payment_flows_amount_details").
@@ -11482,6 +14933,23 @@ type PackageDimensions struct {
 // PaymentFlowsAmountDetails
 type PaymentFlowsAmountDetails struct {
 	Tip *PaymentFlowsAmountDetailsResourceTip `json:"tip,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFlowsAmountDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFlowsAmountDetails declares is never written from them.
+func (o *PaymentFlowsAmountDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFlowsAmountDetailsResourceTip is an object (schema
@@ -11490,6 +14958,23 @@ type PaymentFlowsAmountDetails struct {
 // PaymentFlowsAmountDetailsResourceTip
 type PaymentFlowsAmountDetailsResourceTip struct {
 	Amount *int64 `json:"amount,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFlowsAmountDetailsResourceTip) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFlowsAmountDetailsResourceTip declares is never written from them.
+func (o *PaymentFlowsAmountDetailsResourceTip) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFlowsAutomaticPaymentMethodsPaymentIntent is an object (schema
@@ -11499,6 +14984,23 @@ type PaymentFlowsAmountDetailsResourceTip struct {
 type PaymentFlowsAutomaticPaymentMethodsPaymentIntent struct {
 	AllowRedirects *PaymentFlowsAutomaticPaymentMethodsPaymentIntentAllowRedirects `json:"allow_redirects,omitempty"`
 	Enabled        bool                                                            `json:"enabled"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFlowsAutomaticPaymentMethodsPaymentIntent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFlowsAutomaticPaymentMethodsPaymentIntent declares is never written from them.
+func (o *PaymentFlowsAutomaticPaymentMethodsPaymentIntent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFlowsAutomaticPaymentMethodsPaymentIntentAllowRedirects is an enumeration.
@@ -11526,6 +15028,23 @@ func (e PaymentFlowsAutomaticPaymentMethodsPaymentIntentAllowRedirects) IsKnown(
 type PaymentFlowsAutomaticPaymentMethodsSetupIntent struct {
 	AllowRedirects *PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects `json:"allow_redirects,omitempty"`
 	Enabled        idemrt.Nullable[bool]                                         `json:"enabled,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFlowsAutomaticPaymentMethodsSetupIntent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFlowsAutomaticPaymentMethodsSetupIntent declares is never written from them.
+func (o *PaymentFlowsAutomaticPaymentMethodsSetupIntent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects is an enumeration.
@@ -11552,6 +15071,23 @@ func (e PaymentFlowsAutomaticPaymentMethodsSetupIntentAllowRedirects) IsKnown() 
 type PaymentFlowsInstallmentOptions struct {
 	Enabled bool                                      `json:"enabled"`
 	Plan    *PaymentMethodDetailsCardInstallmentsPlan `json:"plan,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFlowsInstallmentOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFlowsInstallmentOptions declares is never written from them.
+func (o *PaymentFlowsInstallmentOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFlowsPrivatePaymentMethodsAlipay is a map (schema
@@ -11568,6 +15104,23 @@ type PaymentFlowsPrivatePaymentMethodsAlipayDetails struct {
 	BuyerID       *string                 `json:"buyer_id,omitempty"`
 	Fingerprint   idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	TransactionID idemrt.Nullable[string] `json:"transaction_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFlowsPrivatePaymentMethodsAlipayDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFlowsPrivatePaymentMethodsAlipayDetails declares is never written from them.
+func (o *PaymentFlowsPrivatePaymentMethodsAlipayDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFlowsPrivatePaymentMethodsKlarnaDob is an object (schema
@@ -11578,6 +15131,23 @@ type PaymentFlowsPrivatePaymentMethodsKlarnaDob struct {
 	Day   idemrt.Nullable[int64] `json:"day,omitzero"`
 	Month idemrt.Nullable[int64] `json:"month,omitzero"`
 	Year  idemrt.Nullable[int64] `json:"year,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFlowsPrivatePaymentMethodsKlarnaDob) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFlowsPrivatePaymentMethodsKlarnaDob declares is never written from them.
+func (o *PaymentFlowsPrivatePaymentMethodsKlarnaDob) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntent is an object (schema "payment_intent").
@@ -11622,6 +15192,23 @@ type PaymentIntent struct {
 	Status                    PaymentIntentStatus                                               `json:"status"`
 	TransferData              idemrt.Nullable[TransferData]                                     `json:"transfer_data,omitzero"`
 	TransferGroup             idemrt.Nullable[string]                                           `json:"transfer_group,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntent declares is never written from them.
+func (o *PaymentIntent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentApplication is one of String, Application (anyOf): every variant that accepts the JSON
@@ -11704,6 +15291,23 @@ func (e PaymentIntentCaptureMethod) IsKnown() bool {
 // PaymentIntentCardProcessing
 type PaymentIntentCardProcessing struct {
 	CustomerNotification *PaymentIntentProcessingCustomerNotification `json:"customer_notification,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentCardProcessing) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentCardProcessing declares is never written from them.
+func (o *PaymentIntentCardProcessing) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentConfirmationMethod is an enumeration.
@@ -11846,6 +15450,23 @@ type PaymentIntentNextAction struct {
 	WechatPayDisplayQrCode               *PaymentIntentNextActionWechatPayDisplayQrCode               `json:"wechat_pay_display_qr_code,omitempty"`
 	WechatPayRedirectToAndroidApp        *PaymentIntentNextActionWechatPayRedirectToAndroidApp        `json:"wechat_pay_redirect_to_android_app,omitempty"`
 	WechatPayRedirectToIosApp            *PaymentIntentNextActionWechatPayRedirectToIosApp            `json:"wechat_pay_redirect_to_ios_app,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextAction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextAction declares is never written from them.
+func (o *PaymentIntentNextAction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionAlipayHandleRedirect is an object (schema
@@ -11857,6 +15478,23 @@ type PaymentIntentNextActionAlipayHandleRedirect struct {
 	NativeURL  idemrt.Nullable[string] `json:"native_url,omitzero"`
 	ReturnURL  idemrt.Nullable[string] `json:"return_url,omitzero"`
 	URL        idemrt.Nullable[string] `json:"url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionAlipayHandleRedirect) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionAlipayHandleRedirect declares is never written from them.
+func (o *PaymentIntentNextActionAlipayHandleRedirect) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionBoleto is an object (schema "payment_intent_next_action_boleto").
@@ -11867,6 +15505,23 @@ type PaymentIntentNextActionBoleto struct {
 	HostedVoucherURL idemrt.Nullable[string] `json:"hosted_voucher_url,omitzero"`
 	Number           idemrt.Nullable[string] `json:"number,omitzero"`
 	Pdf              idemrt.Nullable[string] `json:"pdf,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionBoleto) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionBoleto declares is never written from them.
+func (o *PaymentIntentNextActionBoleto) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionCardAwaitNotification is an object (schema
@@ -11876,6 +15531,23 @@ type PaymentIntentNextActionBoleto struct {
 type PaymentIntentNextActionCardAwaitNotification struct {
 	ChargeAttemptAt          idemrt.Nullable[int64] `json:"charge_attempt_at,omitzero"`
 	CustomerApprovalRequired idemrt.Nullable[bool]  `json:"customer_approval_required,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionCardAwaitNotification) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionCardAwaitNotification declares is never written from them.
+func (o *PaymentIntentNextActionCardAwaitNotification) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionCashappHandleRedirectOrDisplayQrCode is an object (schema
@@ -11886,6 +15558,23 @@ type PaymentIntentNextActionCashappHandleRedirectOrDisplayQrCode struct {
 	HostedInstructionsURL string                               `json:"hosted_instructions_url"`
 	MobileAuthURL         string                               `json:"mobile_auth_url"`
 	QrCode                PaymentIntentNextActionCashappQrCode `json:"qr_code"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionCashappHandleRedirectOrDisplayQrCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionCashappHandleRedirectOrDisplayQrCode declares is never written from them.
+func (o *PaymentIntentNextActionCashappHandleRedirectOrDisplayQrCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionCashappQrCode is an object (schema
@@ -11896,6 +15585,23 @@ type PaymentIntentNextActionCashappQrCode struct {
 	ExpiresAt   int64  `json:"expires_at"`
 	ImageURLPng string `json:"image_url_png"`
 	ImageURLSvg string `json:"image_url_svg"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionCashappQrCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionCashappQrCode declares is never written from them.
+func (o *PaymentIntentNextActionCashappQrCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionDisplayBankTransferInstructions is an object (schema
@@ -11909,6 +15615,23 @@ type PaymentIntentNextActionDisplayBankTransferInstructions struct {
 	HostedInstructionsURL idemrt.Nullable[string]                                    `json:"hosted_instructions_url,omitzero"`
 	Reference             idemrt.Nullable[string]                                    `json:"reference,omitzero"`
 	Type                  PaymentIntentNextActionDisplayBankTransferInstructionsType `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionDisplayBankTransferInstructions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionDisplayBankTransferInstructions declares is never written from them.
+func (o *PaymentIntentNextActionDisplayBankTransferInstructions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionDisplayBankTransferInstructionsType is an enumeration.
@@ -11940,6 +15663,23 @@ type PaymentIntentNextActionDisplayOxxoDetails struct {
 	ExpiresAfter     idemrt.Nullable[int64]  `json:"expires_after,omitzero"`
 	HostedVoucherURL idemrt.Nullable[string] `json:"hosted_voucher_url,omitzero"`
 	Number           idemrt.Nullable[string] `json:"number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionDisplayOxxoDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionDisplayOxxoDetails declares is never written from them.
+func (o *PaymentIntentNextActionDisplayOxxoDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionKonbini is an object (schema "payment_intent_next_action_konbini").
@@ -11949,6 +15689,23 @@ type PaymentIntentNextActionKonbini struct {
 	ExpiresAt        int64                                `json:"expires_at"`
 	HostedVoucherURL idemrt.Nullable[string]              `json:"hosted_voucher_url,omitzero"`
 	Stores           PaymentIntentNextActionKonbiniStores `json:"stores"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionKonbini) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionKonbini declares is never written from them.
+func (o *PaymentIntentNextActionKonbini) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionKonbiniFamilymart is an object (schema
@@ -11958,6 +15715,23 @@ type PaymentIntentNextActionKonbini struct {
 type PaymentIntentNextActionKonbiniFamilymart struct {
 	ConfirmationNumber *string `json:"confirmation_number,omitempty"`
 	PaymentCode        string  `json:"payment_code"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionKonbiniFamilymart) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionKonbiniFamilymart declares is never written from them.
+func (o *PaymentIntentNextActionKonbiniFamilymart) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionKonbiniLawson is an object (schema
@@ -11967,6 +15741,23 @@ type PaymentIntentNextActionKonbiniFamilymart struct {
 type PaymentIntentNextActionKonbiniLawson struct {
 	ConfirmationNumber *string `json:"confirmation_number,omitempty"`
 	PaymentCode        string  `json:"payment_code"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionKonbiniLawson) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionKonbiniLawson declares is never written from them.
+func (o *PaymentIntentNextActionKonbiniLawson) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionKonbiniMinistop is an object (schema
@@ -11976,6 +15767,23 @@ type PaymentIntentNextActionKonbiniLawson struct {
 type PaymentIntentNextActionKonbiniMinistop struct {
 	ConfirmationNumber *string `json:"confirmation_number,omitempty"`
 	PaymentCode        string  `json:"payment_code"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionKonbiniMinistop) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionKonbiniMinistop declares is never written from them.
+func (o *PaymentIntentNextActionKonbiniMinistop) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionKonbiniSeicomart is an object (schema
@@ -11985,6 +15793,23 @@ type PaymentIntentNextActionKonbiniMinistop struct {
 type PaymentIntentNextActionKonbiniSeicomart struct {
 	ConfirmationNumber *string `json:"confirmation_number,omitempty"`
 	PaymentCode        string  `json:"payment_code"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionKonbiniSeicomart) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionKonbiniSeicomart declares is never written from them.
+func (o *PaymentIntentNextActionKonbiniSeicomart) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionKonbiniStores is an object (schema
@@ -11996,6 +15821,23 @@ type PaymentIntentNextActionKonbiniStores struct {
 	Lawson     idemrt.Nullable[PaymentIntentNextActionKonbiniLawson]     `json:"lawson,omitzero"`
 	Ministop   idemrt.Nullable[PaymentIntentNextActionKonbiniMinistop]   `json:"ministop,omitzero"`
 	Seicomart  idemrt.Nullable[PaymentIntentNextActionKonbiniSeicomart]  `json:"seicomart,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionKonbiniStores) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionKonbiniStores declares is never written from them.
+func (o *PaymentIntentNextActionKonbiniStores) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionPaynowDisplayQrCode is an object (schema
@@ -12007,6 +15849,23 @@ type PaymentIntentNextActionPaynowDisplayQrCode struct {
 	HostedInstructionsURL idemrt.Nullable[string] `json:"hosted_instructions_url,omitzero"`
 	ImageURLPng           string                  `json:"image_url_png"`
 	ImageURLSvg           string                  `json:"image_url_svg"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionPaynowDisplayQrCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionPaynowDisplayQrCode declares is never written from them.
+func (o *PaymentIntentNextActionPaynowDisplayQrCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionPixDisplayQrCode is an object (schema
@@ -12019,6 +15878,23 @@ type PaymentIntentNextActionPixDisplayQrCode struct {
 	HostedInstructionsURL *string `json:"hosted_instructions_url,omitempty"`
 	ImageURLPng           *string `json:"image_url_png,omitempty"`
 	ImageURLSvg           *string `json:"image_url_svg,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionPixDisplayQrCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionPixDisplayQrCode declares is never written from them.
+func (o *PaymentIntentNextActionPixDisplayQrCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionPromptpayDisplayQrCode is an object (schema
@@ -12030,6 +15906,23 @@ type PaymentIntentNextActionPromptpayDisplayQrCode struct {
 	HostedInstructionsURL string `json:"hosted_instructions_url"`
 	ImageURLPng           string `json:"image_url_png"`
 	ImageURLSvg           string `json:"image_url_svg"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionPromptpayDisplayQrCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionPromptpayDisplayQrCode declares is never written from them.
+func (o *PaymentIntentNextActionPromptpayDisplayQrCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionRedirectToURL is an object (schema
@@ -12039,6 +15932,23 @@ type PaymentIntentNextActionPromptpayDisplayQrCode struct {
 type PaymentIntentNextActionRedirectToURL struct {
 	ReturnURL idemrt.Nullable[string] `json:"return_url,omitzero"`
 	URL       idemrt.Nullable[string] `json:"url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionRedirectToURL) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionRedirectToURL declares is never written from them.
+func (o *PaymentIntentNextActionRedirectToURL) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionVerifyWithMicrodeposits is an object (schema
@@ -12049,6 +15959,23 @@ type PaymentIntentNextActionVerifyWithMicrodeposits struct {
 	ArrivalDate           int64                                                                           `json:"arrival_date"`
 	HostedVerificationURL string                                                                          `json:"hosted_verification_url"`
 	MicrodepositType      idemrt.Nullable[PaymentIntentNextActionVerifyWithMicrodepositsMicrodepositType] `json:"microdeposit_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionVerifyWithMicrodeposits) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionVerifyWithMicrodeposits declares is never written from them.
+func (o *PaymentIntentNextActionVerifyWithMicrodeposits) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionVerifyWithMicrodepositsMicrodepositType is an enumeration.
@@ -12079,6 +16006,23 @@ type PaymentIntentNextActionWechatPayDisplayQrCode struct {
 	ImageDataURL          string `json:"image_data_url"`
 	ImageURLPng           string `json:"image_url_png"`
 	ImageURLSvg           string `json:"image_url_svg"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionWechatPayDisplayQrCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionWechatPayDisplayQrCode declares is never written from them.
+func (o *PaymentIntentNextActionWechatPayDisplayQrCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionWechatPayRedirectToAndroidApp is an object (schema
@@ -12093,6 +16037,23 @@ type PaymentIntentNextActionWechatPayRedirectToAndroidApp struct {
 	PrepayID  string `json:"prepay_id"`
 	Sign      string `json:"sign"`
 	Timestamp string `json:"timestamp"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionWechatPayRedirectToAndroidApp) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionWechatPayRedirectToAndroidApp declares is never written from them.
+func (o *PaymentIntentNextActionWechatPayRedirectToAndroidApp) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentNextActionWechatPayRedirectToIosApp is an object (schema
@@ -12101,6 +16062,23 @@ type PaymentIntentNextActionWechatPayRedirectToAndroidApp struct {
 // PaymentIntentNextActionWechatPayRedirectToIOSApp
 type PaymentIntentNextActionWechatPayRedirectToIosApp struct {
 	NativeURL string `json:"native_url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentNextActionWechatPayRedirectToIosApp) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentNextActionWechatPayRedirectToIosApp declares is never written from them.
+func (o *PaymentIntentNextActionWechatPayRedirectToIosApp) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentObject is an enumeration.
@@ -12223,6 +16201,23 @@ type PaymentIntentPaymentMethodOptions struct {
 	UsBankAccount    *PaymentIntentPaymentMethodOptionsUsBankAccount2   `json:"us_bank_account,omitempty"`
 	WechatPay        *PaymentIntentPaymentMethodOptionsWechatPay        `json:"wechat_pay,omitempty"`
 	Zip              *PaymentIntentPaymentMethodOptionsZip              `json:"zip,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptions declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsAcssDebit is an object (schema
@@ -12233,6 +16228,23 @@ type PaymentIntentPaymentMethodOptionsAcssDebit struct {
 	MandateOptions     *PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebit     `json:"mandate_options,omitempty"`
 	SetupFutureUsage   *PaymentIntentPaymentMethodOptionsAcssDebitSetupFutureUsage   `json:"setup_future_usage,omitempty"`
 	VerificationMethod *PaymentIntentPaymentMethodOptionsAcssDebitVerificationMethod `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsAcssDebit declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsAcssDebit2 is one of PaymentIntentPaymentMethodOptionsAcssDebit,
@@ -12416,6 +16428,23 @@ func (u PaymentIntentPaymentMethodOptionsAlipay) RawJSON() json.RawMessage {
 // payment_intent_payment_method_options_au_becs_debit
 type PaymentIntentPaymentMethodOptionsAuBecsDebit struct {
 	SetupFutureUsage *PaymentIntentPaymentMethodOptionsAuBecsDebitSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsAuBecsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsAuBecsDebit declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsAuBecsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsAuBecsDebit2 is one of
@@ -12628,6 +16657,23 @@ type PaymentIntentPaymentMethodOptionsCard struct {
 	SetupFutureUsage               *PaymentIntentPaymentMethodOptionsCardSetupFutureUsage                    `json:"setup_future_usage,omitempty"`
 	StatementDescriptorSuffixKana  *string                                                                   `json:"statement_descriptor_suffix_kana,omitempty"`
 	StatementDescriptorSuffixKanji *string                                                                   `json:"statement_descriptor_suffix_kanji,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsCard declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsCard2 is one of PaymentIntentPaymentMethodOptionsCard,
@@ -12855,6 +16901,23 @@ func (u PaymentIntentPaymentMethodOptionsCustomerBalance) RawJSON() json.RawMess
 // payment_intent_payment_method_options_eps
 type PaymentIntentPaymentMethodOptionsEps struct {
 	SetupFutureUsage *PaymentIntentPaymentMethodOptionsEpsSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsEps) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsEps declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsEps) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsEps2 is one of PaymentIntentPaymentMethodOptionsEps,
@@ -13154,6 +17217,23 @@ func (u PaymentIntentPaymentMethodOptionsKonbini) RawJSON() json.RawMessage {
 type PaymentIntentPaymentMethodOptionsLink struct {
 	CaptureMethod    *PaymentIntentPaymentMethodOptionsLinkCaptureMethod    `json:"capture_method,omitempty"`
 	SetupFutureUsage *PaymentIntentPaymentMethodOptionsLinkSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsLink) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsLink declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsLink) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsLink2 is one of PaymentIntentPaymentMethodOptionsLink,
@@ -13235,6 +17315,23 @@ type PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebit struct {
 	IntervalDescription idemrt.Nullable[string]                                                                  `json:"interval_description,omitzero"`
 	PaymentSchedule     idemrt.Nullable[PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebitPaymentSchedule] `json:"payment_schedule,omitzero"`
 	TransactionType     idemrt.Nullable[PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebitTransactionType] `json:"transaction_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebit declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsMandateOptionsAcssDebitPaymentSchedule is an enumeration.
@@ -13491,6 +17588,23 @@ func (u PaymentIntentPaymentMethodOptionsPromptpay) RawJSON() json.RawMessage {
 type PaymentIntentPaymentMethodOptionsSepaDebit struct {
 	MandateOptions   PaymentIntentPaymentMethodOptionsMandateOptionsSepaDebit    `json:"mandate_options,omitempty"`
 	SetupFutureUsage *PaymentIntentPaymentMethodOptionsSepaDebitSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsSepaDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsSepaDebit declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsSepaDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsSepaDebit2 is one of PaymentIntentPaymentMethodOptionsSepaDebit,
@@ -13590,6 +17704,23 @@ type PaymentIntentPaymentMethodOptionsUsBankAccount struct {
 	PreferredSettlementSpeed *PaymentIntentPaymentMethodOptionsUsBankAccountPreferredSettlementSpeed `json:"preferred_settlement_speed,omitempty"`
 	SetupFutureUsage         *PaymentIntentPaymentMethodOptionsUsBankAccountSetupFutureUsage         `json:"setup_future_usage,omitempty"`
 	VerificationMethod       *PaymentIntentPaymentMethodOptionsUsBankAccountVerificationMethod       `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentPaymentMethodOptionsUsBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentPaymentMethodOptionsUsBankAccount declares is never written from them.
+func (o *PaymentIntentPaymentMethodOptionsUsBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentPaymentMethodOptionsUsBankAccount2 is one of
@@ -13757,6 +17888,23 @@ func (u PaymentIntentPaymentMethodOptionsZip) RawJSON() json.RawMessage {
 type PaymentIntentProcessing struct {
 	Card *PaymentIntentCardProcessing `json:"card,omitempty"`
 	Type PaymentIntentProcessingType  `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentProcessing) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentProcessing declares is never written from them.
+func (o *PaymentIntentProcessing) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentProcessingCustomerNotification is an object (schema
@@ -13766,6 +17914,23 @@ type PaymentIntentProcessing struct {
 type PaymentIntentProcessingCustomerNotification struct {
 	ApprovalRequested idemrt.Nullable[bool]  `json:"approval_requested,omitzero"`
 	CompletesAt       idemrt.Nullable[int64] `json:"completes_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentProcessingCustomerNotification) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentProcessingCustomerNotification declares is never written from them.
+func (o *PaymentIntentProcessingCustomerNotification) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentProcessingType is an enumeration.
@@ -13868,6 +18033,23 @@ type PaymentIntentTypeSpecificPaymentMethodOptionsClient struct {
 	Installments       *PaymentFlowsInstallmentOptions                                        `json:"installments,omitempty"`
 	SetupFutureUsage   *PaymentIntentTypeSpecificPaymentMethodOptionsClientSetupFutureUsage   `json:"setup_future_usage,omitempty"`
 	VerificationMethod *PaymentIntentTypeSpecificPaymentMethodOptionsClientVerificationMethod `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentIntentTypeSpecificPaymentMethodOptionsClient) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentIntentTypeSpecificPaymentMethodOptionsClient declares is never written from them.
+func (o *PaymentIntentTypeSpecificPaymentMethodOptionsClient) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentIntentTypeSpecificPaymentMethodOptionsClientCaptureMethod is an enumeration.
@@ -13972,6 +18154,23 @@ type PaymentMethod struct {
 	UsBankAccount    *PaymentMethodUsBankAccount             `json:"us_bank_account,omitempty"`
 	WechatPay        PaymentMethodWechatPay                  `json:"wechat_pay,omitempty"`
 	Zip              PaymentMethodZip                        `json:"zip,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethod) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethod declares is never written from them.
+func (o *PaymentMethod) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodAcssDebit is an object (schema "payment_method_acss_debit").
@@ -13983,6 +18182,23 @@ type PaymentMethodAcssDebit struct {
 	InstitutionNumber idemrt.Nullable[string] `json:"institution_number,omitzero"`
 	Last4             idemrt.Nullable[string] `json:"last4,omitzero"`
 	TransitNumber     idemrt.Nullable[string] `json:"transit_number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodAcssDebit declares is never written from them.
+func (o *PaymentMethodAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodAffirm is a map (schema "payment_method_affirm").
@@ -14002,6 +18218,23 @@ type PaymentMethodAuBecsDebit struct {
 	BsbNumber   idemrt.Nullable[string] `json:"bsb_number,omitzero"`
 	Fingerprint idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	Last4       idemrt.Nullable[string] `json:"last4,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodAuBecsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodAuBecsDebit declares is never written from them.
+func (o *PaymentMethodAuBecsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodBacsDebit is an object (schema "payment_method_bacs_debit").
@@ -14011,6 +18244,23 @@ type PaymentMethodBacsDebit struct {
 	Fingerprint idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	Last4       idemrt.Nullable[string] `json:"last4,omitzero"`
 	SortCode    idemrt.Nullable[string] `json:"sort_code,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodBacsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodBacsDebit declares is never written from them.
+func (o *PaymentMethodBacsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodBancontact is a map (schema "payment_method_bancontact").
@@ -14028,6 +18278,23 @@ type PaymentMethodBlik map[string]json.RawMessage
 // payment_method_boleto
 type PaymentMethodBoleto struct {
 	TaxID string `json:"tax_id"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodBoleto) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodBoleto declares is never written from them.
+func (o *PaymentMethodBoleto) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCard is an object (schema "payment_method_card").
@@ -14046,6 +18313,23 @@ type PaymentMethodCard struct {
 	Networks          idemrt.Nullable[Networks]                       `json:"networks,omitzero"`
 	ThreeDSecureUsage idemrt.Nullable[ThreeDSecureUsage]              `json:"three_d_secure_usage,omitzero"`
 	Wallet            idemrt.Nullable[PaymentMethodCardWallet]        `json:"wallet,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCard declares is never written from them.
+func (o *PaymentMethodCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCardChecks is an object (schema "payment_method_card_checks").
@@ -14055,6 +18339,23 @@ type PaymentMethodCardChecks struct {
 	AddressLine1Check      idemrt.Nullable[string] `json:"address_line1_check,omitzero"`
 	AddressPostalCodeCheck idemrt.Nullable[string] `json:"address_postal_code_check,omitzero"`
 	CvcCheck               idemrt.Nullable[string] `json:"cvc_check,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCardChecks) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCardChecks declares is never written from them.
+func (o *PaymentMethodCardChecks) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCardGeneratedCard is an object (schema "payment_method_card_generated_card").
@@ -14064,6 +18365,23 @@ type PaymentMethodCardGeneratedCard struct {
 	Charge               idemrt.Nullable[string]                                     `json:"charge,omitzero"`
 	PaymentMethodDetails idemrt.Nullable[CardGeneratedFromPaymentMethodDetails]      `json:"payment_method_details,omitzero"`
 	SetupAttempt         idemrt.Nullable[PaymentMethodCardGeneratedCardSetupAttempt] `json:"setup_attempt,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCardGeneratedCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCardGeneratedCard declares is never written from them.
+func (o *PaymentMethodCardGeneratedCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCardGeneratedCardSetupAttempt is one of String, SetupAttempt (anyOf): every variant
@@ -14113,6 +18431,23 @@ type PaymentMethodCardPresent struct {
 	Last4          idemrt.Nullable[string]                             `json:"last4,omitzero"`
 	Networks       idemrt.Nullable[PaymentMethodCardPresentNetworks]   `json:"networks,omitzero"`
 	ReadMethod     idemrt.Nullable[PaymentMethodCardPresentReadMethod] `json:"read_method,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCardPresent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCardPresent declares is never written from them.
+func (o *PaymentMethodCardPresent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCardPresentNetworks is an object (schema "payment_method_card_present_networks").
@@ -14121,6 +18456,23 @@ type PaymentMethodCardPresent struct {
 type PaymentMethodCardPresentNetworks struct {
 	Available []string                `json:"available"`
 	Preferred idemrt.Nullable[string] `json:"preferred,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCardPresentNetworks) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCardPresentNetworks declares is never written from them.
+func (o *PaymentMethodCardPresentNetworks) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCardPresentReadMethod is an enumeration.
@@ -14157,6 +18509,23 @@ type PaymentMethodCardWallet struct {
 	SamsungPay          PaymentMethodCardWalletSamsungPay          `json:"samsung_pay,omitempty"`
 	Type                PaymentMethodCardWalletType                `json:"type"`
 	VisaCheckout        *PaymentMethodCardWalletVisaCheckout       `json:"visa_checkout,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCardWallet) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCardWallet declares is never written from them.
+func (o *PaymentMethodCardWallet) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCardWalletAmexExpressCheckout is a map (schema
@@ -14188,6 +18557,23 @@ type PaymentMethodCardWalletMasterpass struct {
 	Email           idemrt.Nullable[string]  `json:"email,omitzero"`
 	Name            idemrt.Nullable[string]  `json:"name,omitzero"`
 	ShippingAddress idemrt.Nullable[Address] `json:"shipping_address,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCardWalletMasterpass) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCardWalletMasterpass declares is never written from them.
+func (o *PaymentMethodCardWalletMasterpass) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCardWalletSamsungPay is a map (schema "payment_method_card_wallet_samsung_pay").
@@ -14227,6 +18613,23 @@ type PaymentMethodCardWalletVisaCheckout struct {
 	Email           idemrt.Nullable[string]  `json:"email,omitzero"`
 	Name            idemrt.Nullable[string]  `json:"name,omitzero"`
 	ShippingAddress idemrt.Nullable[Address] `json:"shipping_address,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCardWalletVisaCheckout) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCardWalletVisaCheckout declares is never written from them.
+func (o *PaymentMethodCardWalletVisaCheckout) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCashapp is an object (schema "payment_method_cashapp").
@@ -14235,6 +18638,23 @@ type PaymentMethodCardWalletVisaCheckout struct {
 type PaymentMethodCashapp struct {
 	BuyerID idemrt.Nullable[string] `json:"buyer_id,omitzero"`
 	Cashtag idemrt.Nullable[string] `json:"cashtag,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodCashapp) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodCashapp declares is never written from them.
+func (o *PaymentMethodCashapp) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodCustomer is one of String, Customer (anyOf): every variant that accepts the JSON is set
@@ -14318,6 +18738,23 @@ type PaymentMethodDetails struct {
 	Wechat            PaymentMethodDetailsWechat                      `json:"wechat,omitempty"`
 	WechatPay         *PaymentMethodDetailsWechatPay                  `json:"wechat_pay,omitempty"`
 	Zip               PaymentMethodDetailsZip                         `json:"zip,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetails declares is never written from them.
+func (o *PaymentMethodDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsAchCreditTransfer is an object (schema
@@ -14329,6 +18766,23 @@ type PaymentMethodDetailsAchCreditTransfer struct {
 	BankName      idemrt.Nullable[string] `json:"bank_name,omitzero"`
 	RoutingNumber idemrt.Nullable[string] `json:"routing_number,omitzero"`
 	SwiftCode     idemrt.Nullable[string] `json:"swift_code,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsAchCreditTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsAchCreditTransfer declares is never written from them.
+func (o *PaymentMethodDetailsAchCreditTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsAchDebit is an object (schema "payment_method_details_ach_debit").
@@ -14341,6 +18795,23 @@ type PaymentMethodDetailsAchDebit struct {
 	Fingerprint       idemrt.Nullable[string]                                        `json:"fingerprint,omitzero"`
 	Last4             idemrt.Nullable[string]                                        `json:"last4,omitzero"`
 	RoutingNumber     idemrt.Nullable[string]                                        `json:"routing_number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsAchDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsAchDebit declares is never written from them.
+func (o *PaymentMethodDetailsAchDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsAchDebitAccountHolderType is an enumeration.
@@ -14371,6 +18842,23 @@ type PaymentMethodDetailsAcssDebit struct {
 	Last4             idemrt.Nullable[string] `json:"last4,omitzero"`
 	Mandate           *string                 `json:"mandate,omitempty"`
 	TransitNumber     idemrt.Nullable[string] `json:"transit_number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsAcssDebit declares is never written from them.
+func (o *PaymentMethodDetailsAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsAffirm is a map (schema "payment_method_details_affirm").
@@ -14385,6 +18873,23 @@ type PaymentMethodDetailsAffirm map[string]json.RawMessage
 type PaymentMethodDetailsAfterpayClearpay struct {
 	OrderID   idemrt.Nullable[string] `json:"order_id,omitzero"`
 	Reference idemrt.Nullable[string] `json:"reference,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsAfterpayClearpay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsAfterpayClearpay declares is never written from them.
+func (o *PaymentMethodDetailsAfterpayClearpay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsAuBecsDebit is an object (schema "payment_method_details_au_becs_debit").
@@ -14395,6 +18900,23 @@ type PaymentMethodDetailsAuBecsDebit struct {
 	Fingerprint idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	Last4       idemrt.Nullable[string] `json:"last4,omitzero"`
 	Mandate     *string                 `json:"mandate,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsAuBecsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsAuBecsDebit declares is never written from them.
+func (o *PaymentMethodDetailsAuBecsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsBacsDebit is an object (schema "payment_method_details_bacs_debit").
@@ -14405,6 +18927,23 @@ type PaymentMethodDetailsBacsDebit struct {
 	Last4       idemrt.Nullable[string] `json:"last4,omitzero"`
 	Mandate     idemrt.Nullable[string] `json:"mandate,omitzero"`
 	SortCode    idemrt.Nullable[string] `json:"sort_code,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsBacsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsBacsDebit declares is never written from them.
+func (o *PaymentMethodDetailsBacsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsBancontact is an object (schema "payment_method_details_bancontact").
@@ -14419,6 +18958,23 @@ type PaymentMethodDetailsBancontact struct {
 	IbanLast4                 idemrt.Nullable[string]                                                  `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[PaymentMethodDetailsBancontactPreferredLanguage]         `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                                  `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsBancontact) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsBancontact declares is never written from them.
+func (o *PaymentMethodDetailsBancontact) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsBancontactGeneratedSepaDebit is one of String, PaymentMethod (anyOf): every
@@ -14517,6 +19073,23 @@ type PaymentMethodDetailsBlik map[string]json.RawMessage
 // payment_method_details_boleto
 type PaymentMethodDetailsBoleto struct {
 	TaxID string `json:"tax_id"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsBoleto) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsBoleto declares is never written from them.
+func (o *PaymentMethodDetailsBoleto) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCard is an object (schema "payment_method_details_card").
@@ -14537,6 +19110,23 @@ type PaymentMethodDetailsCard struct {
 	NetworkToken idemrt.Nullable[PaymentMethodDetailsCardNetworkToken] `json:"network_token,omitzero"`
 	ThreeDSecure idemrt.Nullable[ThreeDSecureDetailsCharge]            `json:"three_d_secure,omitzero"`
 	Wallet       idemrt.Nullable[PaymentMethodDetailsCardWallet]       `json:"wallet,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCard declares is never written from them.
+func (o *PaymentMethodDetailsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardChecks is an object (schema "payment_method_details_card_checks").
@@ -14546,6 +19136,23 @@ type PaymentMethodDetailsCardChecks struct {
 	AddressLine1Check      idemrt.Nullable[string] `json:"address_line1_check,omitzero"`
 	AddressPostalCodeCheck idemrt.Nullable[string] `json:"address_postal_code_check,omitzero"`
 	CvcCheck               idemrt.Nullable[string] `json:"cvc_check,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardChecks) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardChecks declares is never written from them.
+func (o *PaymentMethodDetailsCardChecks) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardInstallments is an object (schema
@@ -14554,6 +19161,23 @@ type PaymentMethodDetailsCardChecks struct {
 // payment_method_details_card_installments
 type PaymentMethodDetailsCardInstallments struct {
 	Plan idemrt.Nullable[PaymentMethodDetailsCardInstallmentsPlan] `json:"plan,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardInstallments) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardInstallments declares is never written from them.
+func (o *PaymentMethodDetailsCardInstallments) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardInstallmentsPlan is an object (schema
@@ -14564,6 +19188,23 @@ type PaymentMethodDetailsCardInstallmentsPlan struct {
 	Count    idemrt.Nullable[int64]                                            `json:"count,omitzero"`
 	Interval idemrt.Nullable[PaymentMethodDetailsCardInstallmentsPlanInterval] `json:"interval,omitzero"`
 	Type     PaymentMethodDetailsCardInstallmentsPlanType                      `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardInstallmentsPlan) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardInstallmentsPlan declares is never written from them.
+func (o *PaymentMethodDetailsCardInstallmentsPlan) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardInstallmentsPlanInterval is an enumeration.
@@ -14606,6 +19247,23 @@ func (e PaymentMethodDetailsCardInstallmentsPlanType) IsKnown() bool {
 // payment_method_details_card_network_token
 type PaymentMethodDetailsCardNetworkToken struct {
 	Used bool `json:"used"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardNetworkToken) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardNetworkToken declares is never written from them.
+func (o *PaymentMethodDetailsCardNetworkToken) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardPresent is an object (schema "payment_method_details_card_present").
@@ -14629,6 +19287,23 @@ type PaymentMethodDetailsCardPresent struct {
 	OvercaptureSupported              bool                                                       `json:"overcapture_supported"`
 	ReadMethod                        idemrt.Nullable[PaymentMethodDetailsCardPresentReadMethod] `json:"read_method,omitzero"`
 	Receipt                           idemrt.Nullable[PaymentMethodDetailsCardPresentReceipt]    `json:"receipt,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardPresent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardPresent declares is never written from them.
+func (o *PaymentMethodDetailsCardPresent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardPresentReadMethod is an enumeration.
@@ -14666,6 +19341,23 @@ type PaymentMethodDetailsCardPresentReceipt struct {
 	DedicatedFileName            idemrt.Nullable[string]                            `json:"dedicated_file_name,omitzero"`
 	TerminalVerificationResults  idemrt.Nullable[string]                            `json:"terminal_verification_results,omitzero"`
 	TransactionStatusInformation idemrt.Nullable[string]                            `json:"transaction_status_information,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardPresentReceipt) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardPresentReceipt declares is never written from them.
+func (o *PaymentMethodDetailsCardPresentReceipt) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardPresentReceiptAccountType is an enumeration.
@@ -14701,6 +19393,23 @@ type PaymentMethodDetailsCardWallet struct {
 	SamsungPay          PaymentMethodDetailsCardWalletSamsungPay          `json:"samsung_pay,omitempty"`
 	Type                PaymentMethodDetailsCardWalletType                `json:"type"`
 	VisaCheckout        *PaymentMethodDetailsCardWalletVisaCheckout       `json:"visa_checkout,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardWallet) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardWallet declares is never written from them.
+func (o *PaymentMethodDetailsCardWallet) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardWalletAmexExpressCheckout is a map (schema
@@ -14735,6 +19444,23 @@ type PaymentMethodDetailsCardWalletMasterpass struct {
 	Email           idemrt.Nullable[string]  `json:"email,omitzero"`
 	Name            idemrt.Nullable[string]  `json:"name,omitzero"`
 	ShippingAddress idemrt.Nullable[Address] `json:"shipping_address,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardWalletMasterpass) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardWalletMasterpass declares is never written from them.
+func (o *PaymentMethodDetailsCardWalletMasterpass) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCardWalletSamsungPay is a map (schema
@@ -14775,6 +19501,23 @@ type PaymentMethodDetailsCardWalletVisaCheckout struct {
 	Email           idemrt.Nullable[string]  `json:"email,omitzero"`
 	Name            idemrt.Nullable[string]  `json:"name,omitzero"`
 	ShippingAddress idemrt.Nullable[Address] `json:"shipping_address,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCardWalletVisaCheckout) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCardWalletVisaCheckout declares is never written from them.
+func (o *PaymentMethodDetailsCardWalletVisaCheckout) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCashapp is an object (schema "payment_method_details_cashapp").
@@ -14783,6 +19526,23 @@ type PaymentMethodDetailsCardWalletVisaCheckout struct {
 type PaymentMethodDetailsCashapp struct {
 	BuyerID idemrt.Nullable[string] `json:"buyer_id,omitzero"`
 	Cashtag idemrt.Nullable[string] `json:"cashtag,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsCashapp) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsCashapp declares is never written from them.
+func (o *PaymentMethodDetailsCashapp) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsCustomerBalance is a map (schema "payment_method_details_customer_balance").
@@ -14796,6 +19556,23 @@ type PaymentMethodDetailsCustomerBalance map[string]json.RawMessage
 type PaymentMethodDetailsEps struct {
 	Bank         idemrt.Nullable[PaymentMethodDetailsEpsBank] `json:"bank,omitzero"`
 	VerifiedName idemrt.Nullable[string]                      `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsEps) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsEps declares is never written from them.
+func (o *PaymentMethodDetailsEps) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsEpsBank is an enumeration.
@@ -14848,6 +19625,23 @@ func (e PaymentMethodDetailsEpsBank) IsKnown() bool {
 type PaymentMethodDetailsFpx struct {
 	Bank          PaymentMethodDetailsFpxBank `json:"bank"`
 	TransactionID idemrt.Nullable[string]     `json:"transaction_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsFpx) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsFpx declares is never written from them.
+func (o *PaymentMethodDetailsFpx) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsFpxBank is an enumeration.
@@ -14896,6 +19690,23 @@ type PaymentMethodDetailsGiropay struct {
 	BankName     idemrt.Nullable[string] `json:"bank_name,omitzero"`
 	Bic          idemrt.Nullable[string] `json:"bic,omitzero"`
 	VerifiedName idemrt.Nullable[string] `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsGiropay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsGiropay declares is never written from them.
+func (o *PaymentMethodDetailsGiropay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsGrabpay is an object (schema "payment_method_details_grabpay").
@@ -14903,6 +19714,23 @@ type PaymentMethodDetailsGiropay struct {
 // payment_method_details_grabpay
 type PaymentMethodDetailsGrabpay struct {
 	TransactionID idemrt.Nullable[string] `json:"transaction_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsGrabpay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsGrabpay declares is never written from them.
+func (o *PaymentMethodDetailsGrabpay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsIdeal is an object (schema "payment_method_details_ideal").
@@ -14915,6 +19743,23 @@ type PaymentMethodDetailsIdeal struct {
 	GeneratedSepaDebitMandate idemrt.Nullable[PaymentMethodDetailsIdealGeneratedSepaDebitMandate] `json:"generated_sepa_debit_mandate,omitzero"`
 	IbanLast4                 idemrt.Nullable[string]                                             `json:"iban_last4,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                             `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsIdeal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsIdeal declares is never written from them.
+func (o *PaymentMethodDetailsIdeal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsIdealBank is an enumeration.
@@ -15064,6 +19909,23 @@ type PaymentMethodDetailsInteracPresent struct {
 	PreferredLocales idemrt.Nullable[[]string]                                     `json:"preferred_locales,omitzero"`
 	ReadMethod       idemrt.Nullable[PaymentMethodDetailsInteracPresentReadMethod] `json:"read_method,omitzero"`
 	Receipt          idemrt.Nullable[PaymentMethodDetailsInteracPresentReceipt]    `json:"receipt,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsInteracPresent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsInteracPresent declares is never written from them.
+func (o *PaymentMethodDetailsInteracPresent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsInteracPresentReadMethod is an enumeration.
@@ -15101,6 +19963,23 @@ type PaymentMethodDetailsInteracPresentReceipt struct {
 	DedicatedFileName            idemrt.Nullable[string]                               `json:"dedicated_file_name,omitzero"`
 	TerminalVerificationResults  idemrt.Nullable[string]                               `json:"terminal_verification_results,omitzero"`
 	TransactionStatusInformation idemrt.Nullable[string]                               `json:"transaction_status_information,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsInteracPresentReceipt) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsInteracPresentReceipt declares is never written from them.
+func (o *PaymentMethodDetailsInteracPresentReceipt) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsInteracPresentReceiptAccountType is an enumeration.
@@ -15128,6 +20007,23 @@ func (e PaymentMethodDetailsInteracPresentReceiptAccountType) IsKnown() bool {
 type PaymentMethodDetailsKlarna struct {
 	PaymentMethodCategory idemrt.Nullable[string] `json:"payment_method_category,omitzero"`
 	PreferredLocale       idemrt.Nullable[string] `json:"preferred_locale,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsKlarna) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsKlarna declares is never written from them.
+func (o *PaymentMethodDetailsKlarna) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsKonbini is an object (schema "payment_method_details_konbini").
@@ -15135,6 +20031,23 @@ type PaymentMethodDetailsKlarna struct {
 // payment_method_details_konbini
 type PaymentMethodDetailsKonbini struct {
 	Store idemrt.Nullable[PaymentMethodDetailsKonbiniStore] `json:"store,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsKonbini) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsKonbini declares is never written from them.
+func (o *PaymentMethodDetailsKonbini) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsKonbiniStore is an object (schema "payment_method_details_konbini_store").
@@ -15142,6 +20055,23 @@ type PaymentMethodDetailsKonbini struct {
 // payment_method_details_konbini_store
 type PaymentMethodDetailsKonbiniStore struct {
 	Chain idemrt.Nullable[PaymentMethodDetailsKonbiniStoreChain] `json:"chain,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsKonbiniStore) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsKonbiniStore declares is never written from them.
+func (o *PaymentMethodDetailsKonbiniStore) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsKonbiniStoreChain is an enumeration.
@@ -15169,6 +20099,23 @@ func (e PaymentMethodDetailsKonbiniStoreChain) IsKnown() bool {
 // payment_method_details_link
 type PaymentMethodDetailsLink struct {
 	Country idemrt.Nullable[string] `json:"country,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsLink) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsLink declares is never written from them.
+func (o *PaymentMethodDetailsLink) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsMultibanco is an object (schema "payment_method_details_multibanco").
@@ -15177,6 +20124,23 @@ type PaymentMethodDetailsLink struct {
 type PaymentMethodDetailsMultibanco struct {
 	Entity    idemrt.Nullable[string] `json:"entity,omitzero"`
 	Reference idemrt.Nullable[string] `json:"reference,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsMultibanco) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsMultibanco declares is never written from them.
+func (o *PaymentMethodDetailsMultibanco) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsOxxo is an object (schema "payment_method_details_oxxo").
@@ -15184,6 +20148,23 @@ type PaymentMethodDetailsMultibanco struct {
 // payment_method_details_oxxo
 type PaymentMethodDetailsOxxo struct {
 	Number idemrt.Nullable[string] `json:"number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsOxxo) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsOxxo declares is never written from them.
+func (o *PaymentMethodDetailsOxxo) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsP24 is an object (schema "payment_method_details_p24").
@@ -15193,6 +20174,23 @@ type PaymentMethodDetailsP24 struct {
 	Bank         idemrt.Nullable[PaymentMethodDetailsP24Bank] `json:"bank,omitzero"`
 	Reference    idemrt.Nullable[string]                      `json:"reference,omitzero"`
 	VerifiedName idemrt.Nullable[string]                      `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsP24) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsP24 declares is never written from them.
+func (o *PaymentMethodDetailsP24) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsP24Bank is an enumeration.
@@ -15241,6 +20239,23 @@ func (e PaymentMethodDetailsP24Bank) IsKnown() bool {
 // payment_method_details_paynow
 type PaymentMethodDetailsPaynow struct {
 	Reference idemrt.Nullable[string] `json:"reference,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsPaynow) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsPaynow declares is never written from them.
+func (o *PaymentMethodDetailsPaynow) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsPaypal is an object (schema "payment_method_details_paypal").
@@ -15252,6 +20267,23 @@ type PaymentMethodDetailsPaypal struct {
 	PayerName        idemrt.Nullable[string]                 `json:"payer_name,omitzero"`
 	SellerProtection idemrt.Nullable[PaypalSellerProtection] `json:"seller_protection,omitzero"`
 	TransactionID    idemrt.Nullable[string]                 `json:"transaction_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsPaypal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsPaypal declares is never written from them.
+func (o *PaymentMethodDetailsPaypal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsPix is an object (schema "payment_method_details_pix").
@@ -15259,6 +20291,23 @@ type PaymentMethodDetailsPaypal struct {
 // payment_method_details_pix
 type PaymentMethodDetailsPix struct {
 	BankTransactionID idemrt.Nullable[string] `json:"bank_transaction_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsPix) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsPix declares is never written from them.
+func (o *PaymentMethodDetailsPix) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsPromptpay is an object (schema "payment_method_details_promptpay").
@@ -15266,6 +20315,23 @@ type PaymentMethodDetailsPix struct {
 // payment_method_details_promptpay
 type PaymentMethodDetailsPromptpay struct {
 	Reference idemrt.Nullable[string] `json:"reference,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsPromptpay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsPromptpay declares is never written from them.
+func (o *PaymentMethodDetailsPromptpay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsSepaDebit is an object (schema "payment_method_details_sepa_debit").
@@ -15278,6 +20344,23 @@ type PaymentMethodDetailsSepaDebit struct {
 	Fingerprint idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	Last4       idemrt.Nullable[string] `json:"last4,omitzero"`
 	Mandate     idemrt.Nullable[string] `json:"mandate,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsSepaDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsSepaDebit declares is never written from them.
+func (o *PaymentMethodDetailsSepaDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsSofort is an object (schema "payment_method_details_sofort").
@@ -15293,6 +20376,23 @@ type PaymentMethodDetailsSofort struct {
 	IbanLast4                 idemrt.Nullable[string]                                              `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[PaymentMethodDetailsSofortPreferredLanguage]         `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                              `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsSofort) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsSofort declares is never written from them.
+func (o *PaymentMethodDetailsSofort) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsSofortGeneratedSepaDebit is one of String, PaymentMethod (anyOf): every variant
@@ -15399,6 +20499,23 @@ type PaymentMethodDetailsUsBankAccount struct {
 	Fingerprint       idemrt.Nullable[string]                                             `json:"fingerprint,omitzero"`
 	Last4             idemrt.Nullable[string]                                             `json:"last4,omitzero"`
 	RoutingNumber     idemrt.Nullable[string]                                             `json:"routing_number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsUsBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsUsBankAccount declares is never written from them.
+func (o *PaymentMethodDetailsUsBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsUsBankAccountAccountHolderType is an enumeration.
@@ -15448,6 +20565,23 @@ type PaymentMethodDetailsWechat map[string]json.RawMessage
 type PaymentMethodDetailsWechatPay struct {
 	Fingerprint   idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	TransactionID idemrt.Nullable[string] `json:"transaction_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodDetailsWechatPay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodDetailsWechatPay declares is never written from them.
+func (o *PaymentMethodDetailsWechatPay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodDetailsZip is a map (schema "payment_method_details_zip").
@@ -15460,6 +20594,23 @@ type PaymentMethodDetailsZip map[string]json.RawMessage
 // payment_method_eps
 type PaymentMethodEps struct {
 	Bank idemrt.Nullable[PaymentMethodEpsBank] `json:"bank,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodEps) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodEps declares is never written from them.
+func (o *PaymentMethodEps) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodEpsBank is an enumeration.
@@ -15511,6 +20662,23 @@ func (e PaymentMethodEpsBank) IsKnown() bool {
 // payment_method_fpx
 type PaymentMethodFpx struct {
 	Bank PaymentMethodFpxBank `json:"bank"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodFpx) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodFpx declares is never written from them.
+func (o *PaymentMethodFpx) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodFpxBank is an enumeration.
@@ -15567,6 +20735,23 @@ type PaymentMethodGrabpay map[string]json.RawMessage
 type PaymentMethodIdeal struct {
 	Bank idemrt.Nullable[PaymentMethodIdealBank] `json:"bank,omitzero"`
 	Bic  idemrt.Nullable[PaymentMethodIdealBic]  `json:"bic,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodIdeal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodIdeal declares is never written from them.
+func (o *PaymentMethodIdeal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodIdealBank is an enumeration.
@@ -15647,6 +20832,23 @@ type PaymentMethodInteracPresent struct {
 	Networks         idemrt.Nullable[PaymentMethodCardPresentNetworks]      `json:"networks,omitzero"`
 	PreferredLocales idemrt.Nullable[[]string]                              `json:"preferred_locales,omitzero"`
 	ReadMethod       idemrt.Nullable[PaymentMethodInteracPresentReadMethod] `json:"read_method,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodInteracPresent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodInteracPresent declares is never written from them.
+func (o *PaymentMethodInteracPresent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodInteracPresentReadMethod is an enumeration.
@@ -15675,6 +20877,23 @@ func (e PaymentMethodInteracPresentReadMethod) IsKnown() bool {
 // payment_method_klarna
 type PaymentMethodKlarna struct {
 	Dob idemrt.Nullable[PaymentFlowsPrivatePaymentMethodsKlarnaDob] `json:"dob,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodKlarna) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodKlarna declares is never written from them.
+func (o *PaymentMethodKlarna) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodKonbini is a map (schema "payment_method_konbini").
@@ -15687,6 +20906,23 @@ type PaymentMethodKonbini map[string]json.RawMessage
 // payment_method_link
 type PaymentMethodLink struct {
 	Email idemrt.Nullable[string] `json:"email,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodLink) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodLink declares is never written from them.
+func (o *PaymentMethodLink) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodObject is an enumeration.
@@ -15713,6 +20949,23 @@ type PaymentMethodOptionsAffirm struct {
 	CaptureMethod    *PaymentMethodOptionsAffirmCaptureMethod    `json:"capture_method,omitempty"`
 	PreferredLocale  *string                                     `json:"preferred_locale,omitempty"`
 	SetupFutureUsage *PaymentMethodOptionsAffirmSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsAffirm) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsAffirm declares is never written from them.
+func (o *PaymentMethodOptionsAffirm) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsAffirmCaptureMethod is an enumeration.
@@ -15757,6 +21010,23 @@ type PaymentMethodOptionsAfterpayClearpay struct {
 	CaptureMethod    *PaymentMethodOptionsAfterpayClearpayCaptureMethod    `json:"capture_method,omitempty"`
 	Reference        idemrt.Nullable[string]                               `json:"reference,omitzero"`
 	SetupFutureUsage *PaymentMethodOptionsAfterpayClearpaySetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsAfterpayClearpay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsAfterpayClearpay declares is never written from them.
+func (o *PaymentMethodOptionsAfterpayClearpay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsAfterpayClearpayCaptureMethod is an enumeration.
@@ -15798,6 +21068,23 @@ func (e PaymentMethodOptionsAfterpayClearpaySetupFutureUsage) IsKnown() bool {
 // payment_method_options_alipay
 type PaymentMethodOptionsAlipay struct {
 	SetupFutureUsage *PaymentMethodOptionsAlipaySetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsAlipay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsAlipay declares is never written from them.
+func (o *PaymentMethodOptionsAlipay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsAlipaySetupFutureUsage is an enumeration.
@@ -15823,6 +21110,23 @@ func (e PaymentMethodOptionsAlipaySetupFutureUsage) IsKnown() bool {
 // payment_method_options_bacs_debit
 type PaymentMethodOptionsBacsDebit struct {
 	SetupFutureUsage *PaymentMethodOptionsBacsDebitSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsBacsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsBacsDebit declares is never written from them.
+func (o *PaymentMethodOptionsBacsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsBacsDebitSetupFutureUsage is an enumeration.
@@ -15850,6 +21154,23 @@ func (e PaymentMethodOptionsBacsDebitSetupFutureUsage) IsKnown() bool {
 type PaymentMethodOptionsBancontact struct {
 	PreferredLanguage PaymentMethodOptionsBancontactPreferredLanguage `json:"preferred_language"`
 	SetupFutureUsage  *PaymentMethodOptionsBancontactSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsBancontact) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsBancontact declares is never written from them.
+func (o *PaymentMethodOptionsBancontact) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsBancontactPreferredLanguage is an enumeration.
@@ -15896,6 +21217,23 @@ func (e PaymentMethodOptionsBancontactSetupFutureUsage) IsKnown() bool {
 type PaymentMethodOptionsBoleto struct {
 	ExpiresAfterDays int64                                       `json:"expires_after_days"`
 	SetupFutureUsage *PaymentMethodOptionsBoletoSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsBoleto) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsBoleto declares is never written from them.
+func (o *PaymentMethodOptionsBoleto) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsBoletoSetupFutureUsage is an enumeration.
@@ -15925,6 +21263,23 @@ type PaymentMethodOptionsCardInstallments struct {
 	AvailablePlans idemrt.Nullable[[]PaymentMethodDetailsCardInstallmentsPlan] `json:"available_plans,omitzero"`
 	Enabled        bool                                                        `json:"enabled"`
 	Plan           idemrt.Nullable[PaymentMethodDetailsCardInstallmentsPlan]   `json:"plan,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsCardInstallments) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsCardInstallments declares is never written from them.
+func (o *PaymentMethodOptionsCardInstallments) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsCardMandateOptions is an object (schema
@@ -15941,6 +21296,23 @@ type PaymentMethodOptionsCardMandateOptions struct {
 	Reference      string                                                                      `json:"reference"`
 	StartDate      int64                                                                       `json:"start_date"`
 	SupportedTypes idemrt.Nullable[[]PaymentMethodOptionsCardMandateOptionsSupportedTypesItem] `json:"supported_types,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsCardMandateOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsCardMandateOptions declares is never written from them.
+func (o *PaymentMethodOptionsCardMandateOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsCardMandateOptionsAmountType is an enumeration.
@@ -16005,6 +21377,23 @@ func (e PaymentMethodOptionsCardMandateOptionsSupportedTypesItem) IsKnown() bool
 type PaymentMethodOptionsCardPresent struct {
 	RequestExtendedAuthorization           idemrt.Nullable[bool] `json:"request_extended_authorization,omitzero"`
 	RequestIncrementalAuthorizationSupport idemrt.Nullable[bool] `json:"request_incremental_authorization_support,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsCardPresent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsCardPresent declares is never written from them.
+func (o *PaymentMethodOptionsCardPresent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsCashapp is an object (schema "payment_method_options_cashapp").
@@ -16013,6 +21402,23 @@ type PaymentMethodOptionsCardPresent struct {
 type PaymentMethodOptionsCashapp struct {
 	CaptureMethod    *PaymentMethodOptionsCashappCaptureMethod    `json:"capture_method,omitempty"`
 	SetupFutureUsage *PaymentMethodOptionsCashappSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsCashapp) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsCashapp declares is never written from them.
+func (o *PaymentMethodOptionsCashapp) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsCashappCaptureMethod is an enumeration.
@@ -16058,6 +21464,23 @@ type PaymentMethodOptionsCustomerBalance struct {
 	BankTransfer     *PaymentMethodOptionsCustomerBalanceBankTransfer                `json:"bank_transfer,omitempty"`
 	FundingType      idemrt.Nullable[PaymentMethodOptionsCustomerBalanceFundingType] `json:"funding_type,omitzero"`
 	SetupFutureUsage *PaymentMethodOptionsCustomerBalanceSetupFutureUsage            `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsCustomerBalance) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsCustomerBalance declares is never written from them.
+func (o *PaymentMethodOptionsCustomerBalance) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsCustomerBalanceBankTransfer is an object (schema
@@ -16068,6 +21491,23 @@ type PaymentMethodOptionsCustomerBalanceBankTransfer struct {
 	EuBankTransfer        *PaymentMethodOptionsCustomerBalanceEuBankAccount                          `json:"eu_bank_transfer,omitempty"`
 	RequestedAddressTypes []PaymentMethodOptionsCustomerBalanceBankTransferRequestedAddressTypesItem `json:"requested_address_types,omitempty"`
 	Type                  idemrt.Nullable[PaymentMethodOptionsCustomerBalanceBankTransferType]       `json:"type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsCustomerBalanceBankTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsCustomerBalanceBankTransfer declares is never written from them.
+func (o *PaymentMethodOptionsCustomerBalanceBankTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsCustomerBalanceBankTransferRequestedAddressTypesItem is an enumeration.
@@ -16120,6 +21560,23 @@ func (e PaymentMethodOptionsCustomerBalanceBankTransferType) IsKnown() bool {
 // payment_method_options_customer_balance_eu_bank_account
 type PaymentMethodOptionsCustomerBalanceEuBankAccount struct {
 	Country PaymentMethodOptionsCustomerBalanceEuBankAccountCountry `json:"country"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsCustomerBalanceEuBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsCustomerBalanceEuBankAccount declares is never written from them.
+func (o *PaymentMethodOptionsCustomerBalanceEuBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsCustomerBalanceEuBankAccountCountry is an enumeration.
@@ -16183,6 +21640,23 @@ func (e PaymentMethodOptionsCustomerBalanceSetupFutureUsage) IsKnown() bool {
 // payment_method_options_fpx
 type PaymentMethodOptionsFpx struct {
 	SetupFutureUsage *PaymentMethodOptionsFpxSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsFpx) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsFpx declares is never written from them.
+func (o *PaymentMethodOptionsFpx) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsFpxSetupFutureUsage is an enumeration.
@@ -16207,6 +21681,23 @@ func (e PaymentMethodOptionsFpxSetupFutureUsage) IsKnown() bool {
 // payment_method_options_giropay
 type PaymentMethodOptionsGiropay struct {
 	SetupFutureUsage *PaymentMethodOptionsGiropaySetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsGiropay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsGiropay declares is never written from them.
+func (o *PaymentMethodOptionsGiropay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsGiropaySetupFutureUsage is an enumeration.
@@ -16231,6 +21722,23 @@ func (e PaymentMethodOptionsGiropaySetupFutureUsage) IsKnown() bool {
 // payment_method_options_grabpay
 type PaymentMethodOptionsGrabpay struct {
 	SetupFutureUsage *PaymentMethodOptionsGrabpaySetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsGrabpay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsGrabpay declares is never written from them.
+func (o *PaymentMethodOptionsGrabpay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsGrabpaySetupFutureUsage is an enumeration.
@@ -16255,6 +21763,23 @@ func (e PaymentMethodOptionsGrabpaySetupFutureUsage) IsKnown() bool {
 // payment_method_options_ideal
 type PaymentMethodOptionsIdeal struct {
 	SetupFutureUsage *PaymentMethodOptionsIdealSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsIdeal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsIdeal declares is never written from them.
+func (o *PaymentMethodOptionsIdeal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsIdealSetupFutureUsage is an enumeration.
@@ -16287,6 +21812,23 @@ type PaymentMethodOptionsKlarna struct {
 	CaptureMethod    *PaymentMethodOptionsKlarnaCaptureMethod    `json:"capture_method,omitempty"`
 	PreferredLocale  idemrt.Nullable[string]                     `json:"preferred_locale,omitzero"`
 	SetupFutureUsage *PaymentMethodOptionsKlarnaSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsKlarna) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsKlarna declares is never written from them.
+func (o *PaymentMethodOptionsKlarna) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsKlarnaCaptureMethod is an enumeration.
@@ -16332,6 +21874,23 @@ type PaymentMethodOptionsKonbini struct {
 	ExpiresAt          idemrt.Nullable[int64]                       `json:"expires_at,omitzero"`
 	ProductDescription idemrt.Nullable[string]                      `json:"product_description,omitzero"`
 	SetupFutureUsage   *PaymentMethodOptionsKonbiniSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsKonbini) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsKonbini declares is never written from them.
+func (o *PaymentMethodOptionsKonbini) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsKonbiniSetupFutureUsage is an enumeration.
@@ -16357,6 +21916,23 @@ func (e PaymentMethodOptionsKonbiniSetupFutureUsage) IsKnown() bool {
 type PaymentMethodOptionsOxxo struct {
 	ExpiresAfterDays int64                                     `json:"expires_after_days"`
 	SetupFutureUsage *PaymentMethodOptionsOxxoSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsOxxo) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsOxxo declares is never written from them.
+func (o *PaymentMethodOptionsOxxo) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsOxxoSetupFutureUsage is an enumeration.
@@ -16381,6 +21957,23 @@ func (e PaymentMethodOptionsOxxoSetupFutureUsage) IsKnown() bool {
 // payment_method_options_p24
 type PaymentMethodOptionsP24 struct {
 	SetupFutureUsage *PaymentMethodOptionsP24SetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsP24) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsP24 declares is never written from them.
+func (o *PaymentMethodOptionsP24) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsP24SetupFutureUsage is an enumeration.
@@ -16405,6 +21998,23 @@ func (e PaymentMethodOptionsP24SetupFutureUsage) IsKnown() bool {
 // payment_method_options_paynow
 type PaymentMethodOptionsPaynow struct {
 	SetupFutureUsage *PaymentMethodOptionsPaynowSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsPaynow) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsPaynow declares is never written from them.
+func (o *PaymentMethodOptionsPaynow) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsPaynowSetupFutureUsage is an enumeration.
@@ -16432,6 +22042,23 @@ type PaymentMethodOptionsPaypal struct {
 	PreferredLocale  idemrt.Nullable[string]                     `json:"preferred_locale,omitzero"`
 	Reference        idemrt.Nullable[string]                     `json:"reference,omitzero"`
 	SetupFutureUsage *PaymentMethodOptionsPaypalSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsPaypal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsPaypal declares is never written from them.
+func (o *PaymentMethodOptionsPaypal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsPaypalCaptureMethod is an enumeration.
@@ -16476,6 +22103,23 @@ type PaymentMethodOptionsPix struct {
 	ExpiresAfterSeconds idemrt.Nullable[int64]                   `json:"expires_after_seconds,omitzero"`
 	ExpiresAt           idemrt.Nullable[int64]                   `json:"expires_at,omitzero"`
 	SetupFutureUsage    *PaymentMethodOptionsPixSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsPix) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsPix declares is never written from them.
+func (o *PaymentMethodOptionsPix) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsPixSetupFutureUsage is an enumeration.
@@ -16500,6 +22144,23 @@ func (e PaymentMethodOptionsPixSetupFutureUsage) IsKnown() bool {
 // payment_method_options_promptpay
 type PaymentMethodOptionsPromptpay struct {
 	SetupFutureUsage *PaymentMethodOptionsPromptpaySetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsPromptpay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsPromptpay declares is never written from them.
+func (o *PaymentMethodOptionsPromptpay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsPromptpaySetupFutureUsage is an enumeration.
@@ -16525,6 +22186,23 @@ func (e PaymentMethodOptionsPromptpaySetupFutureUsage) IsKnown() bool {
 type PaymentMethodOptionsSofort struct {
 	PreferredLanguage idemrt.Nullable[PaymentMethodOptionsSofortPreferredLanguage] `json:"preferred_language,omitzero"`
 	SetupFutureUsage  *PaymentMethodOptionsSofortSetupFutureUsage                  `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsSofort) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsSofort declares is never written from them.
+func (o *PaymentMethodOptionsSofort) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsSofortPreferredLanguage is an enumeration.
@@ -16575,6 +22253,23 @@ type PaymentMethodOptionsWechatPay struct {
 	AppID            idemrt.Nullable[string]                              `json:"app_id,omitzero"`
 	Client           idemrt.Nullable[PaymentMethodOptionsWechatPayClient] `json:"client,omitzero"`
 	SetupFutureUsage *PaymentMethodOptionsWechatPaySetupFutureUsage       `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsWechatPay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsWechatPay declares is never written from them.
+func (o *PaymentMethodOptionsWechatPay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsWechatPayClient is an enumeration.
@@ -16618,6 +22313,23 @@ func (e PaymentMethodOptionsWechatPaySetupFutureUsage) IsKnown() bool {
 // payment_method_options_zip
 type PaymentMethodOptionsZip struct {
 	SetupFutureUsage *PaymentMethodOptionsZipSetupFutureUsage `json:"setup_future_usage,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodOptionsZip) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodOptionsZip declares is never written from them.
+func (o *PaymentMethodOptionsZip) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodOptionsZipSetupFutureUsage is an enumeration.
@@ -16647,6 +22359,23 @@ type PaymentMethodOxxo map[string]json.RawMessage
 // payment_method_p24
 type PaymentMethodP24 struct {
 	Bank idemrt.Nullable[PaymentMethodP24Bank] `json:"bank,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodP24) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodP24 declares is never written from them.
+func (o *PaymentMethodP24) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodP24Bank is an enumeration.
@@ -16701,6 +22430,23 @@ type PaymentMethodPaynow map[string]json.RawMessage
 type PaymentMethodPaypal struct {
 	PayerEmail idemrt.Nullable[string] `json:"payer_email,omitzero"`
 	PayerID    idemrt.Nullable[string] `json:"payer_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodPaypal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodPaypal declares is never written from them.
+func (o *PaymentMethodPaypal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodPix is a map (schema "payment_method_pix").
@@ -16723,6 +22469,23 @@ type PaymentMethodSepaDebit struct {
 	Fingerprint   idemrt.Nullable[string]                 `json:"fingerprint,omitzero"`
 	GeneratedFrom idemrt.Nullable[SepaDebitGeneratedFrom] `json:"generated_from,omitzero"`
 	Last4         idemrt.Nullable[string]                 `json:"last4,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodSepaDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodSepaDebit declares is never written from them.
+func (o *PaymentMethodSepaDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodSofort is an object (schema "payment_method_sofort").
@@ -16730,6 +22493,23 @@ type PaymentMethodSepaDebit struct {
 // payment_method_sofort
 type PaymentMethodSofort struct {
 	Country idemrt.Nullable[string] `json:"country,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodSofort) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodSofort declares is never written from them.
+func (o *PaymentMethodSofort) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodType is an enumeration.
@@ -16794,6 +22574,23 @@ type PaymentMethodUsBankAccount struct {
 	Networks                    idemrt.Nullable[UsBankAccountNetworks]                       `json:"networks,omitzero"`
 	RoutingNumber               idemrt.Nullable[string]                                      `json:"routing_number,omitzero"`
 	StatusDetails               idemrt.Nullable[PaymentMethodUsBankAccountStatusDetails]     `json:"status_details,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodUsBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodUsBankAccount declares is never written from them.
+func (o *PaymentMethodUsBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodUsBankAccountAccountHolderType is an enumeration.
@@ -16838,6 +22635,23 @@ func (e PaymentMethodUsBankAccountAccountType) IsKnown() bool {
 type PaymentMethodUsBankAccountBlocked struct {
 	NetworkCode idemrt.Nullable[PaymentMethodUsBankAccountBlockedNetworkCode] `json:"network_code,omitzero"`
 	Reason      idemrt.Nullable[PaymentMethodUsBankAccountBlockedReason]      `json:"reason,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodUsBankAccountBlocked) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodUsBankAccountBlocked declares is never written from them.
+func (o *PaymentMethodUsBankAccountBlocked) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodUsBankAccountBlockedNetworkCode is an enumeration.
@@ -16896,6 +22710,23 @@ func (e PaymentMethodUsBankAccountBlockedReason) IsKnown() bool {
 // payment_method_us_bank_account_status_details
 type PaymentMethodUsBankAccountStatusDetails struct {
 	Blocked *PaymentMethodUsBankAccountBlocked `json:"blocked,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentMethodUsBankAccountStatusDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentMethodUsBankAccountStatusDetails declares is never written from them.
+func (o *PaymentMethodUsBankAccountStatusDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentMethodWechatPay is a map (schema "payment_method_wechat_pay").
@@ -16935,6 +22766,23 @@ type Payout struct {
 	StatementDescriptor       idemrt.Nullable[string]                          `json:"statement_descriptor,omitzero"`
 	Status                    string                                           `json:"status"`
 	Type                      PayoutType                                       `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Payout) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Payout declares is never written from them.
+func (o *Payout) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PayoutBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
@@ -17168,6 +23016,23 @@ func (e PayoutType) IsKnown() bool {
 type PaypalSellerProtection struct {
 	DisputeCategories idemrt.Nullable[[]PaypalSellerProtectionDisputeCategoriesItem] `json:"dispute_categories,omitzero"`
 	Status            PaypalSellerProtectionStatus                                   `json:"status"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaypalSellerProtection) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaypalSellerProtection declares is never written from them.
+func (o *PaypalSellerProtection) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaypalSellerProtectionDisputeCategoriesItem is an enumeration.
@@ -17241,6 +23106,23 @@ type Person struct {
 	Requirements              idemrt.Nullable[PersonRequirements]       `json:"requirements,omitzero"`
 	SsnLast4Provided          *bool                                     `json:"ssn_last_4_provided,omitempty"`
 	Verification              *LegalEntityPersonVerification            `json:"verification,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Person) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Person declares is never written from them.
+func (o *Person) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PersonFutureRequirements is an object (schema "person_future_requirements").
@@ -17253,6 +23135,23 @@ type PersonFutureRequirements struct {
 	EventuallyDue       []string                                          `json:"eventually_due"`
 	PastDue             []string                                          `json:"past_due"`
 	PendingVerification []string                                          `json:"pending_verification"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PersonFutureRequirements) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PersonFutureRequirements declares is never written from them.
+func (o *PersonFutureRequirements) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PersonObject is an enumeration.
@@ -17300,6 +23199,23 @@ type PersonRelationship struct {
 	PercentOwnership idemrt.Nullable[float64] `json:"percent_ownership,omitzero"`
 	Representative   idemrt.Nullable[bool]    `json:"representative,omitzero"`
 	Title            idemrt.Nullable[string]  `json:"title,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PersonRelationship) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PersonRelationship declares is never written from them.
+func (o *PersonRelationship) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PersonRequirements is an object (schema "person_requirements").
@@ -17312,6 +23228,23 @@ type PersonRequirements struct {
 	EventuallyDue       []string                                          `json:"eventually_due"`
 	PastDue             []string                                          `json:"past_due"`
 	PendingVerification []string                                          `json:"pending_verification"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PersonRequirements) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PersonRequirements declares is never written from them.
+func (o *PersonRequirements) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PlatformTaxFee is an object (schema "platform_tax_fee").
@@ -17323,6 +23256,23 @@ type PlatformTaxFee struct {
 	Object            PlatformTaxFeeObject `json:"object"`
 	SourceTransaction string               `json:"source_transaction"`
 	Type              string               `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PlatformTaxFee) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PlatformTaxFee declares is never written from them.
+func (o *PlatformTaxFee) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PlatformTaxFeeObject is an enumeration.
@@ -17367,6 +23317,23 @@ type Price struct {
 	Type              PriceType                          `json:"type"`
 	UnitAmount        idemrt.Nullable[int64]             `json:"unit_amount,omitzero"`
 	UnitAmountDecimal idemrt.Nullable[string]            `json:"unit_amount_decimal,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Price) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Price declares is never written from them.
+func (o *Price) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PriceBillingScheme is an enumeration.
@@ -17467,6 +23434,23 @@ type PriceTier struct {
 	UnitAmount        idemrt.Nullable[int64]  `json:"unit_amount,omitzero"`
 	UnitAmountDecimal idemrt.Nullable[string] `json:"unit_amount_decimal,omitzero"`
 	UpTo              idemrt.Nullable[int64]  `json:"up_to,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PriceTier) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PriceTier declares is never written from them.
+func (o *PriceTier) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PriceTiersMode is an enumeration.
@@ -17527,6 +23511,23 @@ type Product struct {
 	UnitLabel           idemrt.Nullable[string]              `json:"unit_label,omitzero"`
 	Updated             int64                                `json:"updated"`
 	URL                 idemrt.Nullable[string]              `json:"url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Product) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Product declares is never written from them.
+func (o *Product) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ProductDefaultPrice is one of String, Price (anyOf): every variant that accepts the JSON is set (its
@@ -17567,6 +23568,23 @@ func (u ProductDefaultPrice) RawJSON() json.RawMessage {
 // ProductFeature
 type ProductFeature struct {
 	Name string `json:"name"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ProductFeature) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ProductFeature declares is never written from them.
+func (o *ProductFeature) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ProductObject is an enumeration.
@@ -17636,6 +23654,23 @@ type PromotionCode struct {
 	Object         PromotionCodeObject                    `json:"object"`
 	Restrictions   PromotionCodesResourceRestrictions     `json:"restrictions"`
 	TimesRedeemed  int64                                  `json:"times_redeemed"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PromotionCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PromotionCode declares is never written from them.
+func (o *PromotionCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PromotionCodeCurrencyOption is an object (schema "promotion_code_currency_option").
@@ -17643,6 +23678,23 @@ type PromotionCode struct {
 // PromotionCodeCurrencyOption
 type PromotionCodeCurrencyOption struct {
 	MinimumAmount int64 `json:"minimum_amount"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PromotionCodeCurrencyOption) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PromotionCodeCurrencyOption declares is never written from them.
+func (o *PromotionCodeCurrencyOption) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PromotionCodeCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that
@@ -17705,6 +23757,23 @@ type PromotionCodesResourceRestrictions struct {
 	FirstTimeTransaction  bool                                   `json:"first_time_transaction"`
 	MinimumAmount         idemrt.Nullable[int64]                 `json:"minimum_amount,omitzero"`
 	MinimumAmountCurrency idemrt.Nullable[string]                `json:"minimum_amount_currency,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PromotionCodesResourceRestrictions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PromotionCodesResourceRestrictions declares is never written from them.
+func (o *PromotionCodesResourceRestrictions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Quote is an object (schema "quote").
@@ -17746,6 +23815,23 @@ type Quote struct {
 	TestClock             idemrt.Nullable[QuoteTestClock]                `json:"test_clock,omitzero"`
 	TotalDetails          QuotesResourceTotalDetails                     `json:"total_details"`
 	TransferData          idemrt.Nullable[QuotesResourceTransferData]    `json:"transfer_data,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Quote) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Quote declares is never written from them.
+func (o *Quote) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuoteApplication is one of String, Application, DeletedApplication (anyOf): every variant that
@@ -17945,6 +24031,23 @@ type QuoteLineItems struct {
 	HasMore bool                 `json:"has_more"`
 	Object  QuoteLineItemsObject `json:"object"`
 	URL     string               `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuoteLineItems) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuoteLineItems declares is never written from them.
+func (o *QuoteLineItems) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuoteLineItemsObject is an enumeration.
@@ -18139,6 +24242,23 @@ func (u QuoteTestClock) RawJSON() json.RawMessage {
 type QuotesResourceAutomaticTax struct {
 	Enabled bool                                              `json:"enabled"`
 	Status  idemrt.Nullable[QuotesResourceAutomaticTaxStatus] `json:"status,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceAutomaticTax) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceAutomaticTax declares is never written from them.
+func (o *QuotesResourceAutomaticTax) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceAutomaticTaxStatus is an enumeration.
@@ -18166,6 +24286,23 @@ func (e QuotesResourceAutomaticTaxStatus) IsKnown() bool {
 type QuotesResourceComputed struct {
 	Recurring idemrt.Nullable[QuotesResourceRecurring] `json:"recurring,omitzero"`
 	Upfront   QuotesResourceUpfront                    `json:"upfront"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceComputed) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceComputed declares is never written from them.
+func (o *QuotesResourceComputed) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceFromQuote is an object (schema "quotes_resource_from_quote").
@@ -18174,6 +24311,23 @@ type QuotesResourceComputed struct {
 type QuotesResourceFromQuote struct {
 	IsRevision bool                         `json:"is_revision"`
 	Quote      QuotesResourceFromQuoteQuote `json:"quote"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceFromQuote) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceFromQuote declares is never written from them.
+func (o *QuotesResourceFromQuote) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceFromQuoteQuote is one of String, Quote (anyOf): every variant that accepts the JSON is
@@ -18218,6 +24372,23 @@ type QuotesResourceRecurring struct {
 	Interval       QuotesResourceRecurringInterval `json:"interval"`
 	IntervalCount  int64                           `json:"interval_count"`
 	TotalDetails   QuotesResourceTotalDetails      `json:"total_details"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceRecurring) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceRecurring declares is never written from them.
+func (o *QuotesResourceRecurring) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceRecurringInterval is an enumeration.
@@ -18247,6 +24418,23 @@ type QuotesResourceStatusTransitions struct {
 	AcceptedAt  idemrt.Nullable[int64] `json:"accepted_at,omitzero"`
 	CanceledAt  idemrt.Nullable[int64] `json:"canceled_at,omitzero"`
 	FinalizedAt idemrt.Nullable[int64] `json:"finalized_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceStatusTransitions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceStatusTransitions declares is never written from them.
+func (o *QuotesResourceStatusTransitions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceSubscriptionDataSubscriptionData is an object (schema
@@ -18257,6 +24445,23 @@ type QuotesResourceSubscriptionDataSubscriptionData struct {
 	Description     idemrt.Nullable[string] `json:"description,omitzero"`
 	EffectiveDate   idemrt.Nullable[int64]  `json:"effective_date,omitzero"`
 	TrialPeriodDays idemrt.Nullable[int64]  `json:"trial_period_days,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceSubscriptionDataSubscriptionData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceSubscriptionDataSubscriptionData declares is never written from them.
+func (o *QuotesResourceSubscriptionDataSubscriptionData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceTotalDetails is an object (schema "quotes_resource_total_details").
@@ -18267,6 +24472,23 @@ type QuotesResourceTotalDetails struct {
 	AmountShipping idemrt.Nullable[int64]                       `json:"amount_shipping,omitzero"`
 	AmountTax      int64                                        `json:"amount_tax"`
 	Breakdown      *QuotesResourceTotalDetailsResourceBreakdown `json:"breakdown,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceTotalDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceTotalDetails declares is never written from them.
+func (o *QuotesResourceTotalDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceTotalDetailsResourceBreakdown is an object (schema
@@ -18276,6 +24498,23 @@ type QuotesResourceTotalDetails struct {
 type QuotesResourceTotalDetailsResourceBreakdown struct {
 	Discounts []LineItemsDiscountAmount `json:"discounts"`
 	Taxes     []LineItemsTaxAmount      `json:"taxes"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceTotalDetailsResourceBreakdown) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceTotalDetailsResourceBreakdown declares is never written from them.
+func (o *QuotesResourceTotalDetailsResourceBreakdown) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceTransferData is an object (schema "quotes_resource_transfer_data").
@@ -18285,6 +24524,23 @@ type QuotesResourceTransferData struct {
 	Amount        idemrt.Nullable[int64]                `json:"amount,omitzero"`
 	AmountPercent idemrt.Nullable[float64]              `json:"amount_percent,omitzero"`
 	Destination   QuotesResourceTransferDataDestination `json:"destination"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceTransferData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceTransferData declares is never written from them.
+func (o *QuotesResourceTransferData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceTransferDataDestination is one of String, Account (anyOf): every variant that accepts
@@ -18328,6 +24584,23 @@ type QuotesResourceUpfront struct {
 	AmountTotal    int64                           `json:"amount_total"`
 	LineItems      *QuotesResourceUpfrontLineItems `json:"line_items,omitempty"`
 	TotalDetails   QuotesResourceTotalDetails      `json:"total_details"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceUpfront) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceUpfront declares is never written from them.
+func (o *QuotesResourceUpfront) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceUpfrontLineItems is an object.
@@ -18338,6 +24611,23 @@ type QuotesResourceUpfrontLineItems struct {
 	HasMore bool                                 `json:"has_more"`
 	Object  QuotesResourceUpfrontLineItemsObject `json:"object"`
 	URL     string                               `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o QuotesResourceUpfrontLineItems) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// QuotesResourceUpfrontLineItems declares is never written from them.
+func (o *QuotesResourceUpfrontLineItems) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // QuotesResourceUpfrontLineItemsObject is an enumeration.
@@ -18362,6 +24652,23 @@ func (e QuotesResourceUpfrontLineItemsObject) IsKnown() bool {
 // RadarRadarOptions
 type RadarRadarOptions struct {
 	Session *string `json:"session,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o RadarRadarOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// RadarRadarOptions declares is never written from them.
+func (o *RadarRadarOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // RadarReviewResourceLocation is an object (schema "radar_review_resource_location").
@@ -18373,6 +24680,23 @@ type RadarReviewResourceLocation struct {
 	Latitude  idemrt.Nullable[float64] `json:"latitude,omitzero"`
 	Longitude idemrt.Nullable[float64] `json:"longitude,omitzero"`
 	Region    idemrt.Nullable[string]  `json:"region,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o RadarReviewResourceLocation) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// RadarReviewResourceLocation declares is never written from them.
+func (o *RadarReviewResourceLocation) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // RadarReviewResourceSession is an object (schema "radar_review_resource_session").
@@ -18383,6 +24707,23 @@ type RadarReviewResourceSession struct {
 	Device   idemrt.Nullable[string] `json:"device,omitzero"`
 	Platform idemrt.Nullable[string] `json:"platform,omitzero"`
 	Version  idemrt.Nullable[string] `json:"version,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o RadarReviewResourceSession) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// RadarReviewResourceSession declares is never written from them.
+func (o *RadarReviewResourceSession) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Recurring is an object (schema "recurring").
@@ -18393,6 +24734,23 @@ type Recurring struct {
 	Interval       RecurringInterval                        `json:"interval"`
 	IntervalCount  int64                                    `json:"interval_count"`
 	UsageType      RecurringUsageType                       `json:"usage_type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Recurring) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Recurring declares is never written from them.
+func (o *Recurring) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // RecurringAggregateUsage is an enumeration.
@@ -18476,6 +24834,23 @@ type Refund struct {
 	SourceTransferReversal    idemrt.Nullable[RefundSourceTransferReversal] `json:"source_transfer_reversal,omitzero"`
 	Status                    idemrt.Nullable[string]                       `json:"status,omitzero"`
 	TransferReversal          idemrt.Nullable[RefundTransferReversal]       `json:"transfer_reversal,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Refund) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Refund declares is never written from them.
+func (o *Refund) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // RefundBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
@@ -18583,6 +24958,23 @@ func (u RefundFailureBalanceTransaction) RawJSON() json.RawMessage {
 type RefundNextAction struct {
 	DisplayDetails idemrt.Nullable[RefundNextActionDisplayDetails] `json:"display_details,omitzero"`
 	Type           string                                          `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o RefundNextAction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// RefundNextAction declares is never written from them.
+func (o *RefundNextAction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // RefundNextActionDisplayDetails is an object (schema "refund_next_action_display_details").
@@ -18591,6 +24983,23 @@ type RefundNextAction struct {
 type RefundNextActionDisplayDetails struct {
 	EmailSent EmailSent `json:"email_sent"`
 	ExpiresAt int64     `json:"expires_at"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o RefundNextActionDisplayDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// RefundNextActionDisplayDetails declares is never written from them.
+func (o *RefundNextActionDisplayDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // RefundObject is an enumeration.
@@ -18738,6 +25147,23 @@ type ReserveTransaction struct {
 	Description idemrt.Nullable[string]  `json:"description,omitzero"`
 	ID          string                   `json:"id"`
 	Object      ReserveTransactionObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ReserveTransaction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ReserveTransaction declares is never written from them.
+func (o *ReserveTransaction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ReserveTransactionObject is an enumeration.
@@ -18775,6 +25201,23 @@ type Review struct {
 	PaymentIntent     *ReviewPaymentIntent                         `json:"payment_intent,omitempty"`
 	Reason            string                                       `json:"reason"`
 	Session           idemrt.Nullable[RadarReviewResourceSession]  `json:"session,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Review) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Review declares is never written from them.
+func (o *Review) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ReviewCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
@@ -18906,6 +25349,23 @@ type Rule struct {
 	Action    string `json:"action"`
 	ID        string `json:"id"`
 	Predicate string `json:"predicate"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Rule) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Rule declares is never written from them.
+func (o *Rule) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SchedulesPhaseAutomaticTax is an object (schema "schedules_phase_automatic_tax").
@@ -18913,6 +25373,23 @@ type Rule struct {
 // SchedulesPhaseAutomaticTax
 type SchedulesPhaseAutomaticTax struct {
 	Enabled bool `json:"enabled"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SchedulesPhaseAutomaticTax) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SchedulesPhaseAutomaticTax declares is never written from them.
+func (o *SchedulesPhaseAutomaticTax) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SepaDebitGeneratedFrom is an object (schema "sepa_debit_generated_from").
@@ -18921,6 +25398,23 @@ type SchedulesPhaseAutomaticTax struct {
 type SepaDebitGeneratedFrom struct {
 	Charge       idemrt.Nullable[SepaDebitGeneratedFromCharge]       `json:"charge,omitzero"`
 	SetupAttempt idemrt.Nullable[SepaDebitGeneratedFromSetupAttempt] `json:"setup_attempt,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SepaDebitGeneratedFrom) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SepaDebitGeneratedFrom declares is never written from them.
+func (o *SepaDebitGeneratedFrom) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SepaDebitGeneratedFromCharge is one of String, Charge (anyOf): every variant that accepts the JSON
@@ -19008,6 +25502,23 @@ type SetupAttempt struct {
 	SetupIntent          SetupAttemptSetupIntent                           `json:"setup_intent"`
 	Status               string                                            `json:"status"`
 	Usage                string                                            `json:"usage"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttempt) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttempt declares is never written from them.
+func (o *SetupAttempt) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptApplication is one of String, Application (anyOf): every variant that accepts the JSON
@@ -19199,6 +25710,23 @@ type SetupAttemptPaymentMethodDetails struct {
 	Sofort        *SetupAttemptPaymentMethodDetailsSofort       `json:"sofort,omitempty"`
 	Type          string                                        `json:"type"`
 	UsBankAccount SetupAttemptPaymentMethodDetailsUsBankAccount `json:"us_bank_account,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttemptPaymentMethodDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttemptPaymentMethodDetails declares is never written from them.
+func (o *SetupAttemptPaymentMethodDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptPaymentMethodDetailsAcssDebit is a map (schema
@@ -19232,6 +25760,23 @@ type SetupAttemptPaymentMethodDetailsBancontact struct {
 	IbanLast4                 idemrt.Nullable[string]                                                              `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[SetupAttemptPaymentMethodDetailsBancontactPreferredLanguage]         `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                                              `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttemptPaymentMethodDetailsBancontact) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttemptPaymentMethodDetailsBancontact declares is never written from them.
+func (o *SetupAttemptPaymentMethodDetailsBancontact) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptPaymentMethodDetailsBancontactGeneratedSepaDebit is one of String, PaymentMethod
@@ -19344,6 +25889,23 @@ type SetupAttemptPaymentMethodDetailsCard struct {
 	Network      idemrt.Nullable[string]                                     `json:"network,omitzero"`
 	ThreeDSecure idemrt.Nullable[ThreeDSecureDetails]                        `json:"three_d_secure,omitzero"`
 	Wallet       idemrt.Nullable[SetupAttemptPaymentMethodDetailsCardWallet] `json:"wallet,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttemptPaymentMethodDetailsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttemptPaymentMethodDetailsCard declares is never written from them.
+func (o *SetupAttemptPaymentMethodDetailsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptPaymentMethodDetailsCardPresent is an object (schema
@@ -19352,6 +25914,23 @@ type SetupAttemptPaymentMethodDetailsCard struct {
 // setup_attempt_payment_method_details_card_present
 type SetupAttemptPaymentMethodDetailsCardPresent struct {
 	GeneratedCard idemrt.Nullable[SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard] `json:"generated_card,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttemptPaymentMethodDetailsCardPresent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttemptPaymentMethodDetailsCardPresent declares is never written from them.
+func (o *SetupAttemptPaymentMethodDetailsCardPresent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptPaymentMethodDetailsCardPresentGeneratedCard is one of String, PaymentMethod (anyOf):
@@ -19395,6 +25974,23 @@ type SetupAttemptPaymentMethodDetailsCardWallet struct {
 	ApplePay  PaymentMethodDetailsCardWalletApplePay         `json:"apple_pay,omitempty"`
 	GooglePay PaymentMethodDetailsCardWalletGooglePay        `json:"google_pay,omitempty"`
 	Type      SetupAttemptPaymentMethodDetailsCardWalletType `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttemptPaymentMethodDetailsCardWallet) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttemptPaymentMethodDetailsCardWallet declares is never written from them.
+func (o *SetupAttemptPaymentMethodDetailsCardWallet) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptPaymentMethodDetailsCardWalletType is an enumeration.
@@ -19433,6 +26029,23 @@ type SetupAttemptPaymentMethodDetailsIdeal struct {
 	GeneratedSepaDebitMandate idemrt.Nullable[SetupAttemptPaymentMethodDetailsIdealGeneratedSepaDebitMandate] `json:"generated_sepa_debit_mandate,omitzero"`
 	IbanLast4                 idemrt.Nullable[string]                                                         `json:"iban_last4,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                                         `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttemptPaymentMethodDetailsIdeal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttemptPaymentMethodDetailsIdeal declares is never written from them.
+func (o *SetupAttemptPaymentMethodDetailsIdeal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptPaymentMethodDetailsIdealBank is an enumeration.
@@ -19600,6 +26213,23 @@ type SetupAttemptPaymentMethodDetailsSofort struct {
 	IbanLast4                 idemrt.Nullable[string]                                                          `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[SetupAttemptPaymentMethodDetailsSofortPreferredLanguage]         `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                                          `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupAttemptPaymentMethodDetailsSofort) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupAttemptPaymentMethodDetailsSofort declares is never written from them.
+func (o *SetupAttemptPaymentMethodDetailsSofort) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupAttemptPaymentMethodDetailsSofortGeneratedSepaDebit is one of String, PaymentMethod (anyOf):
@@ -19755,6 +26385,23 @@ type SetupIntent struct {
 	SingleUseMandate        idemrt.Nullable[SetupIntentSingleUseMandate]                    `json:"single_use_mandate,omitzero"`
 	Status                  SetupIntentStatus                                               `json:"status"`
 	Usage                   string                                                          `json:"usage"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntent declares is never written from them.
+func (o *SetupIntent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentApplication is one of String, Application (anyOf): every variant that accepts the JSON is
@@ -19937,6 +26584,23 @@ type SetupIntentNextAction struct {
 	Type                                 string                                                       `json:"type"`
 	UseStripeSdk                         map[string]json.RawMessage                                   `json:"use_stripe_sdk,omitempty"`
 	VerifyWithMicrodeposits              *SetupIntentNextActionVerifyWithMicrodeposits                `json:"verify_with_microdeposits,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentNextAction) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentNextAction declares is never written from them.
+func (o *SetupIntentNextAction) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentNextActionRedirectToURL is an object (schema "setup_intent_next_action_redirect_to_url").
@@ -19945,6 +26609,23 @@ type SetupIntentNextAction struct {
 type SetupIntentNextActionRedirectToURL struct {
 	ReturnURL idemrt.Nullable[string] `json:"return_url,omitzero"`
 	URL       idemrt.Nullable[string] `json:"url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentNextActionRedirectToURL) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentNextActionRedirectToURL declares is never written from them.
+func (o *SetupIntentNextActionRedirectToURL) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentNextActionVerifyWithMicrodeposits is an object (schema
@@ -19955,6 +26636,23 @@ type SetupIntentNextActionVerifyWithMicrodeposits struct {
 	ArrivalDate           int64                                                                         `json:"arrival_date"`
 	HostedVerificationURL string                                                                        `json:"hosted_verification_url"`
 	MicrodepositType      idemrt.Nullable[SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType] `json:"microdeposit_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentNextActionVerifyWithMicrodeposits) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentNextActionVerifyWithMicrodeposits declares is never written from them.
+func (o *SetupIntentNextActionVerifyWithMicrodeposits) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentNextActionVerifyWithMicrodepositsMicrodepositType is an enumeration.
@@ -20068,6 +26766,23 @@ type SetupIntentPaymentMethodOptions struct {
 	Paypal        *SetupIntentPaymentMethodOptionsPaypal2        `json:"paypal,omitempty"`
 	SepaDebit     *SetupIntentPaymentMethodOptionsSepaDebit2     `json:"sepa_debit,omitempty"`
 	UsBankAccount *SetupIntentPaymentMethodOptionsUsBankAccount2 `json:"us_bank_account,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptions declares is never written from them.
+func (o *SetupIntentPaymentMethodOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsAcssDebit is an object (schema
@@ -20078,6 +26793,23 @@ type SetupIntentPaymentMethodOptionsAcssDebit struct {
 	Currency           idemrt.Nullable[SetupIntentPaymentMethodOptionsAcssDebitCurrency] `json:"currency,omitzero"`
 	MandateOptions     *SetupIntentPaymentMethodOptionsMandateOptionsAcssDebit           `json:"mandate_options,omitempty"`
 	VerificationMethod *SetupIntentPaymentMethodOptionsAcssDebitVerificationMethod       `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptionsAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptionsAcssDebit declares is never written from them.
+func (o *SetupIntentPaymentMethodOptionsAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsAcssDebit2 is one of SetupIntentPaymentMethodOptionsAcssDebit,
@@ -20160,6 +26892,23 @@ type SetupIntentPaymentMethodOptionsCard struct {
 	MandateOptions      idemrt.Nullable[SetupIntentPaymentMethodOptionsCardMandateOptions]      `json:"mandate_options,omitzero"`
 	Network             idemrt.Nullable[SetupIntentPaymentMethodOptionsCardNetwork]             `json:"network,omitzero"`
 	RequestThreeDSecure idemrt.Nullable[SetupIntentPaymentMethodOptionsCardRequestThreeDSecure] `json:"request_three_d_secure,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptionsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptionsCard declares is never written from them.
+func (o *SetupIntentPaymentMethodOptionsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsCardMandateOptions is an object (schema
@@ -20177,6 +26926,23 @@ type SetupIntentPaymentMethodOptionsCardMandateOptions struct {
 	Reference      string                                                                                 `json:"reference"`
 	StartDate      int64                                                                                  `json:"start_date"`
 	SupportedTypes idemrt.Nullable[[]SetupIntentPaymentMethodOptionsCardMandateOptionsSupportedTypesItem] `json:"supported_types,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptionsCardMandateOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptionsCardMandateOptions declares is never written from them.
+func (o *SetupIntentPaymentMethodOptionsCardMandateOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsCardMandateOptionsAmountType is an enumeration.
@@ -20331,6 +27097,23 @@ type SetupIntentPaymentMethodOptionsMandateOptionsAcssDebit struct {
 	IntervalDescription idemrt.Nullable[string]                                                                `json:"interval_description,omitzero"`
 	PaymentSchedule     idemrt.Nullable[SetupIntentPaymentMethodOptionsMandateOptionsAcssDebitPaymentSchedule] `json:"payment_schedule,omitzero"`
 	TransactionType     idemrt.Nullable[SetupIntentPaymentMethodOptionsMandateOptionsAcssDebitTransactionType] `json:"transaction_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptionsMandateOptionsAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptionsMandateOptionsAcssDebit declares is never written from them.
+func (o *SetupIntentPaymentMethodOptionsMandateOptionsAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsMandateOptionsAcssDebitDefaultForItem is an enumeration.
@@ -20400,6 +27183,23 @@ type SetupIntentPaymentMethodOptionsMandateOptionsSepaDebit map[string]json.RawM
 // setup_intent_payment_method_options_paypal
 type SetupIntentPaymentMethodOptionsPaypal struct {
 	BillingAgreementID idemrt.Nullable[string] `json:"billing_agreement_id,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptionsPaypal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptionsPaypal declares is never written from them.
+func (o *SetupIntentPaymentMethodOptionsPaypal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsPaypal2 is one of SetupIntentPaymentMethodOptionsPaypal,
@@ -20443,6 +27243,23 @@ func (u SetupIntentPaymentMethodOptionsPaypal2) RawJSON() json.RawMessage {
 // setup_intent_payment_method_options_sepa_debit
 type SetupIntentPaymentMethodOptionsSepaDebit struct {
 	MandateOptions SetupIntentPaymentMethodOptionsMandateOptionsSepaDebit `json:"mandate_options,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptionsSepaDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptionsSepaDebit declares is never written from them.
+func (o *SetupIntentPaymentMethodOptionsSepaDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsSepaDebit2 is one of SetupIntentPaymentMethodOptionsSepaDebit,
@@ -20487,6 +27304,23 @@ func (u SetupIntentPaymentMethodOptionsSepaDebit2) RawJSON() json.RawMessage {
 type SetupIntentPaymentMethodOptionsUsBankAccount struct {
 	FinancialConnections *LinkedAccountOptionsUsBankAccount                              `json:"financial_connections,omitempty"`
 	VerificationMethod   *SetupIntentPaymentMethodOptionsUsBankAccountVerificationMethod `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentPaymentMethodOptionsUsBankAccount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentPaymentMethodOptionsUsBankAccount declares is never written from them.
+func (o *SetupIntentPaymentMethodOptionsUsBankAccount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentPaymentMethodOptionsUsBankAccount2 is one of
@@ -20604,6 +27438,23 @@ func (e SetupIntentStatus) IsKnown() bool {
 // SetupIntentTypeSpecificPaymentMethodOptionsClient
 type SetupIntentTypeSpecificPaymentMethodOptionsClient struct {
 	VerificationMethod *SetupIntentTypeSpecificPaymentMethodOptionsClientVerificationMethod `json:"verification_method,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SetupIntentTypeSpecificPaymentMethodOptionsClient) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SetupIntentTypeSpecificPaymentMethodOptionsClient declares is never written from them.
+func (o *SetupIntentTypeSpecificPaymentMethodOptionsClient) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SetupIntentTypeSpecificPaymentMethodOptionsClientVerificationMethod is an enumeration.
@@ -20634,6 +27485,23 @@ type Shipping struct {
 	Name           *string                 `json:"name,omitempty"`
 	Phone          idemrt.Nullable[string] `json:"phone,omitzero"`
 	TrackingNumber idemrt.Nullable[string] `json:"tracking_number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Shipping) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Shipping declares is never written from them.
+func (o *Shipping) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ShippingRate is an object (schema "shipping_rate").
@@ -20652,6 +27520,23 @@ type ShippingRate struct {
 	TaxBehavior      idemrt.Nullable[ShippingRateTaxBehavior]      `json:"tax_behavior,omitzero"`
 	TaxCode          idemrt.Nullable[ShippingRateTaxCode]          `json:"tax_code,omitzero"`
 	Type             ShippingRateType                              `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ShippingRate) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ShippingRate declares is never written from them.
+func (o *ShippingRate) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ShippingRateCurrencyOption is an object (schema "shipping_rate_currency_option").
@@ -20660,6 +27545,23 @@ type ShippingRate struct {
 type ShippingRateCurrencyOption struct {
 	Amount      int64                                 `json:"amount"`
 	TaxBehavior ShippingRateCurrencyOptionTaxBehavior `json:"tax_behavior"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ShippingRateCurrencyOption) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ShippingRateCurrencyOption declares is never written from them.
+func (o *ShippingRateCurrencyOption) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ShippingRateCurrencyOptionTaxBehavior is an enumeration.
@@ -20687,6 +27589,23 @@ func (e ShippingRateCurrencyOptionTaxBehavior) IsKnown() bool {
 type ShippingRateDeliveryEstimate struct {
 	Maximum idemrt.Nullable[ShippingRateDeliveryEstimateBound] `json:"maximum,omitzero"`
 	Minimum idemrt.Nullable[ShippingRateDeliveryEstimateBound] `json:"minimum,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ShippingRateDeliveryEstimate) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ShippingRateDeliveryEstimate declares is never written from them.
+func (o *ShippingRateDeliveryEstimate) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ShippingRateDeliveryEstimateBound is an object (schema "shipping_rate_delivery_estimate_bound").
@@ -20695,6 +27614,23 @@ type ShippingRateDeliveryEstimate struct {
 type ShippingRateDeliveryEstimateBound struct {
 	Unit  ShippingRateDeliveryEstimateBoundUnit `json:"unit"`
 	Value int64                                 `json:"value"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ShippingRateDeliveryEstimateBound) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ShippingRateDeliveryEstimateBound declares is never written from them.
+func (o *ShippingRateDeliveryEstimateBound) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ShippingRateDeliveryEstimateBoundUnit is an enumeration.
@@ -20725,6 +27661,23 @@ type ShippingRateFixedAmount struct {
 	Amount          int64                                 `json:"amount"`
 	Currency        string                                `json:"currency"`
 	CurrencyOptions map[string]ShippingRateCurrencyOption `json:"currency_options,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ShippingRateFixedAmount) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ShippingRateFixedAmount declares is never written from them.
+func (o *ShippingRateFixedAmount) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ShippingRateObject is an enumeration.
@@ -20854,6 +27807,23 @@ type Source struct {
 	Type                SourceType                         `json:"type"`
 	Usage               idemrt.Nullable[string]            `json:"usage,omitzero"`
 	Wechat              *SourceTypeWechat                  `json:"wechat,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Source) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Source declares is never written from them.
+func (o *Source) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceCodeVerificationFlow is an object (schema "source_code_verification_flow").
@@ -20862,6 +27832,23 @@ type Source struct {
 type SourceCodeVerificationFlow struct {
 	AttemptsRemaining int64  `json:"attempts_remaining"`
 	Status            string `json:"status"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceCodeVerificationFlow) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceCodeVerificationFlow declares is never written from them.
+func (o *SourceCodeVerificationFlow) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceObject is an enumeration.
@@ -20890,6 +27877,23 @@ type SourceOrder struct {
 	Email    *string                            `json:"email,omitempty"`
 	Items    idemrt.Nullable[[]SourceOrderItem] `json:"items,omitzero"`
 	Shipping *Shipping                          `json:"shipping,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceOrder) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceOrder declares is never written from them.
+func (o *SourceOrder) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceOrderItem is an object (schema "source_order_item").
@@ -20902,6 +27906,23 @@ type SourceOrderItem struct {
 	Parent      idemrt.Nullable[string] `json:"parent,omitzero"`
 	Quantity    *int64                  `json:"quantity,omitempty"`
 	Type        idemrt.Nullable[string] `json:"type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceOrderItem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceOrderItem declares is never written from them.
+func (o *SourceOrderItem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceOwner is an object (schema "source_owner").
@@ -20916,6 +27937,23 @@ type SourceOwner struct {
 	VerifiedEmail   idemrt.Nullable[string]  `json:"verified_email,omitzero"`
 	VerifiedName    idemrt.Nullable[string]  `json:"verified_name,omitzero"`
 	VerifiedPhone   idemrt.Nullable[string]  `json:"verified_phone,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceOwner) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceOwner declares is never written from them.
+func (o *SourceOwner) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceReceiverFlow is an object (schema "source_receiver_flow").
@@ -20928,6 +27966,23 @@ type SourceReceiverFlow struct {
 	AmountReturned         int64                   `json:"amount_returned"`
 	RefundAttributesMethod string                  `json:"refund_attributes_method"`
 	RefundAttributesStatus string                  `json:"refund_attributes_status"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceReceiverFlow) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceReceiverFlow declares is never written from them.
+func (o *SourceReceiverFlow) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceRedirectFlow is an object (schema "source_redirect_flow").
@@ -20938,6 +27993,23 @@ type SourceRedirectFlow struct {
 	ReturnURL     string                  `json:"return_url"`
 	Status        string                  `json:"status"`
 	URL           string                  `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceRedirectFlow) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceRedirectFlow declares is never written from them.
+func (o *SourceRedirectFlow) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceType is an enumeration.
@@ -20984,6 +28056,23 @@ type SourceTypeAchCreditTransfer struct {
 	RefundRoutingNumber     idemrt.Nullable[string] `json:"refund_routing_number,omitzero"`
 	RoutingNumber           idemrt.Nullable[string] `json:"routing_number,omitzero"`
 	SwiftCode               idemrt.Nullable[string] `json:"swift_code,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeAchCreditTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeAchCreditTransfer declares is never written from them.
+func (o *SourceTypeAchCreditTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeAchDebit is an object (schema "source_type_ach_debit").
@@ -20994,6 +28083,23 @@ type SourceTypeAchDebit struct {
 	Last4         idemrt.Nullable[string] `json:"last4,omitzero"`
 	RoutingNumber idemrt.Nullable[string] `json:"routing_number,omitzero"`
 	Type          idemrt.Nullable[string] `json:"type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeAchDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeAchDebit declares is never written from them.
+func (o *SourceTypeAchDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeAcssDebit is an object (schema "source_type_acss_debit").
@@ -21008,6 +28114,23 @@ type SourceTypeAcssDebit struct {
 	Fingerprint           idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	Last4                 idemrt.Nullable[string] `json:"last4,omitzero"`
 	RoutingNumber         idemrt.Nullable[string] `json:"routing_number,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeAcssDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeAcssDebit declares is never written from them.
+func (o *SourceTypeAcssDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeAlipay is an object (schema "source_type_alipay").
@@ -21015,6 +28138,23 @@ type SourceTypeAlipay struct {
 	DataString          idemrt.Nullable[string] `json:"data_string,omitzero"`
 	NativeURL           idemrt.Nullable[string] `json:"native_url,omitzero"`
 	StatementDescriptor idemrt.Nullable[string] `json:"statement_descriptor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeAlipay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeAlipay declares is never written from them.
+func (o *SourceTypeAlipay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeAuBecsDebit is an object (schema "source_type_au_becs_debit").
@@ -21022,6 +28162,23 @@ type SourceTypeAuBecsDebit struct {
 	BsbNumber   idemrt.Nullable[string] `json:"bsb_number,omitzero"`
 	Fingerprint idemrt.Nullable[string] `json:"fingerprint,omitzero"`
 	Last4       idemrt.Nullable[string] `json:"last4,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeAuBecsDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeAuBecsDebit declares is never written from them.
+func (o *SourceTypeAuBecsDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeBancontact is an object (schema "source_type_bancontact").
@@ -21032,6 +28189,23 @@ type SourceTypeBancontact struct {
 	IbanLast4           idemrt.Nullable[string] `json:"iban_last4,omitzero"`
 	PreferredLanguage   idemrt.Nullable[string] `json:"preferred_language,omitzero"`
 	StatementDescriptor idemrt.Nullable[string] `json:"statement_descriptor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeBancontact) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeBancontact declares is never written from them.
+func (o *SourceTypeBancontact) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeCard is an object (schema "source_type_card").
@@ -21050,6 +28224,23 @@ type SourceTypeCard struct {
 	Name               idemrt.Nullable[string] `json:"name,omitzero"`
 	ThreeDSecure       *string                 `json:"three_d_secure,omitempty"`
 	TokenizationMethod idemrt.Nullable[string] `json:"tokenization_method,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeCard declares is never written from them.
+func (o *SourceTypeCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeCardPresent is an object (schema "source_type_card_present").
@@ -21077,12 +28268,46 @@ type SourceTypeCardPresent struct {
 	Reader                         idemrt.Nullable[string] `json:"reader,omitzero"`
 	TerminalVerificationResults    *string                 `json:"terminal_verification_results,omitempty"`
 	TransactionStatusInformation   *string                 `json:"transaction_status_information,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeCardPresent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeCardPresent declares is never written from them.
+func (o *SourceTypeCardPresent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeEps is an object (schema "source_type_eps").
 type SourceTypeEps struct {
 	Reference           idemrt.Nullable[string] `json:"reference,omitzero"`
 	StatementDescriptor idemrt.Nullable[string] `json:"statement_descriptor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeEps) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeEps declares is never written from them.
+func (o *SourceTypeEps) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeGiropay is an object (schema "source_type_giropay").
@@ -21091,6 +28316,23 @@ type SourceTypeGiropay struct {
 	BankName            idemrt.Nullable[string] `json:"bank_name,omitzero"`
 	Bic                 idemrt.Nullable[string] `json:"bic,omitzero"`
 	StatementDescriptor idemrt.Nullable[string] `json:"statement_descriptor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeGiropay) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeGiropay declares is never written from them.
+func (o *SourceTypeGiropay) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeIdeal is an object (schema "source_type_ideal").
@@ -21099,6 +28341,23 @@ type SourceTypeIdeal struct {
 	Bic                 idemrt.Nullable[string] `json:"bic,omitzero"`
 	IbanLast4           idemrt.Nullable[string] `json:"iban_last4,omitzero"`
 	StatementDescriptor idemrt.Nullable[string] `json:"statement_descriptor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeIdeal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeIdeal declares is never written from them.
+func (o *SourceTypeIdeal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeKlarna is an object (schema "source_type_klarna").
@@ -21129,6 +28388,23 @@ type SourceTypeKlarna struct {
 	ShippingDelay                   *int64                  `json:"shipping_delay,omitempty"`
 	ShippingFirstName               *string                 `json:"shipping_first_name,omitempty"`
 	ShippingLastName                *string                 `json:"shipping_last_name,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeKlarna) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeKlarna declares is never written from them.
+func (o *SourceTypeKlarna) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeMultibanco is an object (schema "source_type_multibanco").
@@ -21143,11 +28419,45 @@ type SourceTypeMultibanco struct {
 	RefundAccountHolderAddressState      idemrt.Nullable[string] `json:"refund_account_holder_address_state,omitzero"`
 	RefundAccountHolderName              idemrt.Nullable[string] `json:"refund_account_holder_name,omitzero"`
 	RefundIban                           idemrt.Nullable[string] `json:"refund_iban,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeMultibanco) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeMultibanco declares is never written from them.
+func (o *SourceTypeMultibanco) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeP24 is an object (schema "source_type_p24").
 type SourceTypeP24 struct {
 	Reference idemrt.Nullable[string] `json:"reference,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeP24) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeP24 declares is never written from them.
+func (o *SourceTypeP24) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeSepaDebit is an object (schema "source_type_sepa_debit").
@@ -21159,6 +28469,23 @@ type SourceTypeSepaDebit struct {
 	Last4            idemrt.Nullable[string] `json:"last4,omitzero"`
 	MandateReference idemrt.Nullable[string] `json:"mandate_reference,omitzero"`
 	MandateURL       idemrt.Nullable[string] `json:"mandate_url,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeSepaDebit) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeSepaDebit declares is never written from them.
+func (o *SourceTypeSepaDebit) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeSofort is an object (schema "source_type_sofort").
@@ -21170,6 +28497,23 @@ type SourceTypeSofort struct {
 	IbanLast4           idemrt.Nullable[string] `json:"iban_last4,omitzero"`
 	PreferredLanguage   idemrt.Nullable[string] `json:"preferred_language,omitzero"`
 	StatementDescriptor idemrt.Nullable[string] `json:"statement_descriptor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeSofort) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeSofort declares is never written from them.
+func (o *SourceTypeSofort) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeThreeDSecure is an object (schema "source_type_three_d_secure").
@@ -21191,6 +28535,23 @@ type SourceTypeThreeDSecure struct {
 	Name               idemrt.Nullable[string] `json:"name,omitzero"`
 	ThreeDSecure       *string                 `json:"three_d_secure,omitempty"`
 	TokenizationMethod idemrt.Nullable[string] `json:"tokenization_method,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeThreeDSecure) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeThreeDSecure declares is never written from them.
+func (o *SourceTypeThreeDSecure) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SourceTypeWechat is an object (schema "source_type_wechat").
@@ -21198,6 +28559,23 @@ type SourceTypeWechat struct {
 	PrepayID            *string                 `json:"prepay_id,omitempty"`
 	QrCodeURL           idemrt.Nullable[string] `json:"qr_code_url,omitzero"`
 	StatementDescriptor *string                 `json:"statement_descriptor,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SourceTypeWechat) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SourceTypeWechat declares is never written from them.
+func (o *SourceTypeWechat) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Subscription is an object (schema "subscription").
@@ -21247,6 +28625,23 @@ type Subscription struct {
 	TrialEnd                      idemrt.Nullable[int64]                                    `json:"trial_end,omitzero"`
 	TrialSettings                 idemrt.Nullable[SubscriptionsTrialsResourceTrialSettings] `json:"trial_settings,omitzero"`
 	TrialStart                    idemrt.Nullable[int64]                                    `json:"trial_start,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Subscription) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Subscription declares is never written from them.
+func (o *Subscription) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionApplication is one of String, Application, DeletedApplication (anyOf): every variant
@@ -21289,6 +28684,23 @@ func (u SubscriptionApplication) RawJSON() json.RawMessage {
 // SubscriptionAutomaticTax
 type SubscriptionAutomaticTax struct {
 	Enabled bool `json:"enabled"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionAutomaticTax) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionAutomaticTax declares is never written from them.
+func (o *SubscriptionAutomaticTax) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionBillingThresholds is an object (schema "subscription_billing_thresholds").
@@ -21297,6 +28709,23 @@ type SubscriptionAutomaticTax struct {
 type SubscriptionBillingThresholds struct {
 	AmountGte               idemrt.Nullable[int64] `json:"amount_gte,omitzero"`
 	ResetBillingCycleAnchor idemrt.Nullable[bool]  `json:"reset_billing_cycle_anchor,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionBillingThresholds) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionBillingThresholds declares is never written from them.
+func (o *SubscriptionBillingThresholds) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionCollectionMethod is an enumeration.
@@ -21427,6 +28856,23 @@ func (u SubscriptionDefaultSource) RawJSON() json.RawMessage {
 // SubscriptionDetailsData
 type SubscriptionDetailsData struct {
 	Metadata idemrt.Nullable[map[string]string] `json:"metadata,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionDetailsData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionDetailsData declares is never written from them.
+func (o *SubscriptionDetailsData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionItem is an object (schema "subscription_item").
@@ -21442,6 +28888,23 @@ type SubscriptionItem struct {
 	Quantity          *int64                                             `json:"quantity,omitempty"`
 	Subscription      string                                             `json:"subscription"`
 	TaxRates          idemrt.Nullable[[]TaxRate]                         `json:"tax_rates,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionItem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionItem declares is never written from them.
+func (o *SubscriptionItem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionItemBillingThresholds is an object (schema "subscription_item_billing_thresholds").
@@ -21449,6 +28912,23 @@ type SubscriptionItem struct {
 // SubscriptionItemBillingThresholds
 type SubscriptionItemBillingThresholds struct {
 	UsageGte idemrt.Nullable[int64] `json:"usage_gte,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionItemBillingThresholds) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionItemBillingThresholds declares is never written from them.
+func (o *SubscriptionItemBillingThresholds) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionItemObject is an enumeration.
@@ -21476,6 +28956,23 @@ type SubscriptionItems struct {
 	HasMore bool                    `json:"has_more"`
 	Object  SubscriptionItemsObject `json:"object"`
 	URL     string                  `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionItems) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionItems declares is never written from them.
+func (o *SubscriptionItems) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionItemsObject is an enumeration.
@@ -21586,6 +29083,23 @@ type SubscriptionPaymentMethodOptionsCard struct {
 	MandateOptions      *InvoiceMandateOptionsCard                                               `json:"mandate_options,omitempty"`
 	Network             idemrt.Nullable[SubscriptionPaymentMethodOptionsCardNetwork]             `json:"network,omitzero"`
 	RequestThreeDSecure idemrt.Nullable[SubscriptionPaymentMethodOptionsCardRequestThreeDSecure] `json:"request_three_d_secure,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionPaymentMethodOptionsCard) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionPaymentMethodOptionsCard declares is never written from them.
+func (o *SubscriptionPaymentMethodOptionsCard) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionPaymentMethodOptionsCardNetwork is an enumeration.
@@ -21640,6 +29154,23 @@ func (e SubscriptionPaymentMethodOptionsCardRequestThreeDSecure) IsKnown() bool 
 type SubscriptionPendingInvoiceItemInterval struct {
 	Interval      SubscriptionPendingInvoiceItemIntervalInterval `json:"interval"`
 	IntervalCount int64                                          `json:"interval_count"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionPendingInvoiceItemInterval) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionPendingInvoiceItemInterval declares is never written from them.
+func (o *SubscriptionPendingInvoiceItemInterval) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionPendingInvoiceItemIntervalInterval is an enumeration.
@@ -21717,6 +29248,23 @@ type SubscriptionSchedule struct {
 	Status               SubscriptionScheduleStatus                        `json:"status"`
 	Subscription         idemrt.Nullable[SubscriptionScheduleSubscription] `json:"subscription,omitzero"`
 	TestClock            idemrt.Nullable[SubscriptionScheduleTestClock]    `json:"test_clock,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionSchedule) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionSchedule declares is never written from them.
+func (o *SubscriptionSchedule) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionSchedule2 is one of String, SubscriptionSchedule (anyOf): every variant that accepts the
@@ -21759,6 +29307,23 @@ type SubscriptionScheduleAddInvoiceItem struct {
 	Price    SubscriptionScheduleAddInvoiceItemPrice `json:"price"`
 	Quantity idemrt.Nullable[int64]                  `json:"quantity,omitzero"`
 	TaxRates idemrt.Nullable[[]TaxRate]              `json:"tax_rates,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionScheduleAddInvoiceItem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionScheduleAddInvoiceItem declares is never written from them.
+func (o *SubscriptionScheduleAddInvoiceItem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionScheduleAddInvoiceItemPrice is one of String, Price, DeletedPrice (anyOf): every variant
@@ -21841,6 +29406,23 @@ type SubscriptionScheduleConfigurationItem struct {
 	Price             SubscriptionScheduleConfigurationItemPrice         `json:"price"`
 	Quantity          *int64                                             `json:"quantity,omitempty"`
 	TaxRates          idemrt.Nullable[[]TaxRate]                         `json:"tax_rates,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionScheduleConfigurationItem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionScheduleConfigurationItem declares is never written from them.
+func (o *SubscriptionScheduleConfigurationItem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionScheduleConfigurationItemPrice is one of String, Price, DeletedPrice (anyOf): every
@@ -21884,6 +29466,23 @@ func (u SubscriptionScheduleConfigurationItemPrice) RawJSON() json.RawMessage {
 type SubscriptionScheduleCurrentPhase struct {
 	EndDate   int64 `json:"end_date"`
 	StartDate int64 `json:"start_date"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionScheduleCurrentPhase) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionScheduleCurrentPhase declares is never written from them.
+func (o *SubscriptionScheduleCurrentPhase) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionScheduleCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that
@@ -21983,6 +29582,23 @@ type SubscriptionSchedulePhaseConfiguration struct {
 	StartDate             int64                                                                       `json:"start_date"`
 	TransferData          idemrt.Nullable[SubscriptionTransferData]                                   `json:"transfer_data,omitzero"`
 	TrialEnd              idemrt.Nullable[int64]                                                      `json:"trial_end,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionSchedulePhaseConfiguration) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionSchedulePhaseConfiguration declares is never written from them.
+func (o *SubscriptionSchedulePhaseConfiguration) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionSchedulePhaseConfigurationBillingCycleAnchor is an enumeration.
@@ -22243,6 +29859,23 @@ type SubscriptionSchedulesResourceDefaultSettings struct {
 	InvoiceSettings       idemrt.Nullable[InvoiceSettingSubscriptionScheduleSetting]                        `json:"invoice_settings,omitzero"`
 	OnBehalfOf            idemrt.Nullable[SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf]           `json:"on_behalf_of,omitzero"`
 	TransferData          idemrt.Nullable[SubscriptionTransferData]                                         `json:"transfer_data,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionSchedulesResourceDefaultSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionSchedulesResourceDefaultSettings declares is never written from them.
+func (o *SubscriptionSchedulesResourceDefaultSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionSchedulesResourceDefaultSettingsAutomaticTax is an object (schema
@@ -22251,6 +29884,23 @@ type SubscriptionSchedulesResourceDefaultSettings struct {
 // SubscriptionSchedulesResourceDefaultSettingsAutomaticTax
 type SubscriptionSchedulesResourceDefaultSettingsAutomaticTax struct {
 	Enabled bool `json:"enabled"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionSchedulesResourceDefaultSettingsAutomaticTax) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionSchedulesResourceDefaultSettingsAutomaticTax declares is never written from them.
+func (o *SubscriptionSchedulesResourceDefaultSettingsAutomaticTax) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionSchedulesResourceDefaultSettingsBillingCycleAnchor is an enumeration.
@@ -22419,6 +30069,23 @@ func (u SubscriptionTestClock) RawJSON() json.RawMessage {
 type SubscriptionTransferData struct {
 	AmountPercent idemrt.Nullable[float64]            `json:"amount_percent,omitzero"`
 	Destination   SubscriptionTransferDataDestination `json:"destination"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionTransferData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionTransferData declares is never written from them.
+func (o *SubscriptionTransferData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionTransferDataDestination is one of String, Account (anyOf): every variant that accepts
@@ -22461,6 +30128,23 @@ func (u SubscriptionTransferDataDestination) RawJSON() json.RawMessage {
 type SubscriptionsResourcePauseCollection struct {
 	Behavior  SubscriptionsResourcePauseCollectionBehavior `json:"behavior"`
 	ResumesAt idemrt.Nullable[int64]                       `json:"resumes_at,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionsResourcePauseCollection) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionsResourcePauseCollection declares is never written from them.
+func (o *SubscriptionsResourcePauseCollection) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionsResourcePauseCollectionBehavior is an enumeration.
@@ -22493,6 +30177,23 @@ type SubscriptionsResourcePaymentMethodOptions struct {
 	CustomerBalance idemrt.Nullable[InvoicePaymentMethodOptionsCustomerBalance] `json:"customer_balance,omitzero"`
 	Konbini         idemrt.Nullable[InvoicePaymentMethodOptionsKonbini]         `json:"konbini,omitzero"`
 	UsBankAccount   idemrt.Nullable[InvoicePaymentMethodOptionsUsBankAccount]   `json:"us_bank_account,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionsResourcePaymentMethodOptions) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionsResourcePaymentMethodOptions declares is never written from them.
+func (o *SubscriptionsResourcePaymentMethodOptions) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionsResourcePaymentSettings is an object (schema
@@ -22503,6 +30204,23 @@ type SubscriptionsResourcePaymentSettings struct {
 	PaymentMethodOptions     idemrt.Nullable[SubscriptionsResourcePaymentMethodOptions]                    `json:"payment_method_options,omitzero"`
 	PaymentMethodTypes       idemrt.Nullable[[]SubscriptionsResourcePaymentSettingsPaymentMethodTypesItem] `json:"payment_method_types,omitzero"`
 	SaveDefaultPaymentMethod idemrt.Nullable[SubscriptionsResourcePaymentSettingsSaveDefaultPaymentMethod] `json:"save_default_payment_method,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionsResourcePaymentSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionsResourcePaymentSettings declares is never written from them.
+func (o *SubscriptionsResourcePaymentSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionsResourcePaymentSettingsPaymentMethodTypesItem is an enumeration.
@@ -22571,6 +30289,23 @@ type SubscriptionsResourcePendingUpdate struct {
 	SubscriptionItems  idemrt.Nullable[[]SubscriptionItem] `json:"subscription_items,omitzero"`
 	TrialEnd           idemrt.Nullable[int64]              `json:"trial_end,omitzero"`
 	TrialFromPlan      idemrt.Nullable[bool]               `json:"trial_from_plan,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionsResourcePendingUpdate) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionsResourcePendingUpdate declares is never written from them.
+func (o *SubscriptionsResourcePendingUpdate) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionsTrialsResourceEndBehavior is an object (schema
@@ -22579,6 +30314,23 @@ type SubscriptionsResourcePendingUpdate struct {
 // SubscriptionsTrialsResourceEndBehavior
 type SubscriptionsTrialsResourceEndBehavior struct {
 	MissingPaymentMethod SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod `json:"missing_payment_method"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionsTrialsResourceEndBehavior) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionsTrialsResourceEndBehavior declares is never written from them.
+func (o *SubscriptionsTrialsResourceEndBehavior) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod is an enumeration.
@@ -22606,6 +30358,23 @@ func (e SubscriptionsTrialsResourceEndBehaviorMissingPaymentMethod) IsKnown() bo
 // SubscriptionsTrialsResourceTrialSettings
 type SubscriptionsTrialsResourceTrialSettings struct {
 	EndBehavior SubscriptionsTrialsResourceEndBehavior `json:"end_behavior"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SubscriptionsTrialsResourceTrialSettings) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SubscriptionsTrialsResourceTrialSettings declares is never written from them.
+func (o *SubscriptionsTrialsResourceTrialSettings) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TaxCode is an object (schema "tax_code").
@@ -22616,6 +30385,23 @@ type TaxCode struct {
 	ID          string        `json:"id"`
 	Name        string        `json:"name"`
 	Object      TaxCodeObject `json:"object"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TaxCode) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TaxCode declares is never written from them.
+func (o *TaxCode) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TaxCodeObject is an enumeration.
@@ -22644,6 +30430,23 @@ type TaxDeductedAtSource struct {
 	PeriodEnd                 int64                     `json:"period_end"`
 	PeriodStart               int64                     `json:"period_start"`
 	TaxDeductionAccountNumber string                    `json:"tax_deduction_account_number"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TaxDeductedAtSource) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TaxDeductedAtSource declares is never written from them.
+func (o *TaxDeductedAtSource) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TaxDeductedAtSourceObject is an enumeration.
@@ -22676,6 +30479,23 @@ type TaxID struct {
 	Type         TaxIDType                          `json:"type"`
 	Value        string                             `json:"value"`
 	Verification idemrt.Nullable[TaxIDVerification] `json:"verification,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TaxID) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TaxID declares is never written from them.
+func (o *TaxID) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TaxIDCustomer is one of String, Customer (anyOf): every variant that accepts the JSON is set (its
@@ -22818,6 +30638,23 @@ type TaxIDVerification struct {
 	Status          TaxIDVerificationStatus `json:"status"`
 	VerifiedAddress idemrt.Nullable[string] `json:"verified_address,omitzero"`
 	VerifiedName    idemrt.Nullable[string] `json:"verified_name,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TaxIDVerification) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TaxIDVerification declares is never written from them.
+func (o *TaxIDVerification) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TaxIDVerificationStatus is an enumeration.
@@ -22859,6 +30696,23 @@ type TaxRate struct {
 	Percentage          float64                            `json:"percentage"`
 	State               idemrt.Nullable[string]            `json:"state,omitzero"`
 	TaxType             idemrt.Nullable[TaxRateTaxType]    `json:"tax_type,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TaxRate) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TaxRate declares is never written from them.
+func (o *TaxRate) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TaxRateObject is an enumeration.
@@ -22919,6 +30773,23 @@ type TestHelpersTestClock struct {
 	Name         idemrt.Nullable[string]    `json:"name,omitzero"`
 	Object       TestHelpersTestClockObject `json:"object"`
 	Status       TestHelpersTestClockStatus `json:"status"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TestHelpersTestClock) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TestHelpersTestClock declares is never written from them.
+func (o *TestHelpersTestClock) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TestHelpersTestClockObject is an enumeration.
@@ -22965,6 +30836,23 @@ type ThreeDSecureDetails struct {
 	Result             idemrt.Nullable[ThreeDSecureDetailsResult]             `json:"result,omitzero"`
 	ResultReason       idemrt.Nullable[ThreeDSecureDetailsResultReason]       `json:"result_reason,omitzero"`
 	Version            idemrt.Nullable[ThreeDSecureDetailsVersion]            `json:"version,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ThreeDSecureDetails) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ThreeDSecureDetails declares is never written from them.
+func (o *ThreeDSecureDetails) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ThreeDSecureDetailsAuthenticationFlow is an enumeration.
@@ -22993,6 +30881,23 @@ type ThreeDSecureDetailsCharge struct {
 	Result             idemrt.Nullable[ThreeDSecureDetailsChargeResult]             `json:"result,omitzero"`
 	ResultReason       idemrt.Nullable[ThreeDSecureDetailsChargeResultReason]       `json:"result_reason,omitzero"`
 	Version            idemrt.Nullable[ThreeDSecureDetailsChargeVersion]            `json:"version,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ThreeDSecureDetailsCharge) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ThreeDSecureDetailsCharge declares is never written from them.
+func (o *ThreeDSecureDetailsCharge) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // ThreeDSecureDetailsChargeAuthenticationFlow is an enumeration.
@@ -23146,6 +31051,23 @@ func (e ThreeDSecureDetailsVersion) IsKnown() bool {
 // three_d_secure_usage
 type ThreeDSecureUsage struct {
 	Supported bool `json:"supported"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ThreeDSecureUsage) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ThreeDSecureUsage declares is never written from them.
+func (o *ThreeDSecureUsage) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Topup is an object (schema "topup").
@@ -23168,6 +31090,23 @@ type Topup struct {
 	StatementDescriptor      idemrt.Nullable[string]                  `json:"statement_descriptor,omitzero"`
 	Status                   TopupStatus                              `json:"status"`
 	TransferGroup            idemrt.Nullable[string]                  `json:"transfer_group,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Topup) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Topup declares is never written from them.
+func (o *Topup) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TopupBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts the
@@ -23262,6 +31201,23 @@ type Transfer struct {
 	SourceTransaction  idemrt.Nullable[TransferSourceTransaction]  `json:"source_transaction,omitzero"`
 	SourceType         *string                                     `json:"source_type,omitempty"`
 	TransferGroup      idemrt.Nullable[string]                     `json:"transfer_group,omitzero"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Transfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Transfer declares is never written from them.
+func (o *Transfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TransferBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
@@ -23303,6 +31259,23 @@ func (u TransferBalanceTransaction) RawJSON() json.RawMessage {
 type TransferData struct {
 	Amount      *int64                  `json:"amount,omitempty"`
 	Destination TransferDataDestination `json:"destination"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TransferData) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TransferData declares is never written from them.
+func (o *TransferData) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TransferDataDestination is one of String, Account (anyOf): every variant that accepts the JSON is
@@ -23435,6 +31408,23 @@ type TransferReversal struct {
 	Object                   TransferReversalObject                                    `json:"object"`
 	SourceRefund             idemrt.Nullable[TransferReversalSourceRefund]             `json:"source_refund,omitzero"`
 	Transfer                 TransferReversalTransfer                                  `json:"transfer"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TransferReversal) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TransferReversal declares is never written from them.
+func (o *TransferReversal) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TransferReversalBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that
@@ -23594,6 +31584,23 @@ type TransferReversals struct {
 	HasMore bool                    `json:"has_more"`
 	Object  TransferReversalsObject `json:"object"`
 	URL     string                  `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TransferReversals) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TransferReversals declares is never written from them.
+func (o *TransferReversals) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TransferReversalsObject is an enumeration.
@@ -23621,6 +31628,23 @@ type TransferSchedule struct {
 	Interval      string  `json:"interval"`
 	MonthlyAnchor *int64  `json:"monthly_anchor,omitempty"`
 	WeeklyAnchor  *string `json:"weekly_anchor,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TransferSchedule) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TransferSchedule declares is never written from them.
+func (o *TransferSchedule) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TransferSourceTransaction is one of String, Charge (anyOf): every variant that accepts the JSON is
@@ -23662,6 +31686,23 @@ func (u TransferSourceTransaction) RawJSON() json.RawMessage {
 type TransformQuantity struct {
 	DivideBy int64                  `json:"divide_by"`
 	Round    TransformQuantityRound `json:"round"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TransformQuantity) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TransformQuantity declares is never written from them.
+func (o *TransformQuantity) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // TransformQuantityRound is an enumeration.
@@ -23688,6 +31729,23 @@ func (e TransformQuantityRound) IsKnown() bool {
 type UsBankAccountNetworks struct {
 	Preferred idemrt.Nullable[string]              `json:"preferred,omitzero"`
 	Supported []UsBankAccountNetworksSupportedItem `json:"supported"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o UsBankAccountNetworks) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// UsBankAccountNetworks declares is never written from them.
+func (o *UsBankAccountNetworks) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // UsBankAccountNetworksSupportedItem is an enumeration.
