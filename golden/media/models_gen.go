@@ -11,6 +11,23 @@ import (
 // CancelSearchRequest is an object.
 type CancelSearchRequest struct {
 	Reason *string `json:"reason,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CancelSearchRequest) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CancelSearchRequest declares is never written from them.
+func (o *CancelSearchRequest) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Document is an object.
@@ -89,6 +106,23 @@ func (o *DocumentUpload) UnmarshalJSON(data []byte) error {
 // Problem is an object.
 type Problem struct {
 	Title *string `json:"title,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Problem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Problem declares is never written from them.
+func (o *Problem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Report is an object.

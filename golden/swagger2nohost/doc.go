@@ -20,7 +20,10 @@
 //     server: an unknown outcome returns an error matching
 //     idemrt.ErrOutcomeUnknown, with the key to reconcile by (idemrt.KeyOf).
 //
-// Auth failures (401, 403, 407) and 412 Precondition Failed are never retried.
+// Auth failures (401, 407, and 403 without a rate-limit signal) and 412
+// Precondition Failed are never retried. A 403 or 429 rate limit (Retry-After,
+// x-ratelimit-remaining: 0, RateLimit) is waited out when its reset fits the
+// call's limits, else it returns an error matching idemrt.ErrRateLimited.
 // Non-success statuses return *idemrt.StatusError with the status, the
 // headers, a bounded body and, when the API document declares one, the
 // decoded error model in Model.

@@ -2,7 +2,29 @@
 
 package swagger2nohost
 
+import (
+	"encoding/json"
+	"github.com/idemgen/idemgen/runtime/wire"
+)
+
 // GetThingResponse is an object.
 type GetThingResponse struct {
 	ID string `json:"id"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o GetThingResponse) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// GetThingResponse declares is never written from them.
+func (o *GetThingResponse) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
