@@ -110,6 +110,12 @@ func (b *builder) hookOf(name string, item *openapi3.PathItem, at loc) []*rawHoo
 			continue
 		}
 		opAt := at.at(strings.ToLower(method))
+		if name == "" {
+			// The receiver could not start: a route needs a name.
+			b.l.sink.warnf(opAt, op.OperationID, ruleWebhook,
+				"a webhook without a name cannot be routed; it is left out")
+			continue
+		}
 		if method != "POST" {
 			b.l.sink.warnf(opAt, op.OperationID, ruleWebhook,
 				"webhook %q is delivered with %s; only POST deliveries are received, so it is left out", name, method)

@@ -57,6 +57,12 @@ webhooks:
   ping:
     get:
       responses: {"200": {description: ok}}
+  "":
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object}
   textOnly:
     post:
       requestBody:
@@ -93,6 +99,7 @@ func TestWebhooksFromDocument(t *testing.T) {
 	for _, w := range []string{
 		`/webhooks/ping/get: webhook "ping" is delivered with GET`,
 		`/webhooks/textOnly/post: webhook "textOnly" has no JSON request body`,
+		`/webhooks//post: a webhook without a name cannot be routed`,
 		`/webhooks/sameType/post: webhook "sameType"'s payload type "refund.created" is already "refundCreated"'s`,
 	} {
 		if !strings.Contains(strings.Join(msgs, "\n"), w) {
