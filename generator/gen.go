@@ -83,6 +83,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	for _, n := range []string{"Client", "NewClient", "DefaultServerURL"} {
 		g.ns.claim(n, "")
 	}
+	g.reserveWebhooks()
 	for _, s := range g.api.SecuritySchemes {
 		if schemeSupported(s) {
 			g.schemeNames[s] = g.ns.claim("With"+s.GoName, "Auth")

@@ -50,6 +50,10 @@ type Config struct {
 	// go.mod, README.md and example_test.go join the package's files (see
 	// emit_module.go).
 	Module string
+	// Server adds the receiving side to the package: webhook_receiver_gen.go, the
+	// webhook receiver, when the document declares webhooks
+	// (emit_webhook.go).
+	Server bool
 }
 
 // File is one generated file.
@@ -119,6 +123,9 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	jobs := []renderJob{{name: "client_gen.go", build: g.clientFile}, chunked("models_gen.go", g.api.Schemas, modelsPerChunk, g.modelPieces)}
 	for _, grp := range groupByFile(ops) {
 		jobs = append(jobs, chunked(grp.name, grp.ops, opsPerChunk, g.opPieces))
+	}
+	if g.wantsWebhooks() {
+		jobs = append(jobs, renderJob{name: "webhook_receiver_gen.go", build: g.webhooksFile})
 	}
 	out, err := g.runJobs(jobs)
 	if err != nil {

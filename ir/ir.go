@@ -34,6 +34,9 @@ type API struct {
 	Schemas []*Schema
 	// SecuritySchemes are sorted by GoName.
 	SecuritySchemes []*SecurityScheme
+	// Webhooks are the deliveries the API makes to its client, sorted by
+	// GoName.
+	Webhooks []*Webhook
 	// Source points at the document root.
 	Source Source
 }

@@ -45,6 +45,7 @@ func build(l *loader, doc *openapi3.T, version string) *ir.API {
 			"x-pagination is not read at the document root; put it on path items or operations")
 	}
 	b.api.Operations = b.operations()
+	b.api.Webhooks = b.webhooks()
 	b.api.Schemas = b.schemas.finish()
 	return b.api
 }

@@ -21,6 +21,10 @@ func dumpAPI(api *ir.API) string {
 	for _, op := range api.Operations {
 		dumpOperation(&b, op)
 	}
+	for _, w := range api.Webhooks {
+		fmt.Fprintf(&b, "webhook %s name=%q id=%s type=%q payload=%s @%s:%d\n",
+			w.GoName, w.Name, w.ID, w.EventType, schemaText(w.Payload, false), w.Source.Pointer, w.Source.Line)
+	}
 	for _, s := range api.Schemas {
 		fmt.Fprintf(&b, "schema %s (%s) %s @%s:%d\n", s.GoName, s.Name, schemaText(s, true), s.Source.Pointer, s.Source.Line)
 		dumpSchemaBody(&b, s, "  ")

@@ -14,6 +14,7 @@ import (
 // the Swagger 2.0 fixes openapi2conv needs. The repaired trees are what
 // kin-openapi reads (docFile.bytesOf).
 func (l *loader) repair(swagger bool) {
+	l.promoteXWebhooks()
 	for i := 0; i < len(l.order); i++ {
 		(&repairer{l: l, f: l.files[l.order[i]]}).run()
 	}

@@ -19,6 +19,7 @@ type genSettings struct {
 	Out             string   `yaml:"out"`
 	Module          string   `yaml:"module"`
 	SkipUnsupported bool     `yaml:"skip-unsupported"`
+	Server          bool     `yaml:"server"`
 	AllowRemoteRefs bool     `yaml:"allow-remote-refs"`
 	RefRoot         string   `yaml:"ref-root"`
 	Overlays        []string `yaml:"overlays"`
@@ -82,6 +83,9 @@ func resolveSettings(cmd *cobra.Command, args []string, flags genSettings, confi
 	}
 	if set("skip-unsupported") {
 		s.SkipUnsupported = flags.SkipUnsupported
+	}
+	if set("server") {
+		s.Server = flags.Server
 	}
 	if set("allow-remote-refs") {
 		s.AllowRemoteRefs = flags.AllowRemoteRefs

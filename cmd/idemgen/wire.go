@@ -16,7 +16,7 @@ func loadSpec(path string, ls loadSettings) (*ir.API, ir.Diagnostics, error) {
 }
 
 func generateFiles(api *ir.API, s genSettings) ([]genFile, ir.Diagnostics, error) {
-	out, err := generator.Generate(api, generator.Config{Package: s.Package, SkipUnsupported: s.SkipUnsupported,
+	out, err := generator.Generate(api, generator.Config{Package: s.Package, SkipUnsupported: s.SkipUnsupported, Server: s.Server,
 		Module: s.Module, Version: versionString(), RuntimeVersion: runtimeVersionString()})
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,140 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Delivered is what Deliver did with one delivery.
+type Delivered int
+
+const (
+	// Applied: fn ran and its writes committed together with the delivery
+	// id's record.
+	Applied Delivered = iota + 1
+	// Duplicate: the id was already recorded; fn did not run.
+	Duplicate
+	// InFlight: another execution holds a live lease on the id (the sender
+	// delivered it twice at once); fn did not run and the sender should try
+	// again later.
+	InFlight
+)
+
+// ErrDeliveryStore wraps the store's failures in Deliver (reserving,
+// beginning, recording or committing): nothing was applied, or, for a
+// failed commit, the outcome is unknown and a redelivery settles it.
+var ErrDeliveryStore = errors.New("ledger: the store failed to record a delivery")
+
+// ErrDeliveryID is returned by Deliver for an identity no store can keep
+// (empty, longer than 255 bytes, not UTF-8, or holding a NUL).
+var ErrDeliveryID = errors.New("ledger: invalid delivery identity")
+
+// deliveryFingerprint is the fingerprint of every delivery row: a delivery
+// is identified by its id alone. Senders may change bytes of a redelivered
+// event (Stripe's pending_webhooks count), so a body fingerprint would
+// refuse legitimate redeliveries.
+const deliveryFingerprint = "delivery"
+
+// Deliver runs fn at most once per id: it reserves id, runs fn with a
+// transaction that Tx(ctx) returns, and records id in that same transaction,
+// so fn's writes and the record commit together or not at all. When fn
+// returns an error (or panics) the transaction rolls back, the reservation
+// is released and the error is returned: a redelivery runs fn afresh. The
+// record is kept for Config.TTL, which must outlast the sender's retry
+// window; Lease bounds fn's run.
+//
+// Deliver is the inbound counterpart of Handle, for webhook receivers: the
+// caller has already authenticated the delivery, and id names it
+// (ID.Caller the sender, ID.Operation the scheme, ID.Key its delivery id).
+func (l *Ledger) Deliver(ctx context.Context, id ID, fn func(ctx context.Context) error) (Delivered, error) {
+	if err := checkDeliveryID(id); err != nil {
+		return 0, err
+	}
+	now := l.cfg.Now()
+	if rec, ok, err := l.cfg.Store.Get(ctx, id); err == nil && ok && now.Before(rec.ExpiresAt) && rec.State == StateCompleted {
+		// A plain read settles most repeats without a write transaction.
+		return Duplicate, nil
+	}
+	owner := l.cfg.Owner()
+	dec, err := l.cfg.Store.Reserve(ctx, Reservation{
+		ID: id, Fingerprint: deliveryFingerprint, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
+	})
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrDeliveryStore, err)
+	}
+	switch dec.Outcome {
+	case Replay:
+		return Duplicate, nil
+	case Busy:
+		return InFlight, nil
+	case Mismatch:
+		// Only a row written by Handle under the same identity can differ.
+		return 0, fmt.Errorf("%w: %s/%s/%s is a request key, not a delivery", ErrDeliveryID, id.Caller, id.Operation, id.Key)
+	}
+	if err := l.applyDelivery(ctx, id, owner, fn); err != nil {
+		return 0, err
+	}
+	return Applied, nil
+}
+
+// applyDelivery runs fn in the business transaction and commits the id's
+// completion with it. Like execute, it is detached from the request's
+// cancellation and bounded by the lease instead.
+func (l *Ledger) applyDelivery(ctx context.Context, id ID, owner string, fn func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.cfg.Lease)
+	defer cancel()
+	tx, err := l.cfg.Store.Begin(ctx)
+	if err != nil {
+		l.releaseDelivery(ctx, id, owner)
+		return fmt.Errorf("%w: %w", ErrDeliveryStore, err)
+	}
+	if err := runDelivery(withExecution(ctx, &execution{tx: tx, id: id}), fn); err != nil {
+		tx.Rollback()
+		l.releaseDelivery(ctx, id, owner)
+		return err
+	}
+	if err := l.cfg.Store.Complete(ctx, tx, id, owner, Response{Status: 204}); err != nil {
+		tx.Rollback()
+		l.releaseDelivery(ctx, id, owner)
+		return fmt.Errorf("%w: %w", ErrDeliveryStore, err)
+	}
+	if err := tx.Commit(); err != nil {
+		// Release is guarded by state and owner: it never deletes a row
+		// that did commit.
+		l.releaseDelivery(ctx, id, owner)
+		return fmt.Errorf("%w: %w", ErrDeliveryStore, errCommit{err})
+	}
+	return nil
+}
+
+// runDelivery calls fn and turns a panic into an error, so the transaction
+// rolls back and the id is free for the redelivery.
+func runDelivery(ctx context.Context, fn func(context.Context) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("ledger: delivery handler panicked: %v", p)
+		}
+	}()
+	return fn(ctx)
+}
+
+func (l *Ledger) releaseDelivery(ctx context.Context, id ID, owner string) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
+	// On failure the lease expires and the sweeper finds the row; until
+	// then a redelivery is answered InFlight and retried by the sender.
+	_ = l.cfg.Store.Release(rctx, id, owner)
+}
+
+// checkDeliveryID applies the key rules of Handle to every part of id.
+func checkDeliveryID(id ID) error {
+	for _, s := range []string{id.Caller, id.Operation, id.Key} {
+		if s == "" || len(s) > maxKeyLen || !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+			return fmt.Errorf("%w: %q", ErrDeliveryID, s)
+		}
+	}
+	return nil
+}

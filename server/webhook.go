@@ -1,0 +1,175 @@
+package idemsrv
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/idemgen/idemgen/runtime/wire"
+)
+
+// WebhookRoute is one webhook a receiver accepts: its name (its key under
+// the document's webhooks, the last path segment it is delivered to), the
+// event type its payload's type member is pinned to, and its typed handler.
+// Generated code makes them with NewWebhookRoute.
+type WebhookRoute struct {
+	name, eventType string
+	// bind decodes the payload and returns the call of the handler.
+	bind func(body []byte) (func(context.Context) error, error)
+}
+
+// NewWebhookRoute routes the webhook name (and, on the receiver's root,
+// the payload type eventType; "" for none) to handle, which receives the
+// payload decoded as T by the runtime's JSON codec (bounded in depth,
+// idemrt.MaxJSONDepth).
+func NewWebhookRoute[T any](name, eventType string, handle func(ctx context.Context, body T) error) WebhookRoute {
+	return WebhookRoute{name: name, eventType: eventType, bind: func(body []byte) (func(context.Context) error, error) {
+		var v T
+		if err := wire.UnmarshalDeclared(body, &v); err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error { return handle(ctx, v) }, nil
+	}}
+}
+
+// WebhookReceiver is the http.Handler of a generated webhook receiver: it
+// verifies a delivery's signature on the raw body, routes it, decodes it,
+// and runs its handler at most once per delivery id.
+type WebhookReceiver struct {
+	cfg    webhookConfig
+	byName map[string]*WebhookRoute
+	byType map[string]*WebhookRoute
+}
+
+// NewWebhookReceiver returns a receiver for routes. It refuses to start
+// without a signature scheme (ErrWebhookNoVerification) or a ledger
+// (ErrWebhookNoLedger) unless the options leave them out explicitly.
+func NewWebhookReceiver(routes []WebhookRoute, opts ...WebhookOption) (*WebhookReceiver, error) {
+	cfg, err := newWebhookConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	rc := &WebhookReceiver{cfg: cfg, byName: map[string]*WebhookRoute{}, byType: map[string]*WebhookRoute{}}
+	for i := range routes {
+		rt := &routes[i]
+		if rt.name == "" || rc.byName[rt.name] != nil {
+			return nil, fmt.Errorf("%w: webhook name %q is empty or declared twice", ErrWebhookConfig, rt.name)
+		}
+		rc.byName[rt.name] = rt
+		if rt.eventType == "" {
+			continue
+		}
+		if rc.byType[rt.eventType] != nil {
+			return nil, fmt.Errorf("%w: event type %q is declared twice", ErrWebhookConfig, rt.eventType)
+		}
+		rc.byType[rt.eventType] = rt
+	}
+	return rc, nil
+}
+
+// ServeHTTP answers one delivery: 204 once applied (and to every repeat,
+// marked Idempotent-Replayed: true), a problem otherwise.
+func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeWebhookProblem(w, http.StatusMethodNotAllowed, ProblemWebhookMethod, "webhooks are delivered with POST")
+		return
+	}
+	body, ok := rc.readBody(w, r)
+	if !ok {
+		return
+	}
+	id, ok := rc.verify(w, r, body)
+	if !ok {
+		return
+	}
+	env := readEnvelope(body)
+	rt := rc.route(r, env)
+	if rt == nil {
+		writeWebhookProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event or the payload's type")
+		return
+	}
+	call, err := rt.bind(body)
+	if err != nil {
+		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
+		return
+	}
+	rc.run(w, r, rc.deliveryID(id, r.Header, env), call)
+}
+
+// verify checks the signature unless the receiver was built without one,
+// and returns the delivery id the scheme's headers carry.
+func (rc *WebhookReceiver) verify(w http.ResponseWriter, r *http.Request, body []byte) (string, bool) {
+	if rc.cfg.scheme == nil {
+		return "", true
+	}
+	id, err := rc.cfg.scheme.verify(r.Header, body, rc.cfg.now(), rc.cfg.tolerance)
+	switch {
+	case err == nil:
+		return id, true
+	case isErr(err, ErrWebhookHeaders):
+		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, err.Error())
+	case isErr(err, ErrWebhookStale):
+		writeWebhookProblem(w, http.StatusUnauthorized, ProblemWebhookStale, err.Error())
+	case isErr(err, ErrWebhookUnsigned):
+		writeWebhookProblem(w, http.StatusUnauthorized, ProblemWebhookUnsigned, err.Error())
+	default:
+		writeWebhookProblem(w, http.StatusUnauthorized, ProblemWebhookSignature, err.Error())
+	}
+	return "", false
+}
+
+// route picks the webhook: the one the path's last segment names; on the
+// root, the one X-GitHub-Event names, else the one the payload's type is
+// pinned to. nil is "no such webhook".
+func (rc *WebhookReceiver) route(r *http.Request, env envelope) *WebhookRoute {
+	p := r.URL.Path
+	last := p[strings.LastIndexByte(p, '/')+1:]
+	if rt := rc.byName[last]; rt != nil {
+		return rt
+	}
+	if !rc.isRoot(p) {
+		return nil
+	}
+	if ev := r.Header.Get("X-GitHub-Event"); ev != "" {
+		if rt := rc.byName[ev]; rt != nil {
+			return rt
+		}
+		return rc.byType[ev]
+	}
+	if env.Type != "" {
+		return rc.byType[env.Type]
+	}
+	return nil
+}
+
+func (rc *WebhookReceiver) isRoot(p string) bool {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return true
+	}
+	for _, root := range rc.cfg.roots {
+		if p == root {
+			return true
+		}
+	}
+	return false
+}
+
+// deliveryID is the id the scheme names (its header, or for Stripe the
+// event's id member); unverified, the first of webhook-id,
+// X-GitHub-Delivery and the payload's id.
+func (rc *WebhookReceiver) deliveryID(fromScheme string, h http.Header, env envelope) string {
+	if _, stripe := rc.cfg.scheme.(stripeScheme); stripe {
+		return env.ID
+	}
+	if rc.cfg.scheme != nil {
+		return fromScheme
+	}
+	for _, id := range []string{h.Get("Webhook-Id"), h.Get("X-GitHub-Delivery"), env.ID} {
+		if id != "" {
+			return id
+		}
+	}
+	return ""
+}

@@ -1,0 +1,131 @@
+package idemsrv
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/wire"
+)
+
+func isErr(err, target error) bool { return errors.Is(err, target) }
+
+// readBody reads the raw body, bounded in size and reading time, before
+// anything is verified or decoded; ok is false once it has answered.
+func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMedia(ct) {
+		writeWebhookProblem(w, http.StatusUnsupportedMediaType, ProblemWebhookMedia, "a delivery's body must be JSON")
+		return nil, false
+	}
+	// A real-time deadline: it bounds a sender that trickles its body.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(rc.cfg.readTimeout))
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rc.cfg.maxBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeWebhookProblem(w, http.StatusRequestEntityTooLarge, ProblemWebhookTooBig, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
+		return nil, false
+	case err != nil:
+		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the body could not be read in time")
+		return nil, false
+	case len(bytes.TrimSpace(b)) == 0:
+		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the delivery has no body")
+		return nil, false
+	}
+	return b, true
+}
+
+func isJSONMedia(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// envelope holds the members routing and dedupe read from a payload
+// object; both are "" when absent or not strings.
+type envelope struct {
+	Type string
+	ID   string
+}
+
+// readEnvelope reads type and id from a payload object through the
+// runtime's codec (so its depth bound applies); anything else yields an
+// empty envelope and the payload's own decode reports what is wrong.
+func readEnvelope(body []byte) envelope {
+	var raw struct {
+		Type json.RawMessage `json:"type"`
+		ID   json.RawMessage `json:"id"`
+	}
+	if wire.UnmarshalDeclared(body, &raw) != nil {
+		return envelope{}
+	}
+	var env envelope
+	_ = json.Unmarshal(raw.Type, &env.Type)
+	_ = json.Unmarshal(raw.ID, &env.ID)
+	return env
+}
+
+// run executes call once per delivery id (through the ledger) or every
+// time (WithoutWebhookDedupe), and answers.
+func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string, call func(context.Context) error) {
+	if rc.cfg.ledger == nil {
+		if err := runWebhook(r.Context(), call); err != nil {
+			rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if id == "" {
+		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
+		return
+	}
+	scope := "unverified"
+	if rc.cfg.scheme != nil {
+		scope = rc.cfg.scheme.name()
+	}
+	done, err := rc.cfg.ledger.Deliver(r.Context(), ledger.ID{Caller: "webhook", Operation: scope, Key: id}, call)
+	switch {
+	case errors.Is(err, ledger.ErrDeliveryID):
+		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
+	case errors.Is(err, ledger.ErrDeliveryStore):
+		w.Header().Set("Retry-After", "1")
+		rc.fail(w, r, err, http.StatusServiceUnavailable, ProblemWebhookStore)
+	case err != nil:
+		rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
+	case done == ledger.InFlight:
+		w.Header().Set("Retry-After", "1")
+		writeWebhookProblem(w, http.StatusConflict, ProblemWebhookInFlight, "this delivery is being applied; deliver it again later")
+	case done == ledger.Duplicate:
+		w.Header().Set("Idempotent-Replayed", "true")
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// fail answers a 5xx without the error's text (the sender retries), and
+// hands the error to WithWebhookOnError.
+func (rc *WebhookReceiver) fail(w http.ResponseWriter, r *http.Request, err error, status int, typ string) {
+	if rc.cfg.onError != nil {
+		rc.cfg.onError(r, err)
+	}
+	writeWebhookProblem(w, status, typ, "the delivery was not applied; deliver it again")
+}
+
+// runWebhook calls call and turns a panic into an error.
+func runWebhook(ctx context.Context, call func(context.Context) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("idemsrv: webhook handler panicked: %v", p)
+		}
+	}()
+	return call(ctx)
+}
