@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/idemgen/idemgen/internal/ctxtime"
+	"github.com/idemgen/idemgen/ledger/internal/ctxtime"
 )
 
 // Config configures a Ledger. Store and Caller are required.
