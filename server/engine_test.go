@@ -106,7 +106,10 @@ func TestShedSpreadsRetryAfter(t *testing.T) {
 	var done sync.WaitGroup
 	for range 2 {
 		done.Add(1)
-		go func() { defer done.Done(); h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/slow", nil)) }()
+		go func() {
+			defer done.Done()
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/slow", nil))
+		}()
 	}
 	started.Wait()
 	var waits []string
