@@ -25,12 +25,40 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(b)
 }
 
-// WriteText answers status with s as a body of contentType.
-func WriteText(w http.ResponseWriter, status int, contentType, s string) {
+// WriteText answers status with v, a string or []byte (or a pointer to
+// one; nil sends an empty body), as a body of contentType.
+func WriteText(w http.ResponseWriter, status int, contentType string, v any) {
+	var b []byte
+	switch x := v.(type) {
+	case string:
+		b = []byte(x)
+	case []byte:
+		b = x
+	case *string:
+		if x != nil {
+			b = []byte(*x)
+		}
+	case *[]byte:
+		if x != nil {
+			b = *x
+		}
+	}
 	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Content-Length", strconv.Itoa(len(s)))
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	w.Write([]byte(s))
+	w.Write(b)
+}
+
+// ErrNilResult is what a handler's nil result (with a nil error) is
+// answered as: a 500, since the client would have nothing to decode.
+var ErrNilResult = errors.New("idemsrv: the handler returned neither a result nor an error")
+
+// Status is the status to answer: the handler's, or def when it left it 0.
+func Status(status, def int) int {
+	if status == 0 {
+		return def
+	}
+	return status
 }
 
 // WriteEmpty answers status with no body.

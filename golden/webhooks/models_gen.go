@@ -2,16 +2,55 @@
 
 package webhooks
 
+import (
+	"encoding/json"
+	"github.com/idemgen/idemgen/runtime/wire"
+)
+
 // CreatePaymentRequest is an object.
 type CreatePaymentRequest struct {
 	Amount      int64   `json:"amount"`
 	CallbackURL *string `json:"callbackUrl,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o CreatePaymentRequest) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// CreatePaymentRequest declares is never written from them.
+func (o *CreatePaymentRequest) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Payment is an object.
 type Payment struct {
 	Amount int64  `json:"amount"`
 	ID     string `json:"id"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Payment) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Payment declares is never written from them.
+func (o *Payment) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFailedPayload is an object.
@@ -20,6 +59,23 @@ type PaymentFailedPayload struct {
 	Payment Payment                  `json:"payment"`
 	Reason  *string                  `json:"reason,omitempty"`
 	Type    PaymentFailedPayloadType `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentFailedPayload) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentFailedPayload declares is never written from them.
+func (o *PaymentFailedPayload) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentFailedPayloadType is an enumeration.
@@ -44,6 +100,23 @@ type PaymentSucceededEvent struct {
 	ID      string                    `json:"id"`
 	Payment Payment                   `json:"payment"`
 	Type    PaymentSucceededEventType `json:"type"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o PaymentSucceededEvent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// PaymentSucceededEvent declares is never written from them.
+func (o *PaymentSucceededEvent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // PaymentSucceededEventType is an enumeration.
@@ -67,4 +140,21 @@ func (e PaymentSucceededEventType) IsKnown() bool {
 type SettlementEvent struct {
 	ID      string  `json:"id"`
 	Payment Payment `json:"payment"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o SettlementEvent) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// SettlementEvent declares is never written from them.
+func (o *SettlementEvent) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
