@@ -87,12 +87,21 @@ func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http
 	return nil
 }
 
-// Wrap puts the overload limit (WithMaxInFlight) in front of h.
-func (e *Engine) Wrap(h http.Handler) http.Handler {
-	if e.shed == nil {
-		return h
+// Wrap returns the server's root handler: the overload limit
+// (WithMaxInFlight), then mux, whose own refusals (no route: 404; a route
+// for other methods: 405 with Allow) are answered as problems too.
+func (e *Engine) Wrap(mux *http.ServeMux) http.Handler {
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern == "" {
+			unrouted(w, r, mux)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+	if e.shed != nil {
+		h = e.shed.wrap(h)
 	}
-	return e.shed.wrap(h)
+	return h
 }
 
 // NotImplemented answers an operation the generated server does not serve

@@ -97,12 +97,14 @@ func TestShedSpreadsRetryAfter(t *testing.T) {
 	release := make(chan struct{})
 	var started sync.WaitGroup
 	started.Add(2)
-	h := e.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow" {
 			started.Done()
 			<-release
 		}
-	}))
+	})
+	h := e.Wrap(mux)
 	var done sync.WaitGroup
 	for range 2 {
 		done.Add(1)
@@ -132,5 +134,29 @@ func TestShedSpreadsRetryAfter(t *testing.T) {
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
 	if w.Code != http.StatusOK {
 		t.Errorf("after the backlog drained: %d", w.Code)
+	}
+}
+
+// TestUnroutedRequestsAreProblems: the mux's own 404 and 405 are answered as
+// problem+json, the 405 with its Allow header.
+func TestUnroutedRequestsAreProblems(t *testing.T) {
+	e, _ := New(nil)
+	mux := http.NewServeMux()
+	nop := func(http.ResponseWriter, *http.Request) {}
+	if err := e.Handle(mux, "GET /orders", Route{Op: updateOp}, nop); err != nil {
+		t.Fatal(err)
+	}
+	h := e.Wrap(mux)
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{{"GET", "/nope", 404, ""}, {"DELETE", "/orders", 405, "GET, HEAD"}, {"GET", "/orders", 200, ""}} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(tc.method, tc.path, nil))
+		isProblem := w.Header().Get("Content-Type") == "application/problem+json"
+		if w.Code != tc.status || isProblem != (tc.status != 200) || w.Header().Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d %v, want %d (Allow %q)", tc.method, tc.path, w.Code, w.Header(), tc.status, tc.allow)
+		}
 	}
 }
