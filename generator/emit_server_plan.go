@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,12 +27,14 @@ type serverRoute struct {
 	why string
 }
 
-// serverRoutes plans the routes of ops, in IR order. Two operations that
-// come out with the same pattern (paths that differ only in a fixed query)
-// cannot share it: the later one is not served.
+// serverRoutes plans the routes of ops, in IR order. A pattern that
+// http.ServeMux refuses beside the ones before it (the same method and path
+// as another operation's, or paths that overlap without one being more
+// specific: /a/{x}/c and /a/b/{y}) is not served, so that NewServer never
+// fails on the spec's own paths.
 func serverRoutes(ops []*ir.Operation) []*serverRoute {
 	var out []*serverRoute
-	seen := map[string]bool{}
+	mux := http.NewServeMux()
 	for _, op := range ops {
 		rt := &serverRoute{op: op}
 		rt.pattern, rt.segments = muxPattern(op)
@@ -39,16 +42,24 @@ func serverRoutes(ops []*ir.Operation) []*serverRoute {
 		switch {
 		case rt.pattern == "":
 			rt.why = "its path cannot be an http.ServeMux pattern"
-		case seen[rt.pattern]:
-			rt.why = "another operation has the same method and path"
+		case !register(mux, rt.pattern):
+			rt.why = "its method and path overlap another operation's"
 			rt.pattern = ""
-		}
-		if rt.pattern != "" {
-			seen[rt.pattern] = true
 		}
 		out = append(out, rt)
 	}
 	return out
+}
+
+// register adds pattern to mux, reporting whether the mux accepted it.
+func register(mux *http.ServeMux, pattern string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	mux.Handle(pattern, http.NotFoundHandler())
+	return true
 }
 
 // muxPattern turns the path template into a ServeMux pattern: every
