@@ -88,8 +88,12 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 			keyed = append(keyed, jen.Lit(rt.op.ID))
 		}
 	}
+	keyedList := jen.Nil()
+	if len(keyed) > 0 {
+		keyedList = jen.Index().String().Values(keyed...)
+	}
 	body = append(body,
-		jen.List(jen.Id("e"), jen.Err()).Op(":=").Qual(serverPath, "New").Call(jen.Index().String().Values(keyed...), jen.Id("opts").Op("...")),
+		jen.List(jen.Id("e"), jen.Err()).Op(":=").Qual(serverPath, "New").Call(keyedList, jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("s").Op(":=").Op("&").Id("Server").Values(jen.Id("h").Op(":").Id("h"), jen.Id("engine").Op(":").Id("e")),
 		jen.Id("mux").Op(":=").Qual("net/http", "NewServeMux").Call(),

@@ -140,10 +140,19 @@ func (g *gen) emitParamDecodes(rt *serverRoute) []jen.Code {
 	return out
 }
 
-// bodyDecode emits the Request call that reads the body:
+// bodyDecode emits the Request call that reads the body, with the
+// encodings of a form's properties as the client sends them:
 //
 //	d.JSON(&body, true)
+//	d.Form(&body, true, wire.Encoding{Property: "expand", Style: wire.StyleDeepObject, Explode: true})
 func bodyDecode(p *bodyPlan) jen.Code {
+	if p.kind == bodyForm {
+		if enc := encodingLiterals(p); len(enc) > 0 {
+			args := append([]jen.Code{jen.Lit(!p.optional)}, enc...)
+			return jen.Id("d").Dot("Form").Call(lines(jen.Op("&").Id("body"), args)...)
+		}
+		return jen.Id("d").Dot("Form").Call(jen.Op("&").Id("body"), jen.Lit(!p.optional))
+	}
 	method := map[bodyKind]string{bodyJSON: "JSON", bodyText: "Text", bodyRaw: "Bytes"}[p.kind]
 	return jen.Id("d").Dot(method).Call(jen.Op("&").Id("body"), jen.Lit(!p.optional))
 }

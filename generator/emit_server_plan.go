@@ -102,8 +102,8 @@ func serverGap(op *ir.Operation) string {
 	case multiMedia(op):
 		return "it answers several media types"
 	}
-	if plan := requestBody(op); plan != nil && (plan.kind == bodyForm || plan.kind == bodyMultipart) {
-		return "it takes a form or multipart body"
+	if plan := requestBody(op); plan != nil && plan.kind == bodyMultipart {
+		return "it takes a multipart body"
 	}
 	return ""
 }
@@ -185,11 +185,14 @@ func errorStatuses(op *ir.Operation) (ir.StatusSet, bool) {
 }
 
 // successStatus is the status a handler's answer is sent with when it does
-// not set one: the first declared 2xx code, else 200.
+// not set one: the first declared 2xx code, else the first declared 3xx (an
+// operation whose answer is a redirect), else 200.
 func successStatus(op *ir.Operation) int {
-	for _, r := range successResponses(op) {
-		if r.Status >= 200 && r.Status < 300 {
-			return r.Status
+	for _, lo := range []int{200, 300} {
+		for _, r := range op.Responses {
+			if r.Status >= lo && r.Status < lo+100 {
+				return r.Status
+			}
 		}
 	}
 	return 200

@@ -37,7 +37,7 @@ type Server struct {
 // idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error
 // naming them. idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.
 func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
-	e, err := idemsrv.New([]string{}, opts...)
+	e, err := idemsrv.New(nil, opts...)
 	if err != nil {
 		return nil, err
 	}
