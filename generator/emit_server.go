@@ -13,7 +13,7 @@ import (
 // NewServer, and per operation its route and its serve method.
 func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
 	f := g.newFile()
-	f.ImportAlias(serverPath, "idemsrv")
+	f.ImportAlias(srvPath, "idemsrv")
 	routes := serverRoutes(ops)
 	f.Add(g.emitHandler(routes)).Line()
 	f.Add(g.emitServerType()).Line()
@@ -66,7 +66,7 @@ func (g *gen) emitServerType() jen.Code {
 		Comment("server URL clients use (http.StripPrefix(\"/v1\", srv), say).").Line().
 		Type().Id("Server").Struct(
 		jen.Id("h").Id("Handler"),
-		jen.Id("engine").Op("*").Qual(serverPath, "Engine"),
+		jen.Id("engine").Op("*").Qual(srvPath, "Engine"),
 		jen.Id("root").Qual("net/http", "Handler"),
 	)
 }
@@ -93,7 +93,7 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 		keyedList = jen.Index().String().Values(keyed...)
 	}
 	body = append(body,
-		jen.List(jen.Id("e"), jen.Err()).Op(":=").Qual(serverPath, "New").Call(keyedList, jen.Id("opts").Op("...")),
+		jen.List(jen.Id("e"), jen.Err()).Op(":=").Qual(srvPath, "New").Call(keyedList, jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("s").Op(":=").Op("&").Id("Server").Values(jen.Id("h").Op(":").Id("h"), jen.Id("engine").Op(":").Id("e")),
 		jen.Id("mux").Op(":=").Qual("net/http", "NewServeMux").Call(),
@@ -103,7 +103,7 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 			continue
 		}
 		if rt.why != "" {
-			body = append(body, jen.Id("mux").Dot("Handle").Call(jen.Lit(rt.pattern), jen.Qual(serverPath, "NotImplemented").Call(jen.Lit(rt.op.ID))))
+			body = append(body, jen.Id("mux").Dot("Handle").Call(jen.Lit(rt.pattern), jen.Qual(srvPath, "NotImplemented").Call(jen.Lit(rt.op.ID))))
 			continue
 		}
 		body = append(body, jen.If(jen.Err().Op(":=").Id("e").Dot("Handle").Call(jen.Id("mux"), jen.Lit(rt.pattern),
@@ -114,7 +114,7 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 	return g.comment("NewServer returns a Server calling h. A spec with keyed operations needs idemsrv.WithLedger(l) "+
 		"(or idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error naming them. "+
 		"idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.").
-		Func().Id("NewServer").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("...").Qual(serverPath, "Option")).
+		Func().Id("NewServer").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("...").Qual(srvPath, "Option")).
 		Params(jen.Op("*").Id("Server"), jen.Error()).Block(body...)
 }
 

@@ -24,7 +24,7 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 		for _, c := range creds {
 			items = append(items, jen.Values(jen.Id("In").Op(":").Lit(c[0]), jen.Id("Name").Op(":").Lit(c[1])))
 		}
-		vals = append(vals, jen.Line().Id("Credentials").Op(":").Index().Qual(serverPath, "Credential").Values(items...))
+		vals = append(vals, jen.Line().Id("Credentials").Op(":").Index().Qual(srvPath, "Credential").Values(items...))
 	}
 	if anonymousAllowed(op) {
 		vals = append(vals, jen.Line().Id("Anonymous").Op(":").True())
@@ -45,7 +45,7 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	vals = append(vals, jen.Line())
 	name := g.opNames[op].route
 	return jen.Commentf("%s is what the server checks for %s before its handler runs.", name, op.GoName).Line().
-		Var().Id(name).Op("=").Qual(serverPath, "Route").Values(vals...)
+		Var().Id(name).Op("=").Qual(srvPath, "Route").Values(vals...)
 }
 
 // stringSlice renders a []string literal.
@@ -105,7 +105,7 @@ func (g *gen) emitServeOp(rt *serverRoute) jen.Code {
 		body = append(body, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(
 			jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
 			jen.Return()),
-			jen.Qual(serverPath, "WriteEmpty").Call(jen.Id("w"), jen.Lit(successStatus(op))))
+			jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Lit(successStatus(op))))
 	} else {
 		body = append(body, jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call), fail)
 		body = append(body, g.emitRespond(op)...)
@@ -169,7 +169,7 @@ func (g *gen) emitRespond(op *ir.Operation) []jen.Code {
 	}
 	out := []jen.Code{
 		jen.If(jen.Id("out").Op("==").Nil()).Block(
-			jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Qual(serverPath, "ErrNilResult")),
+			jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Qual(srvPath, "ErrNilResult")),
 			jen.Return()),
 	}
 	used := namespace{"StatusCode": true}
@@ -178,9 +178,9 @@ func (g *gen) emitRespond(op *ir.Operation) []jen.Code {
 		used[names[b.key]] = true
 	}
 	for _, h := range successHeaders(op) {
-		out = append(out, jen.Qual(serverPath, "SetHeader").Call(jen.Id("w"), jen.Lit(h.Name), jen.Id("out").Dot(used.claim(h.GoName, "Header"))))
+		out = append(out, jen.Qual(srvPath, "SetHeader").Call(jen.Id("w"), jen.Lit(h.Name), jen.Id("out").Dot(used.claim(h.GoName, "Header"))))
 	}
-	out = append(out, jen.Id("st").Op(":=").Qual(serverPath, "Status").Call(jen.Id("out").Dot("StatusCode"), jen.Lit(def)))
+	out = append(out, jen.Id("st").Op(":=").Qual(srvPath, "Status").Call(jen.Id("out").Dot("StatusCode"), jen.Lit(def)))
 	return append(out, writeBodies(op, names))
 }
 
@@ -189,7 +189,7 @@ func (g *gen) emitRespond(op *ir.Operation) []jen.Code {
 func writeBodies(op *ir.Operation, names map[string]string) jen.Code {
 	groups := responseGroups(successBodies(op))
 	if len(groups) == 0 {
-		return jen.Qual(serverPath, "WriteEmpty").Call(jen.Id("w"), jen.Id("st"))
+		return jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Id("st"))
 	}
 	first := writeBody(groups[0][0], jen.Id("st"), jen.Id("out").Dot(names[groups[0][0].key]))
 	var cases []jen.Code
@@ -216,11 +216,11 @@ func writeBodies(op *ir.Operation, names map[string]string) jen.Code {
 //	idemsrv.WriteText(w, st, "text/csv", out.Body)
 func writeBody(b respBody, status, v jen.Code) jen.Code {
 	if b.kind == bodyJSON {
-		return jen.Qual(serverPath, "WriteJSON").Call(jen.Id("w"), status, v)
+		return jen.Qual(srvPath, "WriteJSON").Call(jen.Id("w"), status, v)
 	}
 	ct := b.types[0]
 	if strings.Contains(ct, "*") {
 		ct = "application/octet-stream"
 	}
-	return jen.Qual(serverPath, "WriteText").Call(jen.Id("w"), status, jen.Lit(ct), v)
+	return jen.Qual(srvPath, "WriteText").Call(jen.Id("w"), status, jen.Lit(ct), v)
 }

@@ -10,10 +10,6 @@ import (
 	"github.com/idemgen/idemgen/ir"
 )
 
-// serverPath is the import path of the server runtime; generated servers
-// import it as idemsrv.
-const serverPath = "github.com/idemgen/idemgen/server"
-
 // serverRoute is how the generated server routes one operation.
 type serverRoute struct {
 	op *ir.Operation
@@ -208,7 +204,7 @@ func (g *gen) serverRequires(files []File) {
 	v := g.requireVersion()
 	for i, f := range files {
 		if f.Name == "go.mod" {
-			files[i].Content = append(f.Content, fmt.Sprintf("\nrequire (\n\tgithub.com/idemgen/idemgen/ledger %s\n\t%s %s\n)\n", v, serverPath, v)...)
+			files[i].Content = append(f.Content, fmt.Sprintf("\nrequire (\n\tgithub.com/idemgen/idemgen/ledger %s\n\t%s %s\n)\n", v, srvPath, v)...)
 		}
 	}
 }

@@ -65,7 +65,7 @@ func TestServerImports(t *testing.T) {
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
 		if strings.Contains(p, ".") && !strings.HasPrefix(p, "github.com/idemgen/idemgen/runtime") &&
-			p != serverPath && !strings.HasPrefix(p, "github.com/idemgen/idemgen/ledger") {
+			p != srvPath && !strings.HasPrefix(p, "github.com/idemgen/idemgen/ledger") {
 			t.Errorf("server_gen.go imports %s", p)
 		}
 	}
