@@ -20,6 +20,10 @@ require (
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/goccy/go-json v0.12.0 // indirect
+	github.com/idemgen/idemgen/ledger v0.1.0
+	github.com/idemgen/idemgen/ledger/pgstore v0.1.0
+	github.com/idemgen/idemgen/ledger/sqlitestore v0.1.0
+	github.com/idemgen/idemgen/server v0.1.0
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect

@@ -16,7 +16,7 @@ type opGroup struct {
 
 // reservedFiles are the file stems the generator writes for itself; a tag
 // that maps to one of them gets an "_ops" suffix.
-var reservedFiles = map[string]bool{"client": true, "models": true, "doc": true, "webhook_receiver": true}
+var reservedFiles = map[string]bool{"client": true, "models": true, "doc": true, "server": true, "webhook_receiver": true}
 
 // groupByFile splits operations into files: one per tag (snake_case of the
 // first tag), untagged ones in operations_gen.go. Tags that map to the same

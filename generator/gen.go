@@ -57,6 +57,9 @@ type opIdents struct {
 	// "" when the operation has none (shape.go).
 	stream   string
 	download string
+	// route names the idemsrv.Route variable of a generated server
+	// ("createOrderRoute"; emit_server.go), "" without --server.
+	route string
 }
 
 // newGen prepares a generation run.
@@ -84,6 +87,11 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 		g.ns.claim(n, "")
 	}
 	g.reserveWebhooks()
+	if g.cfg.Server {
+		for _, n := range []string{"Handler", "Server", "NewServer"} {
+			g.ns.claim(n, "")
+		}
+	}
 	for _, s := range g.api.SecuritySchemes {
 		if schemeSupported(s) {
 			g.schemeNames[s] = g.ns.claim("With"+s.GoName, "Auth")
@@ -129,6 +137,9 @@ func (g *gen) reserveOp(op *ir.Operation) {
 	}
 	if needsResult(op) {
 		ids.result = g.ns.claim(op.GoName+"Result", "_")
+	}
+	if g.cfg.Server {
+		ids.route = g.ns.claim(low+"Route", "")
 	}
 	g.opNames[op] = ids
 }

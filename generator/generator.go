@@ -50,9 +50,10 @@ type Config struct {
 	// go.mod, README.md and example_test.go join the package's files (see
 	// emit_module.go).
 	Module string
-	// Server adds the receiving side to the package: webhook_receiver_gen.go, the
-	// webhook receiver, when the document declares webhooks
-	// (emit_webhook.go).
+	// Server adds the receiving side to the package: server_gen.go, a
+	// Handler interface mirroring the client's methods and NewServer, sharing
+	// the client's models (emit_server.go), and webhook_receiver_gen.go, the
+	// webhook receiver, when the document declares webhooks (emit_webhook.go).
 	Server bool
 }
 
@@ -124,6 +125,9 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	for _, grp := range groupByFile(ops) {
 		jobs = append(jobs, chunked(grp.name, grp.ops, opsPerChunk, g.opPieces))
 	}
+	if g.cfg.Server {
+		jobs = append(jobs, renderJob{name: "server_gen.go", build: func() *jen.File { return g.serverFile(ops) }})
+	}
 	if g.wantsWebhooks() {
 		jobs = append(jobs, renderJob{name: "webhook_receiver_gen.go", build: g.webhooksFile})
 	}
@@ -140,6 +144,7 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
+		g.serverRequires(mod)
 		files = append(files, mod...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })

@@ -224,7 +224,7 @@ func TestInvalidPackageName(t *testing.T) {
 func TestFileStem(t *testing.T) {
 	for in, want := range map[string]string{
 		"": "operations", "orders": "orders", "Pet Store": "pet_store", "userAccounts": "user_accounts",
-		"client": "client_ops", "models": "models_ops", "_internal": "internal", "!!!": "tag", "API v2": "api_v2",
+		"client": "client_ops", "models": "models_ops", "server": "server_ops", "_internal": "internal", "!!!": "tag", "API v2": "api_v2",
 		"Übersicht": "bersicht",
 		// A tag of any length gives a file name the file system accepts.
 		strings.Repeat("a", 300):   strings.Repeat("a", maxFileStem),

@@ -13,15 +13,16 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/idemgen/idemgen/internal/ctxtime"
+	"github.com/idemgen/idemgen/ledger/internal/ctxtime"
 )
 
-// Config configures a Ledger. Store and Caller are required.
+// Config configures a Ledger. Store is required, and Caller unless every
+// operation is wrapped by HandleRoute with a Route.Caller of its own (as a
+// generated server does).
 type Config struct {
 	Store Store
 	// Caller returns the tenant or principal the request acts for. Keys are
@@ -92,8 +93,8 @@ var defaultStoredHeaders = []string{
 
 // New validates cfg and fills in the defaults.
 func New(cfg Config) (*Ledger, error) {
-	if cfg.Store == nil || cfg.Caller == nil {
-		return nil, errors.New("ledger: Config.Store and Config.Caller are required")
+	if cfg.Store == nil {
+		return nil, errors.New("ledger: Config.Store is required")
 	}
 	if cfg.TTL > 0 && cfg.Lease > cfg.TTL {
 		return nil, errors.New("ledger: Lease must not exceed TTL")
@@ -103,12 +104,7 @@ func New(cfg Config) (*Ledger, error) {
 	for _, h := range cfg.StoredHeaders {
 		stored = append(stored, http.CanonicalHeaderKey(h))
 	}
-	var fp []string
-	for _, h := range cfg.FingerprintHeaders {
-		fp = append(fp, http.CanonicalHeaderKey(h))
-	}
-	slices.Sort(fp)
-	return &Ledger{cfg: cfg, stored: stored, fpHeaders: slices.Compact(fp)}, nil
+	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders)}, nil
 }
 
 func setDefaults(c *Config) {

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
-
-	_ "github.com/idemgen/idemgen/internal/testutil"
 )
 
 func TestCanonicalJSON(t *testing.T) {

@@ -77,9 +77,10 @@ func TestSweeperRunReportsEachPass(t *testing.T) {
 func TestNewValidates(t *testing.T) {
 	st := &stuckStore{}
 	caller := func(*http.Request) (string, error) { return "c", nil }
+	// A Store without a Caller is valid: HandleRoute's routes may name
+	// theirs (TestCallerPerRoute).
 	bad := []Config{
 		{Caller: caller},
-		{Store: st},
 		{Store: st, Caller: caller, Lease: time.Hour, TTL: time.Minute},
 	}
 	for _, c := range bad {
@@ -126,4 +127,21 @@ func TestHandleRefusesUnstorableOperation(t *testing.T) {
 			l.Handle(op, http.NotFoundHandler())
 		}()
 	}
+}
+
+// TestCallerPerRoute: a ledger without Config.Caller is valid; Handle
+// refuses to wrap an operation then, HandleRoute with a Route.Caller does.
+func TestCallerPerRoute(t *testing.T) {
+	l, err := New(Config{Store: &stuckStore{}})
+	if err != nil {
+		t.Fatalf("New without Caller: %v", err)
+	}
+	h := http.NotFoundHandler()
+	l.HandleRoute(Route{Operation: "op", Caller: func(*http.Request) (string, error) { return "c", nil }}, h)
+	defer func() {
+		if recover() == nil {
+			t.Error("Handle without any Caller did not panic")
+		}
+	}()
+	l.Handle("op", h)
 }

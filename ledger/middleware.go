@@ -20,18 +20,14 @@ const maxKeyLen = 255
 // is part of both the row's identity and the fingerprint, so one key used on
 // two operations names two intents. Like http.ServeMux with a bad pattern,
 // Handle panics on a name that no store can keep as a key (empty, longer
-// than 255 bytes, not UTF-8, or holding a NUL): every request would fail.
+// than 255 bytes, not UTF-8, or holding a NUL): every request would fail,
+// and when Config.Caller is nil (HandleRoute then needs a Route.Caller).
 func (l *Ledger) Handle(operation string, h http.Handler) http.Handler {
-	if operation == "" || len(operation) > maxKeyLen || !utf8.ValidString(operation) || strings.IndexByte(operation, 0) >= 0 {
-		panic(fmt.Sprintf("ledger: invalid operation name %q", operation))
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		l.serve(w, r, operation, h)
-	})
+	return l.HandleRoute(Route{Operation: operation}, h)
 }
 
-func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string, h http.Handler) {
-	caller, err := l.cfg.Caller(r)
+func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http.Handler) {
+	caller, err := rt.caller(r)
 	if err == nil {
 		err = checkCaller(caller)
 	}
@@ -39,15 +35,15 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string,
 		writeProblem(w, http.StatusUnauthorized, ProblemCaller, err.Error())
 		return
 	}
-	key, ok := parseKey(r.Header.Values(l.cfg.KeyHeader))
+	key, ok := parseKey(r.Header.Values(rt.keyHeader))
 	if !ok {
 		writeProblem(w, http.StatusBadRequest, ProblemBadKey,
-			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", l.cfg.KeyHeader, maxKeyLen))
+			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", rt.keyHeader, maxKeyLen))
 		return
 	}
-	id := ID{Caller: caller, Operation: operation, Key: key}
+	id := ID{Caller: caller, Operation: rt.operation, Key: key}
 	if key == "" {
-		l.serveUnkeyed(w, r, id, h)
+		l.serveUnkeyed(w, r, rt, id, h)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.cfg.MaxBody))
@@ -63,8 +59,8 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, operation string,
 			return
 		}
 	}
-	fp := Fingerprint(r.Method, operation, RequestTarget(r.URL), ct, body, HeaderFields(r.Header, l.fpHeaders)...)
-	l.serveKeyed(w, r, id, fp, h)
+	fp := Fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, HeaderFields(r.Header, rt.fpHeaders)...)
+	l.serveKeyed(w, r, rt, id, fp, h)
 }
 
 // maxCallerLen keeps (caller, operation, key) well inside PostgreSQL's
@@ -113,19 +109,19 @@ func parseKey(values []string) (string, bool) {
 	return k, true
 }
 
-func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, id ID, h http.Handler) {
+func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, h http.Handler) {
 	if !l.cfg.Optional {
 		writeProblem(w, http.StatusBadRequest, ProblemMissingKey,
-			fmt.Sprintf("operation %s requires an %s header", id.Operation, l.cfg.KeyHeader))
+			fmt.Sprintf("operation %s requires an %s header", id.Operation, rt.keyHeader))
 		return
 	}
-	l.execute(w, r, id, "", h)
+	l.execute(w, r, rt, id, "", h)
 }
 
 // serveKeyed runs the state machine: reserve, then execute, replay, reject
 // or wait. A plain read settles most repeats (replay, 422, busy) without the
 // write transaction of Reserve, so retries do not queue behind writers.
-func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp string, h http.Handler) {
+func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, h http.Handler) {
 	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
 	owner := l.cfg.Owner()
 	for {
@@ -143,7 +139,7 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp st
 		}
 		switch out {
 		case Reserved:
-			l.execute(w, r, id, owner, h)
+			l.execute(w, r, rt, id, owner, h)
 		case Replay:
 			writeStored(w, rec.Response)
 		case Mismatch:
@@ -153,7 +149,7 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, id ID, fp st
 			if now.Before(waitUntil) && l.cfg.Sleep(r.Context(), l.cfg.PollInterval) == nil {
 				continue
 			}
-			writeBusy(w, l.cfg.BusyRetryAfter)
+			writeBusy(w, rt.busyRetryAfter)
 		}
 		return
 	}
@@ -183,7 +179,7 @@ func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time) (Out
 // The transaction is detached from the client's connection: a client that
 // hangs up does not roll back work the server has started, so the retry that
 // follows finds the stored result. The lease bounds it instead.
-func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner string, h http.Handler) {
+func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id ID, owner string, h http.Handler) {
 	// A real-time timeout, not Config.Now: the lease must bound real work.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
 	defer cancel()
@@ -218,7 +214,7 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, id ID, owner st
 	}
 	if err := l.commit(ctx, tx, id, owner, rec); err != nil {
 		if errors.Is(err, ErrLeaseLost) {
-			writeBusy(w, l.cfg.BusyRetryAfter)
+			writeBusy(w, rt.busyRetryAfter)
 			return
 		}
 		// The store failed (or the lease ran out) before or during the

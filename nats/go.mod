@@ -13,6 +13,9 @@ require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/idemgen/idemgen/ledger v0.1.0
+	github.com/idemgen/idemgen/ledger/pgstore v0.1.0
+	github.com/idemgen/idemgen/ledger/sqlitestore v0.1.0
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/minio/highwayhash v1.0.4 // indirect

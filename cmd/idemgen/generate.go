@@ -40,7 +40,7 @@ func newGenerateCmd(tc toolchain) *cobra.Command {
 	f.StringVar(&configPath, "config", "", "YAML file with spec, package, out, server, skip-unsupported, allow-remote-refs, ref-root, overlays, module")
 	f.BoolVar(&flags.Check, "check", false, "write nothing; exit 1 if the output on disk differs from what would be generated")
 	f.BoolVar(&flags.SkipUnsupported, "skip-unsupported", false, "skip (and report) operations the generator cannot honour instead of failing")
-	f.BoolVar(&flags.Server, "server", false, "also write the receiving side: webhook_receiver_gen.go when the document declares webhooks (docs/webhooks.md)")
+	f.BoolVar(&flags.Server, "server", false, "also write the receiving side: server_gen.go, a Handler interface and NewServer sharing the client's models (docs/server.md), and webhook_receiver_gen.go when the document declares webhooks (docs/webhooks.md)")
 	f.BoolVar(&flags.AllowRemoteRefs, "allow-remote-refs", false, "follow $refs to http(s) URLs")
 	f.StringVar(&flags.RefRoot, "ref-root", "", "let local $refs also read files under DIR (default: only the spec's folder tree)")
 	addOverlayFlag(cmd, &flags.Overlays)

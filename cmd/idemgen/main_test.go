@@ -27,6 +27,7 @@ type fake struct {
 	overlays  []string
 	pkg       string
 	skip      bool
+	server    bool
 }
 
 // fakeMu guards what fakes record: lint loads specs concurrently. It is a
@@ -52,7 +53,7 @@ func (f *fake) toolchain() toolchain {
 		},
 		generate: func(_ *ir.API, s genSettings) ([]genFile, ir.Diagnostics, error) {
 			fakeMu.Lock()
-			f.pkg, f.skip = s.Package, s.SkipUnsupported
+			f.pkg, f.skip, f.server = s.Package, s.SkipUnsupported, s.Server
 			fakeMu.Unlock()
 			return f.files, f.skipped, f.genErr
 		},

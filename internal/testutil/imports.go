@@ -90,9 +90,15 @@ func importAllowed(path string, allowed []string) bool {
 }
 
 // LocalReplaces is the go.mod text that points a scratch module at the
-// checkout in root: the main module, and the runtime, a module of its own
-// (a dependency's replace directives do not apply to the module using it).
+// checkout in root: the main module and every module of its own beside it
+// (the runtime, the ledger and its stores, the server runtime), since a
+// scratch module runs without the repository's go.work.
 func LocalReplaces(root string) string {
-	return "replace github.com/idemgen/idemgen => " + root + "\n\n" +
-		"replace github.com/idemgen/idemgen/runtime => " + filepath.Join(root, "runtime") + "\n"
+	out := "replace github.com/idemgen/idemgen => " + root + "\n"
+	// The modules of the repository besides the root, which the root's
+	// go.mod requires at versions that may not be published.
+	for _, dir := range []string{"runtime", "ledger", "ledger/sqlitestore", "ledger/pgstore", "server"} {
+		out += "\nreplace github.com/idemgen/idemgen/" + dir + " => " + filepath.Join(root, filepath.FromSlash(dir)) + "\n"
+	}
+	return out
 }

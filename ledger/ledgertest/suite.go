@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 		{"AmbiguousJSONBodyIs400", testAmbiguousBody},
 		{"BodyOverMaxBodyIs413", testBodyTooBig},
 		{"FingerprintHeadersSeparateRequests", testFingerprintHeaders},
+		{"RouteOverridesConfig", testRoute},
 		{"InProgressIs409", testBusy},
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
 		{"MissingOrInvalidKeyIs400", testMissingKey},

@@ -5,10 +5,9 @@ import (
 	"database/sql"
 	"testing"
 
-	"github.com/idemgen/idemgen/internal/pgtest"
-	_ "github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ledger/ledgertest"
 	"github.com/idemgen/idemgen/ledger/pgstore"
+	"github.com/idemgen/idemgen/ledger/pgstore/internal/pgtest"
 	"github.com/idemgen/idemgen/ledger/sqlstore"
 )
 

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	_ "github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ledger/ledgertest"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
 	"github.com/idemgen/idemgen/ledger/sqlstore"

@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"testing"
-
-	_ "github.com/idemgen/idemgen/internal/testutil"
 )
 
 func TestRebind(t *testing.T) {

@@ -1,4 +1,4 @@
-package idemsrv_test
+package webhooktest
 
 import (
 	"net/http"

@@ -1,0 +1,64 @@
+package ledgertest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/idemgen/idemgen/ledger"
+)
+
+// testRoute: HandleRoute's fields replace the Config's for one operation:
+// its key header, its caller, its extra fingerprint headers and its 409's
+// Retry-After (the requests carry no X-Caller, which Config.Caller needs).
+func testRoute(t *testing.T, open Opener) {
+	f := newFixture(t, open, nil)
+	f.h = f.l.HandleRoute(ledger.Route{
+		Operation: "createOrder",
+		KeyHeader: "X-Op-Key",
+		Caller:    func(r *http.Request) (string, error) { return "tenant-" + r.Header.Get("X-Tenant"), nil },
+		// X-Account joins the fingerprint of this operation only.
+		FingerprintHeaders: []string{"x-account"},
+		BusyRetryAfter:     3 * time.Second,
+	}, http.HandlerFunc(f.createOrder))
+	send := func(key, account string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "/orders", strings.NewReader(body1))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("X-Tenant", "a")
+		r.Header.Set("X-Account", account)
+		if key != "" {
+			r.Header.Set("X-Op-Key", key)
+		}
+		w := httptest.NewRecorder()
+		f.h.ServeHTTP(w, r)
+		return w
+	}
+	wantStatus(t, send("", "A"), http.StatusBadRequest) // the route's header is the one required
+	first := send("k1", "A")
+	wantStatus(t, first, http.StatusCreated)
+	if again := send("k1", "A"); again.Body.String() != first.Body.String() || again.Header().Get(ledger.ReplayedHeader) != "true" {
+		t.Errorf("repeat: %d %s, want the replay", again.Code, again.Body.String())
+	}
+	wantStatus(t, send("k1", "B"), http.StatusUnprocessableEntity)
+	if rec, ok := f.row("tenant-a", "k1"); !ok || rec.State != ledger.StateCompleted {
+		t.Errorf("row of the route's caller: %+v %v", rec, ok)
+	}
+	// Another execution holds k2, for this very request (X-Account A).
+	fp := ledger.Fingerprint(http.MethodPost, "createOrder", "/orders", "application/json", []byte(body1),
+		ledger.HeaderFields(http.Header{"X-Account": {"A"}}, []string{"X-Account"})...)
+	if _, err := f.store.Reserve(context.Background(), ledger.Reservation{
+		ID:          ledger.ID{Caller: "tenant-a", Operation: "createOrder", Key: "k2"},
+		Fingerprint: fp, Owner: "other", Now: f.clock.Now(), Lease: lease, TTL: ttl,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	busy := send("k2", "A")
+	wantStatus(t, busy, http.StatusConflict)
+	if got := busy.Header().Get("Retry-After"); got != "3" {
+		t.Errorf("409 Retry-After = %q, want the route's 3", got)
+	}
+	f.wantCounts(1, 1)
+}

@@ -1,0 +1,78 @@
+package ledger
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Route describes one keyed operation for HandleRoute. Its zero fields take
+// the Ledger's Config: a generated server fills them from the spec, so that
+// each operation reads its own key header and scopes keys by the
+// credentials its security requirements name.
+type Route struct {
+	// Operation is the operation name (the spec's operationId).
+	Operation string
+	// KeyHeader overrides Config.KeyHeader for this operation.
+	KeyHeader string
+	// Caller overrides Config.Caller for this operation.
+	Caller func(*http.Request) (string, error)
+	// FingerprintHeaders are added to Config.FingerprintHeaders for this
+	// operation (its header parameters, say).
+	FingerprintHeaders []string
+	// BusyRetryAfter overrides Config.BusyRetryAfter for this operation.
+	BusyRetryAfter time.Duration
+}
+
+// route is a Route with the Config's defaults filled in.
+type route struct {
+	operation      string
+	keyHeader      string
+	caller         func(*http.Request) (string, error)
+	fpHeaders      []string
+	busyRetryAfter time.Duration
+}
+
+// HandleRoute wraps h as the keyed operation rt describes; see Handle. It
+// panics, as Handle does, on an operation name no store can keep, and when
+// neither rt nor Config names a Caller.
+func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
+	op := rt.Operation
+	if op == "" || len(op) > maxKeyLen || !utf8.ValidString(op) || strings.IndexByte(op, 0) >= 0 {
+		panic(fmt.Sprintf("ledger: invalid operation name %q", op))
+	}
+	r := &route{operation: op, keyHeader: l.cfg.KeyHeader, caller: l.cfg.Caller,
+		fpHeaders: l.fpHeaders, busyRetryAfter: l.cfg.BusyRetryAfter}
+	if rt.KeyHeader != "" {
+		r.keyHeader = rt.KeyHeader
+	}
+	if rt.Caller != nil {
+		r.caller = rt.Caller
+	}
+	if r.caller == nil {
+		panic(fmt.Sprintf("ledger: operation %q has no Caller (set Config.Caller or Route.Caller)", op))
+	}
+	if rt.BusyRetryAfter > 0 {
+		r.busyRetryAfter = rt.BusyRetryAfter
+	}
+	if len(rt.FingerprintHeaders) > 0 {
+		r.fpHeaders = canonicalHeaders(append(slices.Clone(l.fpHeaders), rt.FingerprintHeaders...))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		l.serve(w, req, r, h)
+	})
+}
+
+// canonicalHeaders returns names canonical, sorted and once each: the form
+// the fingerprint hashes them in.
+func canonicalHeaders(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = http.CanonicalHeaderKey(n)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

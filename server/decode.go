@@ -1,0 +1,153 @@
+package idemsrv
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/idemgen/idemgen/runtime/wire"
+)
+
+var (
+	errStyle        = errors.New("the value is not written in the parameter's style")
+	errOddObject    = errors.New("an object needs a value for every member")
+	errTooManyPairs = fmt.Errorf("the query string has more than %d parameters", maxQueryPairs)
+)
+
+// ParamError is a parameter the request carried that could not be read into
+// its declared type; it is answered 400, naming the parameter.
+type ParamError struct {
+	// In is "path", "query", "header" or "cookie"; Name the wire name.
+	In, Name string
+	Err      error
+}
+
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s parameter %q: %v", e.In, e.Name, e.Err)
+}
+
+func (e *ParamError) Unwrap() error { return e.Err }
+
+// Request decodes one request's parameters and body into the generated
+// params and body types. It keeps the first failure; Failed answers it.
+type Request struct {
+	e      *Engine
+	w      http.ResponseWriter
+	r      *http.Request
+	pairs  []pair
+	parsed bool
+	status int
+	typ    string
+	err    error
+}
+
+// Decode starts decoding r. Generated code calls the methods in the order
+// of the operation's parameters, then the body, then Failed.
+func (e *Engine) Decode(w http.ResponseWriter, r *http.Request) *Request {
+	return &Request{e: e, w: w, r: r}
+}
+
+// fail keeps the first failure.
+func (d *Request) fail(status int, typ string, err error) {
+	if d.err == nil {
+		d.status, d.typ, d.err = status, typ, err
+	}
+}
+
+// Failed reports whether anything could not be decoded, and if so answers
+// the request with a problem naming it (400, 413 or 415).
+func (d *Request) Failed() bool {
+	if d.err == nil {
+		return false
+	}
+	WriteProblem(d.w, d.status, d.typ, d.err.Error())
+	return true
+}
+
+// Path reads the path parameter in segment (0 is the first segment after
+// the leading slash) into dst, a pointer to the params field. The segment
+// is read escaped, so that a comma or a dot a value escaped stays inside it.
+func (d *Request) Path(p wire.Param, segment int, dst any) {
+	segs := strings.Split(strings.TrimPrefix(d.r.URL.EscapedPath(), "/"), "/")
+	if segment >= len(segs) {
+		d.param("path", p.Name, errors.New("missing"))
+		return
+	}
+	d.place("path", p, dst, func(sh shape) (value, error) { return pathValue(p, segs[segment], sh) })
+}
+
+// Query reads a query parameter into dst.
+func (d *Request) Query(p wire.Param, dst any) {
+	if !d.parsed {
+		d.parsed = true
+		pairs, err := parseQuery(d.r.URL.RawQuery)
+		if err != nil {
+			d.fail(http.StatusBadRequest, ProblemBadRequest, fmt.Errorf("query string: %w", err))
+		}
+		d.pairs = pairs
+	}
+	d.place("query", p, dst, func(sh shape) (value, error) { return queryValue(p, d.pairs, sh) })
+}
+
+// Header reads a header parameter into dst; an absent header leaves dst as
+// it is.
+func (d *Request) Header(p wire.Param, dst any) {
+	vals := d.r.Header.Values(p.Name)
+	if len(vals) == 0 {
+		return
+	}
+	d.place("header", p, dst, func(sh shape) (value, error) { return headerValue(p, strings.Join(vals, ","), sh) })
+}
+
+// Cookie reads a cookie parameter (form style) into dst.
+func (d *Request) Cookie(p wire.Param, dst any) {
+	var mine []pair
+	for _, c := range d.r.Cookies() {
+		mine = append(mine, pair{name: c.Name, raw: c.Value})
+	}
+	d.place("cookie", p, dst, func(sh shape) (value, error) { return queryValue(p, mine, sh) })
+}
+
+// Key reads the idempotency key header (bare, or a structured-field
+// string) into dst.
+func (d *Request) Key(header string, dst *string) {
+	k := strings.TrimSpace(d.r.Header.Get(header))
+	if len(k) >= 2 && k[0] == '"' && k[len(k)-1] == '"' {
+		k = k[1 : len(k)-1]
+	}
+	*dst = k
+}
+
+// place decodes one parameter with read and assigns it to dst; a
+// content-described parameter (p.JSON) is JSON text.
+func (d *Request) place(in string, p wire.Param, dst any, read func(shape) (value, error)) {
+	if d.err != nil {
+		return
+	}
+	rv := reflect.ValueOf(dst)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		d.param(in, p.Name, errors.New("no destination (a generator bug)"))
+		return
+	}
+	sh := shapeOf(rv.Elem().Type())
+	if p.JSON {
+		sh = shapeScalar
+	}
+	v, err := read(sh)
+	if err == nil && v.present {
+		if p.JSON {
+			err = d.e.unmarshal([]byte(v.scalar), dst)
+		} else {
+			err = assign(rv.Elem(), v)
+		}
+	}
+	if err != nil {
+		d.param(in, p.Name, err)
+	}
+}
+
+func (d *Request) param(in, name string, err error) {
+	d.fail(http.StatusBadRequest, ProblemBadRequest, &ParamError{In: in, Name: name, Err: err})
+}

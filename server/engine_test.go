@@ -1,0 +1,162 @@
+package idemsrv
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	idemrt "github.com/idemgen/idemgen/runtime"
+)
+
+func TestNewRefusesKeyedOperationsWithoutALedgerChoice(t *testing.T) {
+	_, err := New([]string{"createOrder", "createPayment"})
+	if !errors.Is(err, ErrNoLedger) || !strings.Contains(err.Error(), "createOrder, createPayment") {
+		t.Fatalf("err = %v, want ErrNoLedger naming the operations", err)
+	}
+	if _, err := New([]string{"createOrder"}, WithoutLedger()); err != nil {
+		t.Errorf("WithoutLedger: %v", err)
+	}
+	if _, err := New(nil); err != nil {
+		t.Errorf("no keyed operations: %v", err)
+	}
+}
+
+var updateOp = &idemrt.Operation{ID: "updateOrder", Method: "PUT", Path: "/orders/{id}", Safety: idemrt.Idempotent}
+
+func TestMissingPreconditionIs428BeforeTheHandler(t *testing.T) {
+	e, _ := New(nil)
+	mux := http.NewServeMux()
+	ran := 0
+	rt := Route{Op: updateOp, Preconditions: []string{"If-Match"}}
+	if err := e.Handle(mux, "PUT /orders/{p0}", rt, func(w http.ResponseWriter, r *http.Request) { ran++ }); err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	mux.ServeHTTP(w, httptest.NewRequest("PUT", "/orders/1", nil))
+	if w.Code != http.StatusPreconditionRequired || ran != 0 || w.Header().Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("without If-Match: %d, handler ran %d times", w.Code, ran)
+	}
+	r := httptest.NewRequest("PUT", "/orders/1", nil)
+	r.Header.Set("If-Match", `"v1"`)
+	mux.ServeHTTP(httptest.NewRecorder(), r)
+	if ran != 1 {
+		t.Errorf("with If-Match the handler ran %d times", ran)
+	}
+}
+
+func TestHandleReportsOverlappingPatterns(t *testing.T) {
+	e, _ := New(nil)
+	mux := http.NewServeMux()
+	nop := func(http.ResponseWriter, *http.Request) {}
+	if err := e.Handle(mux, "GET /a/{p0}/c", Route{Op: updateOp}, nop); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Handle(mux, "GET /a/b/{p0}", Route{Op: updateOp}, nop); err == nil {
+		t.Error("conflicting patterns: no error")
+	}
+}
+
+type model struct {
+	Code string `json:"code"`
+}
+
+func TestWriteErrorLeaksNothingUndeclared(t *testing.T) {
+	var logged []error
+	e, _ := New(nil, WithOnError(func(_ *http.Request, err error) { logged = append(logged, err) }))
+	rt := &Route{Op: updateOp, Declared: idemrt.StatusSet{Codes: []int{404}}, Preconditions: []string{"If-Match"}}
+	for _, tc := range []struct {
+		err    error
+		status int
+		body   string
+	}{
+		{&idemrt.StatusError{StatusCode: 404, Model: &model{Code: "gone"}}, 404, `{"code":"gone"}`},
+		{PreconditionFailed(&model{Code: "stale"}), 412, `{"code":"stale"}`},
+		{&idemrt.StatusError{StatusCode: 409, Model: &model{Code: "undeclared"}}, 500, "the server failed"},
+		{errors.New("pq: password authentication failed for user admin"), 500, "the server failed"},
+	} {
+		w := httptest.NewRecorder()
+		e.WriteError(w, httptest.NewRequest("PUT", "/orders/1", nil), rt, tc.err)
+		if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.body) || strings.Contains(w.Body.String(), "password") {
+			t.Errorf("%v: %d %s, want %d with %s", tc.err, w.Code, w.Body.String(), tc.status, tc.body)
+		}
+	}
+	if len(logged) != 2 {
+		t.Errorf("OnError got %d errors, want the 2 answered 500", len(logged))
+	}
+}
+
+// TestShedSpreadsRetryAfter: with 2 slots busy, refused requests are told to
+// come back in waves of 2 per service time, not all after the same wait.
+func TestShedSpreadsRetryAfter(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	e, _ := New(nil, WithMaxInFlight(2), WithClock(func() time.Time { return clock }))
+	release := make(chan struct{})
+	var started sync.WaitGroup
+	started.Add(2)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			started.Done()
+			<-release
+		}
+	})
+	h := e.Wrap(mux)
+	var done sync.WaitGroup
+	for range 2 {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/slow", nil))
+		}()
+	}
+	started.Wait()
+	var waits []string
+	for range 6 {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		if w.Code != http.StatusServiceUnavailable {
+			t.Fatalf("status %d, want 503", w.Code)
+		}
+		waits = append(waits, w.Header().Get("Retry-After"))
+	}
+	close(release)
+	done.Wait()
+	// Service time 1s (none measured yet), 2 slots: a place every 0.5s.
+	if got := strings.Join(waits, ","); got != "1,1,2,2,3,3" {
+		t.Errorf("Retry-After = %s, want 1,1,2,2,3,3", got)
+	}
+	clock = clock.Add(10 * time.Second)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	if w.Code != http.StatusOK {
+		t.Errorf("after the backlog drained: %d", w.Code)
+	}
+}
+
+// TestUnroutedRequestsAreProblems: the mux's own 404 and 405 are answered as
+// problem+json, the 405 with its Allow header.
+func TestUnroutedRequestsAreProblems(t *testing.T) {
+	e, _ := New(nil)
+	mux := http.NewServeMux()
+	nop := func(http.ResponseWriter, *http.Request) {}
+	if err := e.Handle(mux, "GET /orders", Route{Op: updateOp}, nop); err != nil {
+		t.Fatal(err)
+	}
+	h := e.Wrap(mux)
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{{"GET", "/nope", 404, ""}, {"DELETE", "/orders", 405, "GET, HEAD"}, {"GET", "/orders", 200, ""}} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(tc.method, tc.path, nil))
+		isProblem := w.Header().Get("Content-Type") == "application/problem+json"
+		if w.Code != tc.status || isProblem != (tc.status != 200) || w.Header().Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d %v, want %d (Allow %q)", tc.method, tc.path, w.Code, w.Header(), tc.status, tc.allow)
+		}
+	}
+}

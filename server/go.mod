@@ -1,0 +1,13 @@
+module github.com/idemgen/idemgen/server
+
+go 1.26.0
+
+require (
+	github.com/idemgen/idemgen/ledger v0.1.0
+	github.com/idemgen/idemgen/runtime v0.1.0
+)
+
+require (
+	github.com/goccy/go-json v0.12.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+)

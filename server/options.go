@@ -1,0 +1,94 @@
+package idemsrv
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/idemgen/idemgen/ledger"
+)
+
+// Option configures a generated server (NewServer's options).
+type Option func(*config)
+
+// config is what the options set.
+type config struct {
+	ledger   *ledger.Ledger
+	noLedger bool
+	// maxInFlight is 0 for no limit.
+	maxInFlight int
+	maxBody     int64
+	maxDepth    int
+	bodyTimeout time.Duration
+	busyAfter   time.Duration
+	now         func() time.Time
+	onError     func(*http.Request, error)
+}
+
+// WithLedger runs every keyed operation through l: the key is reserved before
+// the handler runs, the handler's answer is stored, and repeats get the
+// stored answer marked Idempotent-Replayed: true. Keys are scoped by the
+// credentials of the operation's security requirements.
+func WithLedger(l *ledger.Ledger) Option {
+	return func(c *config) { c.ledger = l }
+}
+
+// WithoutLedger starts a server whose keyed operations run without a
+// ledger: the handler receives the key in its params and is on its own to
+// execute each key once. It exists so that leaving the ledger out is a
+// decision written in the code, never an omission.
+func WithoutLedger() Option {
+	return func(c *config) { c.noLedger = true }
+}
+
+// WithMaxInFlight admits at most n requests at once; the others are answered
+// 503 with a Retry-After that spreads them over the time the backlog needs
+// at the server's observed pace, so clients that honour it come back a few
+// at a time instead of all at once. n <= 0 means no limit (the default).
+func WithMaxInFlight(n int) Option {
+	return func(c *config) { c.maxInFlight = max(n, 0) }
+}
+
+// WithMaxBody bounds a request body (default 1 MiB; 413 above it).
+func WithMaxBody(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxBody = n
+		}
+	}
+}
+
+// WithBodyLimits bounds a JSON body's nesting depth (default 64) and the
+// time its reading may take (default 30s; 0 keeps the default).
+func WithBodyLimits(depth int, timeout time.Duration) Option {
+	return func(c *config) {
+		if depth > 0 {
+			c.maxDepth = depth
+		}
+		if timeout > 0 {
+			c.bodyTimeout = timeout
+		}
+	}
+}
+
+// WithClock sets the clock the overload estimate reads; tests inject one.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now != nil {
+			c.now = now
+		}
+	}
+}
+
+func newConfig(opts []Option) config {
+	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, busyAfter: time.Second, now: time.Now}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithOnError receives the errors a handler returned that were answered
+// with a 500 (their text never reaches the client), for logging.
+func WithOnError(f func(r *http.Request, err error)) Option {
+	return func(c *config) { c.onError = f }
+}
