@@ -1,5 +1,6 @@
 package client
 
-// The client is generated from the example's spec; run `go generate` here
-// after editing ../openapi.yaml and commit the result.
-//go:generate go run github.com/idemgen/idemgen/cmd/idemgen generate ../openapi.yaml --package client --out .
+// The client and its server (server_gen.go) are generated from the example's
+// spec; run `go generate` here after editing ../openapi.yaml and commit the
+// result.
+//go:generate go run github.com/idemgen/idemgen/cmd/idemgen generate ../openapi.yaml --package client --out . --server

@@ -112,7 +112,7 @@ func (c *Client) CreatePayment(ctx context.Context, body NewPayment, params Crea
 // createPaymentErrorModel returns a new value of the error model CreatePayment declares for status, or nil.
 func createPaymentErrorModel(status int) any {
 	switch {
-	case status == 404, status == 409, status == 422:
+	case status == 400, status == 404, status == 409, status == 422:
 		return new(Problem)
 	}
 	return nil
