@@ -131,7 +131,7 @@ func storm(t *testing.T, p *proc, b *backend, caller string, rnd func() float64)
 	time.Sleep(time.Until(outageEnd))
 	completeFailed(t, c, errs)
 	b.wantRows(t, caller, stormCallers, stormCallers, stormCallers)
-	if n := b.count(t, `SELECT COUNT(*) FROM idem_ledger WHERE caller = ? AND state = 'completed'`, caller); n != stormCallers {
+	if n := b.count(t, `SELECT COUNT(*) FROM idem_ledger WHERE idem_key LIKE ? AND state = 'completed'`, caller+"-%"); n != stormCallers {
 		t.Fatalf("%s: %d completed keys, want %d", caller, n, stormCallers)
 	}
 	return res

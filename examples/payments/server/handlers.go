@@ -3,144 +3,107 @@ package server
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/idemgen/idemgen/examples/payments/client"
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/outbox"
+	idemrt "github.com/idemgen/idemgen/runtime"
 )
 
-type newOrder struct {
-	Item        string `json:"item"`
-	AmountCents int64  `json:"amount_cents"`
-	Currency    string `json:"currency"`
-}
+// errNoTx is a keyed operation running without the ledger's transaction:
+// a wiring mistake, answered 500 so that the key is released.
+var errNoTx = errors.New("payments: keyed operation ran outside the ledger (no ledger.Tx)")
 
-type order struct {
-	ID          string `json:"id"`
-	Item        string `json:"item"`
-	AmountCents int64  `json:"amount_cents"`
-	Currency    string `json:"currency"`
-	ChargeID    string `json:"charge_id"`
-}
-
-type payment struct {
-	ID          string `json:"id"`
-	OrderID     string `json:"order_id"`
-	AmountCents int64  `json:"amount_cents"`
-}
-
-// createOrder writes the order, its charge and an "order.created" event in
+// CreateOrder writes the order, its charge and an "order.created" event in
 // the ledger's transaction: all three exist exactly when the key completed.
-func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
-	var in newOrder
-	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Item == "" || in.AmountCents < 1 || in.Currency == "" {
-		writeJSONProblem(w, http.StatusBadRequest, "item, amount_cents >= 1 and currency are required")
-		return
+func (p *Payments) CreateOrder(ctx context.Context, in client.NewOrder, _ client.CreateOrderParams) (*client.Order, error) {
+	if in.Item == "" || in.AmountCents < 1 || in.Currency == "" {
+		return nil, problem(http.StatusBadRequest, "item, amount_cents >= 1 and currency are required")
 	}
-	ctx, tx := r.Context(), ledger.Tx(r.Context())
-	caller, _ := callerOf(r)
-	o := order{ID: "ord_" + uuid.NewString(), Item: in.Item, AmountCents: in.AmountCents, Currency: in.Currency, ChargeID: "ch_" + uuid.NewString()}
+	tx, err := keyedTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	caller := tenantOf(ctx)
+	o := client.Order{ID: "ord_" + uuid.NewString(), Item: in.Item, AmountCents: in.AmountCents, Currency: in.Currency, ChargeID: "ch_" + uuid.NewString()}
 	now := time.Now().UnixNano()
-	err := s.exec(ctx, tx, `INSERT INTO orders (id, caller, item, amount_cents, currency, charge_id, created_at)
+	err = p.exec(ctx, tx, `INSERT INTO orders (id, caller, item, amount_cents, currency, charge_id, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, caller, o.Item, o.AmountCents, o.Currency, o.ChargeID, now)
 	if err == nil {
-		err = s.exec(ctx, tx, `INSERT INTO charges (id, order_id, caller, amount_cents, created_at) VALUES (?, ?, ?, ?, ?)`,
+		err = p.exec(ctx, tx, `INSERT INTO charges (id, order_id, caller, amount_cents, created_at) VALUES (?, ?, ?, ?, ?)`,
 			o.ChargeID, o.ID, caller, o.AmountCents, now)
 	}
 	if err == nil {
-		_, err = s.ob.Add(ctx, tx, outbox.Event{ID: "evt_" + o.ID, Topic: "order.created", Payload: []byte(o.ID)})
+		_, err = p.ob.Add(ctx, tx, outbox.Event{ID: "evt_" + o.ID, Topic: "order.created", Payload: []byte(o.ID)})
 	}
 	if err == nil {
-		err = s.hooks.pauseAfterReserve(ctx)
+		err = p.hooks.afterCreateOrder(ctx)
 	}
 	if err != nil {
-		writeJSONProblem(w, http.StatusInternalServerError, err.Error())
-		return
+		return nil, err
 	}
-	w.Header().Set("Location", "/orders/"+o.ID)
-	writeJSON(w, http.StatusCreated, o)
+	return &o, nil
 }
 
-// createPayment charges an existing order of the caller again.
-func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		AmountCents int64 `json:"amount_cents"`
+// CreatePayment charges an existing order of the caller again.
+func (p *Payments) CreatePayment(ctx context.Context, in client.NewPayment, params client.CreatePaymentParams) (*client.Payment, error) {
+	if in.AmountCents < 1 {
+		return nil, problem(http.StatusBadRequest, "amount_cents >= 1 is required")
 	}
-	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.AmountCents < 1 {
-		writeJSONProblem(w, http.StatusBadRequest, "amount_cents >= 1 is required")
-		return
+	tx, err := keyedTx(ctx)
+	if err != nil {
+		return nil, err
 	}
-	ctx, tx := r.Context(), ledger.Tx(r.Context())
-	caller, _ := callerOf(r)
-	orderID := r.PathValue("orderId")
+	caller := tenantOf(ctx)
 	var n int
-	err := tx.QueryRowContext(ctx, s.db.Dialect().Rebind(`SELECT COUNT(*) FROM orders WHERE id = ? AND caller = ?`), orderID, caller).Scan(&n)
+	err = tx.QueryRowContext(ctx, p.db.Dialect().Rebind(`SELECT COUNT(*) FROM orders WHERE id = ? AND caller = ?`), params.OrderID, caller).Scan(&n)
 	if err == nil && n == 0 {
-		writeJSONProblem(w, http.StatusNotFound, "no such order")
-		return
+		return nil, problem(http.StatusNotFound, "no such order")
 	}
-	p := payment{ID: "ch_" + uuid.NewString(), OrderID: orderID, AmountCents: in.AmountCents}
+	pay := client.Payment{ID: "ch_" + uuid.NewString(), OrderID: params.OrderID, AmountCents: in.AmountCents}
 	if err == nil {
-		err = s.exec(ctx, tx, `INSERT INTO charges (id, order_id, caller, amount_cents, created_at) VALUES (?, ?, ?, ?, ?)`,
-			p.ID, orderID, caller, p.AmountCents, time.Now().UnixNano())
+		err = p.exec(ctx, tx, `INSERT INTO charges (id, order_id, caller, amount_cents, created_at) VALUES (?, ?, ?, ?, ?)`,
+			pay.ID, pay.OrderID, caller, pay.AmountCents, time.Now().UnixNano())
 	}
 	if err == nil {
-		_, err = s.ob.Add(ctx, tx, outbox.Event{ID: "evt_" + p.ID, Topic: "payment.created", Payload: []byte(p.ID)})
+		_, err = p.ob.Add(ctx, tx, outbox.Event{ID: "evt_" + pay.ID, Topic: "payment.created", Payload: []byte(pay.ID)})
 	}
 	if err != nil {
-		writeJSONProblem(w, http.StatusInternalServerError, err.Error())
-		return
+		return nil, err
 	}
-	writeJSON(w, http.StatusCreated, p)
+	return &pay, nil
 }
 
-// getOrder reads one of the caller's orders; another caller's order is 404.
-func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) {
-	caller, err := callerOf(r)
+// GetOrder reads one of the caller's orders; another caller's order is 404.
+func (p *Payments) GetOrder(ctx context.Context, params client.GetOrderParams) (*client.Order, error) {
+	var o client.Order
+	err := p.db.Reader().QueryRowContext(ctx, p.db.Dialect().Rebind(`SELECT id, item, amount_cents, currency, charge_id
+FROM orders WHERE id = ? AND caller = ?`), params.OrderID, tenantOf(ctx)).Scan(&o.ID, &o.Item, &o.AmountCents, &o.Currency, &o.ChargeID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, problem(http.StatusNotFound, "no such order")
+	}
 	if err != nil {
-		writeJSONProblem(w, http.StatusUnauthorized, err.Error())
-		return
+		return nil, err
 	}
-	var o order
-	err = s.db.Reader().QueryRowContext(r.Context(), s.db.Dialect().Rebind(`SELECT id, item, amount_cents, currency, charge_id
-FROM orders WHERE id = ? AND caller = ?`), r.PathValue("orderId"), caller).Scan(&o.ID, &o.Item, &o.AmountCents, &o.Currency, &o.ChargeID)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		writeJSONProblem(w, http.StatusNotFound, "no such order")
-	case err != nil:
-		writeJSONProblem(w, http.StatusInternalServerError, err.Error())
-	default:
-		writeJSON(w, http.StatusOK, o)
+	return &o, nil
+}
+
+// keyedTx is the ledger's transaction of a keyed operation: the business
+// rows commit with the key's completion or not at all.
+func keyedTx(ctx context.Context) (*sql.Tx, error) {
+	if tx := ledger.Tx(ctx); tx != nil {
+		return tx, nil
 	}
+	return nil, errNoTx
 }
 
-// notify is the outbox's downstream: it records each event once in the
-// notifications table, however often the relay delivers it.
-func (s *Server) notify(ctx context.Context, e outbox.Event) error {
-	_, err := s.ob.Consume(ctx, "notifier", e, func(ctx context.Context, tx *sql.Tx, e outbox.Event) error {
-		return s.exec(ctx, tx, `INSERT INTO notifications (event_id, topic, subject) VALUES (?, ?, ?)`, e.ID, e.Topic, string(e.Payload))
-	})
-	return err
-}
-
-func (s *Server) exec(ctx context.Context, tx *sql.Tx, q string, args ...any) error {
-	_, err := tx.ExecContext(ctx, s.db.Dialect().Rebind(q), args...)
-	return err
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
-func writeJSONProblem(w http.ResponseWriter, status int, detail string) {
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{"title": http.StatusText(status), "status": status, "detail": detail})
+// problem is a declared error answer with an RFC 9457 body.
+func problem(status int, detail string) error {
+	title, code := http.StatusText(status), int64(status)
+	return &idemrt.StatusError{StatusCode: status, Model: &client.Problem{Title: &title, Status: &code, Detail: &detail}}
 }

@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,12 +21,12 @@ type Hooks struct {
 	// &retry_after=S answers every API request 503 (with Retry-After: S when
 	// given) for the duration D; GET /_test/stats reports the requests seen.
 	Enabled bool
-	// DropAfterCommit makes the Nth createOrder request (1-based) commit and
-	// then lose its connection without any response.
+	// DropAfterCommit makes the Nth CreateOrder execution (1-based) commit
+	// and then lose its connection without any response.
 	DropAfterCommit int
-	// PauseAfterReserve makes createOrder stop this long after it reserved
-	// the key and wrote its rows, before the ledger commits: the window in
-	// which the suite kills the process.
+	// PauseAfterReserve makes CreateOrder stop this long after it wrote its
+	// rows (the ledger reserved the key before it ran), before the ledger
+	// commits: the window in which the suite kills the process.
 	PauseAfterReserve time.Duration
 }
 
@@ -39,8 +41,31 @@ type hookState struct {
 
 func newHookState(h Hooks) *hookState { return &hookState{h: h} }
 
+// TestHooks wraps the API handler with the hooks that act on the HTTP
+// exchange (the /_test/ endpoints, the unavailability switch, the dropped
+// connection); with every hook off it returns api itself.
+func (p *Payments) TestHooks(api http.Handler) http.Handler {
+	hs := p.hooks
+	api = hs.dropAfterCommit(api)
+	if !hs.h.Enabled {
+		return api
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /_test/unavailable", hs.setUnavailable)
+	mux.HandleFunc("GET /_test/stats", hs.stats)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/_test/") {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		if !hs.unavailable(w) {
+			api.ServeHTTP(w, r)
+		}
+	})
+}
+
 // unavailable records the request and answers 503 while the switch is on.
-func (hs *hookState) unavailable(w http.ResponseWriter, r *http.Request) bool {
+func (hs *hookState) unavailable(w http.ResponseWriter) bool {
 	now := time.Now()
 	hs.mu.Lock()
 	hs.arrivals = append(hs.arrivals, now.UnixNano())
@@ -52,7 +77,7 @@ func (hs *hookState) unavailable(w http.ResponseWriter, r *http.Request) bool {
 	if ra != "" {
 		w.Header().Set("Retry-After", ra)
 	}
-	writeJSONProblem(w, http.StatusServiceUnavailable, "test hook: unavailable")
+	writeProblem(w, http.StatusServiceUnavailable, "test hook: unavailable")
 	return true
 }
 
@@ -84,22 +109,39 @@ func (hs *hookState) stats(w http.ResponseWriter, r *http.Request) {
 	hs.mu.Lock()
 	st := Stats{Arrivals: append([]int64{}, hs.arrivals...)}
 	hs.mu.Unlock()
-	writeJSON(w, http.StatusOK, st)
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(st)
 }
 
-// dropAfterCommit wraps the ledger-protected createOrder: on the chosen
-// request it lets the ledger commit (the ledger commits before it writes any
-// byte), discards the response and closes the connection.
+// afterCreateOrder runs in CreateOrder once its rows are written, before
+// the ledger commits: it pauses (PauseAfterReserve) and marks the Nth
+// execution's exchange to be dropped (DropAfterCommit). The handler marks
+// the exchange rather than the wrapper matching a route, so the hook
+// follows the operation wherever the generated server routes it.
+func (hs *hookState) afterCreateOrder(ctx context.Context) error {
+	if hs.h.DropAfterCommit > 0 && hs.orders.Add(1) == int64(hs.h.DropAfterCommit) {
+		if m, ok := ctx.Value(dropKey{}).(*atomic.Bool); ok {
+			m.Store(true)
+		}
+	}
+	return ctxtime.Sleep(ctx, hs.h.PauseAfterReserve)
+}
+
+type dropKey struct{}
+
+// dropAfterCommit lets a marked exchange run to its end (the ledger commits
+// before it writes any byte), discards its response and closes the
+// connection.
 func (hs *hookState) dropAfterCommit(next http.Handler) http.Handler {
 	if hs.h.DropAfterCommit <= 0 {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if hs.orders.Add(1) != int64(hs.h.DropAfterCommit) {
-			next.ServeHTTP(w, r)
+		drop := new(atomic.Bool)
+		next.ServeHTTP(&dropWriter{ResponseWriter: w, drop: drop}, r.WithContext(context.WithValue(r.Context(), dropKey{}, drop)))
+		if !drop.Load() {
 			return
 		}
-		next.ServeHTTP(discard{http.Header{}}, r)
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
 				conn.Close()
@@ -110,12 +152,24 @@ func (hs *hookState) dropAfterCommit(next http.Handler) http.Handler {
 	})
 }
 
-func (hs *hookState) pauseAfterReserve(ctx context.Context) error {
-	return ctxtime.Sleep(ctx, hs.h.PauseAfterReserve)
+// dropWriter passes the response through until the exchange is marked,
+// and discards it from then on.
+type dropWriter struct {
+	http.ResponseWriter
+	drop *atomic.Bool
 }
 
-type discard struct{ h http.Header }
+func (d *dropWriter) WriteHeader(status int) {
+	if !d.drop.Load() {
+		d.ResponseWriter.WriteHeader(status)
+	}
+}
 
-func (d discard) Header() http.Header         { return d.h }
-func (d discard) Write(p []byte) (int, error) { return len(p), nil }
-func (d discard) WriteHeader(int)             {}
+func (d *dropWriter) Write(p []byte) (int, error) {
+	if d.drop.Load() {
+		return len(p), nil
+	}
+	return d.ResponseWriter.Write(p)
+}
+
+func (d *dropWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }

@@ -1,4 +1,6 @@
-// Command payments-server serves the payments example API on the ledger.
+// Command payments-server serves the payments example API: the generated
+// server (client.NewServer) calling the business handlers of package server,
+// with the ledger (idemsrv.WithLedger) on the store the flags select.
 //
 //	payments-server [-addr 127.0.0.1:8080] [-db payments.db | -pg DSN]
 //	payments-server -sweep [-report-only] [-db ... | -pg ...]
@@ -29,17 +31,20 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/idemgen/idemgen/examples/payments/client"
 	"github.com/idemgen/idemgen/examples/payments/server"
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/pgstore"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
 	"github.com/idemgen/idemgen/ledger/sqlstore"
+	idemsrv "github.com/idemgen/idemgen/server"
 )
 
 type options struct {
 	addr, db, pg, dbSync   string
 	lease, ttl, wait       time.Duration
 	relayEvery, sweepEvery time.Duration
+	maxInFlight            int
 	sweep, reportOnly      bool
 }
 
@@ -54,6 +59,7 @@ func main() {
 	flag.DurationVar(&o.wait, "in-progress-wait", 0, "wait up to this long for a busy key before answering 409")
 	flag.DurationVar(&o.relayEvery, "relay-every", 100*time.Millisecond, "outbox relay interval")
 	flag.DurationVar(&o.sweepEvery, "sweep-every", time.Minute, "recovery sweeper interval (0: no sweeper)")
+	flag.IntVar(&o.maxInFlight, "max-in-flight", 0, "answer 503 with a spread Retry-After beyond this many requests in progress (0: no limit)")
 	flag.BoolVar(&o.sweep, "sweep", false, "run the sweeper once, print its report as JSON and exit")
 	flag.BoolVar(&o.reportOnly, "report-only", false, "with -sweep: list stuck rows without releasing them")
 	flag.Parse()
@@ -73,18 +79,55 @@ func run(o options) error {
 	if o.sweep {
 		return sweepOnce(ctx, store, o.reportOnly)
 	}
+	h, err := newHandler(ctx, o, store)
+	if err != nil {
+		return err
+	}
+	runSweeper(ctx, store, o.sweepEvery)
+	return serve(ctx, o.addr, h)
+}
+
+// newHandler is the whole HTTP side: the generated server on the ledger,
+// behind authentication and (in tests only) the fault hooks.
+func newHandler(ctx context.Context, o options, store *sqlstore.Store) (http.Handler, error) {
 	hooks, err := hooksFromEnv()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	srv, err := server.New(ctx, server.Config{
-		Store: store, Lease: o.lease, TTL: o.ttl, InProgressWait: o.wait, Hooks: hooks, Logf: log.Printf,
+	l, err := ledger.New(ledger.Config{
+		Store: store, Lease: o.lease, TTL: o.ttl, InProgressWait: o.wait,
+		OnError: func(r *http.Request, err error) { log.Printf("%s %s: ledger: %v", r.Method, r.URL.Path, err) },
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	srv.Run(ctx, o.relayEvery, o.sweepEvery)
-	return serve(ctx, o.addr, srv)
+	p, err := server.New(ctx, server.Config{Store: store, Hooks: hooks, Logf: log.Printf})
+	if err != nil {
+		return nil, err
+	}
+	srv, err := client.NewServer(p, idemsrv.WithLedger(l), idemsrv.WithMaxInFlight(o.maxInFlight),
+		idemsrv.WithOnError(func(r *http.Request, err error) { log.Printf("%s %s: %v", r.Method, r.URL.Path, err) }))
+	if err != nil {
+		return nil, err
+	}
+	p.Run(ctx, o.relayEvery)
+	return p.TestHooks(server.Authenticate(srv)), nil
+}
+
+// runSweeper runs the recovery sweeper at once (to recover after a crash),
+// then every interval, until ctx ends; 0 disables it.
+func runSweeper(ctx context.Context, store *sqlstore.Store, every time.Duration) {
+	if every <= 0 {
+		return
+	}
+	sw := &ledger.Sweeper{Store: store}
+	go sw.Run(ctx, every, func(rep ledger.SweepReport, err error) {
+		if err != nil {
+			log.Printf("sweeper: %v", err)
+		} else if len(rep.Stuck) > 0 || rep.Purged > 0 {
+			log.Printf("sweeper: %d stuck rows released, %d expired keys purged", rep.Released, rep.Purged)
+		}
+	})
 }
 
 func openStore(ctx context.Context, o options) (*sqlstore.Store, error) {
