@@ -42,10 +42,41 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	if def {
 		vals = append(vals, jen.Line().Id("Default").Op(":").True())
 	}
+	if media := errorMediaTypes(op); len(media) > 0 {
+		vals = append(vals, jen.Line().Id("ErrorMediaTypes").Op(":").Map(jen.Int()).String().Values(media...))
+	}
 	vals = append(vals, jen.Line())
 	name := g.opNames[op].route
 	return jen.Commentf("%s is what the server checks for %s before its handler runs.", name, op.GoName).Line().
 		Var().Id(name).Op("=").Qual(srvPath, "Route").Values(vals...)
+}
+
+// errorMediaTypes lists, as map entries keyed by status (class digit, 0 for
+// the default), the JSON media types of op's error responses that are not
+// application/json, so the server sends what the spec declares
+// (application/problem+json): the first JSON one of each response.
+func errorMediaTypes(op *ir.Operation) []jen.Code {
+	var out []jen.Code
+	for _, r := range op.Responses {
+		if r.IsSuccess() || isRedirect(r) {
+			continue
+		}
+		key := r.Status
+		if r.Class > 0 {
+			key = r.Class
+		} else if r.Default {
+			key = 0
+		}
+		for _, m := range r.Content {
+			if isJSONMedia(m.Name) {
+				if m.Name != "application/json" {
+					out = append(out, jen.Lit(key).Op(":").Lit(m.Name))
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // stringSlice renders a []string literal.

@@ -61,6 +61,11 @@ type Route struct {
 	// set when it declares a default response (any status then).
 	Declared idemrt.StatusSet
 	Default  bool
+	// ErrorMediaTypes are the JSON media types the operation declares for
+	// its error answers where they are not application/json
+	// (application/problem+json, say), by exact status, by class (4 for
+	// "4XX") or 0 for the default response.
+	ErrorMediaTypes map[int]string
 }
 
 // Handle registers serve on mux under pattern (an http.ServeMux pattern,

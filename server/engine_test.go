@@ -160,3 +160,25 @@ func TestUnroutedRequestsAreProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteErrorSendsTheDeclaredMediaType: a handler's declared error is
+// sent with the media type the spec declares for that status (exact, then
+// class, then default), application/json where it declares none.
+func TestWriteErrorSendsTheDeclaredMediaType(t *testing.T) {
+	e, _ := New(nil)
+	rt := &Route{Op: updateOp, Declared: idemrt.StatusSet{Codes: []int{404, 409}, Classes: []int{4}}, Default: true,
+		ErrorMediaTypes: map[int]string{404: "application/problem+json", 4: "application/vnd.err+json", 0: "application/default+json"}}
+	for status, want := range map[int]string{404: "application/problem+json", 409: "application/vnd.err+json", 503: "application/default+json"} {
+		w := httptest.NewRecorder()
+		e.WriteError(w, httptest.NewRequest("PUT", "/orders/1", nil), rt, &idemrt.StatusError{StatusCode: status, Model: &model{Code: "x"}})
+		if got := w.Header().Get("Content-Type"); w.Code != status || got != want {
+			t.Errorf("%d: answered %d as %q, want %q", status, w.Code, got, want)
+		}
+	}
+	w := httptest.NewRecorder()
+	e.WriteError(w, httptest.NewRequest("PUT", "/orders/1", nil), &Route{Op: updateOp, Declared: idemrt.StatusSet{Codes: []int{404}}},
+		&idemrt.StatusError{StatusCode: 404, Model: &model{Code: "x"}})
+	if got := w.Header().Get("Content-Type"); got != "application/json" {
+		t.Errorf("no declared media type: %q, want application/json", got)
+	}
+}

@@ -14,12 +14,17 @@ import (
 
 // WriteJSON answers status with v as the JSON body.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
+	writeJSONAs(w, status, "application/json", v)
+}
+
+// writeJSONAs answers status with v as a JSON body of contentType.
+func writeJSONAs(w http.ResponseWriter, status int, contentType string, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		writeInternal(w)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	w.Write(b)
@@ -102,13 +107,25 @@ func (e *Engine) WriteError(w http.ResponseWriter, r *http.Request, rt *Route, e
 			WriteProblem(w, se.StatusCode, "about:blank", "")
 			return
 		}
-		WriteJSON(w, se.StatusCode, se.Model)
+		writeJSONAs(w, se.StatusCode, rt.errorMediaType(se.StatusCode), se.Model)
 		return
 	}
 	if e.cfg.onError != nil {
 		e.cfg.onError(r, err)
 	}
 	writeInternal(w)
+}
+
+// errorMediaType is the media type the operation declares for an error
+// answer of status: the exact status's, its class's, the default
+// response's, else application/json.
+func (rt *Route) errorMediaType(status int) string {
+	for _, k := range []int{status, status / 100, 0} {
+		if t, ok := rt.ErrorMediaTypes[k]; ok {
+			return t
+		}
+	}
+	return "application/json"
 }
 
 // declares reports whether a handler may answer status.

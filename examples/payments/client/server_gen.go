@@ -61,9 +61,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // createOrderRoute is what the server checks for CreateOrder before its handler runs.
 var createOrderRoute = idemsrv.Route{
-	Op:          &createOrderOp,
-	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
-	Declared:    idemrt.StatusSet{Codes: []int{400, 409, 422}},
+	Op:              &createOrderOp,
+	Credentials:     []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Declared:        idemrt.StatusSet{Codes: []int{400, 409, 422}},
+	ErrorMediaTypes: map[int]string{400: "application/problem+json", 409: "application/problem+json", 422: "application/problem+json"},
 }
 
 // serveCreateOrder decodes a CreateOrder request, calls the handler and writes its answer.
@@ -86,9 +87,10 @@ func (s *Server) serveCreateOrder(w http.ResponseWriter, r *http.Request) {
 
 // createPaymentRoute is what the server checks for CreatePayment before its handler runs.
 var createPaymentRoute = idemsrv.Route{
-	Op:          &createPaymentOp,
-	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
-	Declared:    idemrt.StatusSet{Codes: []int{400, 404, 409, 422}},
+	Op:              &createPaymentOp,
+	Credentials:     []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Declared:        idemrt.StatusSet{Codes: []int{400, 404, 409, 422}},
+	ErrorMediaTypes: map[int]string{400: "application/problem+json", 404: "application/problem+json", 409: "application/problem+json", 422: "application/problem+json"},
 }
 
 // serveCreatePayment decodes a CreatePayment request, calls the handler and writes its answer.
@@ -112,9 +114,10 @@ func (s *Server) serveCreatePayment(w http.ResponseWriter, r *http.Request) {
 
 // getOrderRoute is what the server checks for GetOrder before its handler runs.
 var getOrderRoute = idemsrv.Route{
-	Op:          &getOrderOp,
-	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
-	Declared:    idemrt.StatusSet{Codes: []int{404}},
+	Op:              &getOrderOp,
+	Credentials:     []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Declared:        idemrt.StatusSet{Codes: []int{404}},
+	ErrorMediaTypes: map[int]string{404: "application/problem+json"},
 }
 
 // serveGetOrder decodes a GetOrder request, calls the handler and writes its answer.
