@@ -48,9 +48,14 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		wait, ok := s.admit()
 		if !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(wait))
+			// Retry-After counts whole seconds, too coarse for a queue that
+			// drains in milliseconds; Retry-After-Ms, which generated clients
+			// read first, keeps the place to the millisecond.
+			secs := max(ceilDiv(wait, time.Second), 1)
+			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+			w.Header().Set("Retry-After-Ms", strconv.FormatInt(max(ceilDiv(wait, time.Millisecond), 1), 10))
 			WriteProblem(w, http.StatusServiceUnavailable, ProblemOverloaded,
-				fmt.Sprintf("the server is at its limit of %d requests in progress; retry after %d seconds", s.max, wait))
+				fmt.Sprintf("the server is at its limit of %d requests in progress; retry after %d seconds", s.max, secs))
 			return
 		}
 		start := s.now()
@@ -59,9 +64,12 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// admit takes a slot, or returns the whole seconds the refused request
-// should wait: its place in the virtual queue.
-func (s *shedder) admit() (int, bool) {
+// ceilDiv is d in whole units, rounded up.
+func ceilDiv(d, unit time.Duration) int64 { return int64((d + unit - 1) / unit) }
+
+// admit takes a slot, or returns how long the refused request should wait:
+// its place in the virtual queue.
+func (s *shedder) admit() (time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.inflight < s.max {
@@ -75,9 +83,7 @@ func (s *shedder) admit() (int, bool) {
 	}
 	s.drained = now
 	s.queued = min(s.queued+1, float64(maxShedWait)/place)
-	wait := time.Duration(s.queued * place)
-	secs := int((wait + time.Second - 1) / time.Second)
-	return max(secs, 1), false
+	return time.Duration(s.queued * place), false
 }
 
 // done frees the slot and folds the request's duration into the average

@@ -11,15 +11,23 @@ import (
 	idemsrv "github.com/idemgen/idemgen/server"
 )
 
-// slow answers GetHealth after a fixed time. The embedded Handler is nil:
-// the fleet calls GetHealth only, so no other method is ever reached.
+// slow answers GetHealth after a fixed time, and adds up how long its
+// calls took in fact (a loaded machine oversleeps). The embedded Handler is
+// nil: the fleet calls GetHealth only, so no other method is ever reached.
 type slow struct {
 	orders.Handler
 	service time.Duration
+	c       *counted
 }
 
 func (s slow) GetHealth(context.Context) (*orders.GetHealthResponse, error) {
+	start := time.Now()
 	time.Sleep(s.service)
+	end := time.Now()
+	s.c.busy.Add(int64(end.Sub(start)))
+	if end.Before(s.c.until) {
+		s.c.busyInWindow.Add(int64(end.Sub(start)))
+	}
 	return &orders.GetHealthResponse{Status: "ok"}, nil
 }
 
@@ -30,7 +38,11 @@ type counted struct {
 	h                    http.Handler
 	start                time.Time
 	served, shed, hinted atomic.Int64
-	arrivals             []atomic.Int64
+	// busy is the handler's time, summed over requests; busyInWindow that
+	// of the requests that ended before until (the end of the load window).
+	busy, busyInWindow atomic.Int64
+	until              time.Time
+	arrivals           []atomic.Int64
 }
 
 // bucket is the width of one arrival count.
@@ -80,16 +92,18 @@ func (w *watch) Write(b []byte) (int, error) {
 // startServer serves golden/orders with the shedder in front of slow on a
 // loopback port; horizon is how long arrivals are counted for.
 func startServer(cfg config, horizon time.Duration) (*http.Server, *counted, string, error) {
-	gen, err := orders.NewServer(slow{service: cfg.service},
+	start := time.Now()
+	c := &counted{start: start, until: start.Add(cfg.duration), arrivals: make([]atomic.Int64, horizon/bucket+1)}
+	gen, err := orders.NewServer(slow{service: cfg.service, c: c},
 		idemsrv.WithMaxInFlight(cfg.slots), idemsrv.WithoutLedger())
 	if err != nil {
 		return nil, nil, "", err
 	}
+	c.h = gen
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, nil, "", err
 	}
-	c := &counted{h: gen, start: time.Now(), arrivals: make([]atomic.Int64, horizon/bucket+1)}
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c.ServeHTTP(&watch{ResponseWriter: w, c: c}, r)

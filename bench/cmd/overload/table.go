@@ -26,6 +26,11 @@ type outcome struct {
 	failures             map[string]int
 	retries              int64
 	retryPeak, retryMean float64
+	// handler is the mean time the handler took per request served;
+	// occupancy the share of the slots' time over the load window that
+	// handlers ran (whatever the machine made of the sleep).
+	handler   time.Duration
+	occupancy float64
 }
 
 // summarize folds a run's calls and the server's counts into an outcome.
@@ -53,6 +58,10 @@ func summarize(cfg config, calls []call, srv *counted, retries []atomic.Int64) o
 	slices.Sort(lat)
 	o.p50, o.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
 	o.retries, o.retryPeak, o.retryMean = bunching(retries)
+	if o.served > 0 {
+		o.handler = time.Duration(srv.busy.Load() / o.served)
+	}
+	o.occupancy = float64(srv.busyInWindow.Load()) / (float64(cfg.slots) * float64(cfg.duration))
 	return o
 }
 
@@ -101,13 +110,13 @@ func loadavg() string {
 func printHeader(w io.Writer, cfg config) {
 	fmt.Fprintf(w, "### Overload: %d clients at %gx a capacity of %.0f req/s (%d slots, %v handler) for %v\n\n",
 		cfg.clients, cfg.factor, cfg.capacity(), cfg.slots, cfg.service, cfg.duration)
-	fmt.Fprintln(w, "| run | load avg | calls | goodput | 503s | with Retry-After | attempts / call | max | p50 | p99 | failed: why | retries | retry peak / mean per 100 ms |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+	fmt.Fprintln(w, "| run | load avg | calls | goodput | slots busy | handler took | 503s | with Retry-After | attempts / call | max | p50 | p99 | failed: why | retries | retry peak / mean per 100 ms |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
 }
 
 func printRow(w io.Writer, name string, o outcome) {
-	fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f |\n",
-		name, o.load, o.calls, 100*o.goodput, o.shed, o.hinted, o.meanAttempts, o.maxAttempts,
+	fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %.1f%% | %.1f ms | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f |\n",
+		name, o.load, o.calls, 100*o.goodput, 100*o.occupancy, float64(o.handler)/float64(time.Millisecond), o.shed, o.hinted, o.meanAttempts, o.maxAttempts,
 		ms(o.p50), ms(o.p99), failureCell(o.failures), o.retries, ratio(o.retryPeak, o.retryMean))
 }
 
@@ -119,7 +128,7 @@ func ratio(a, b float64) float64 {
 }
 
 func ms(d time.Duration) string {
-	return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond))
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 }
 
 // failureCell lists failure counts by error, most first.
