@@ -6,6 +6,7 @@
 #   bench/run.sh gen             # only the generation table
 #   bench/run.sh overhead amp    # only the request-overhead and amplification tables
 #   bench/run.sh large           # only the large-response decode table
+#   bench/run.sh overload        # a shedding server under 1,000 clients at 10x its capacity
 #   OLD_REV=54771f5 bench/run.sh gencompare   # idemgen now, at OLD_REV and at GOGC=100, and the floors
 #
 # Knobs (environment): GEN_RUNS (generation runs per cell, median kept; 3),
@@ -13,7 +14,8 @@
 # GEN_BUILD (1: time `go build` of each generated package), BENCH_COUNT
 # (go test -count for the overhead benchmarks; 10), BENCH_TIME (-benchtime; 1s),
 # LARGE_COUNT (runs of the large-response benchmarks; 6), LARGE_TIME (their
-# -benchtime; 100x).
+# -benchtime; 100x), OVERLOAD_ARGS (flags of bench/cmd/overload; its
+# defaults are a 5 ms handler, 8 slots, 1,000 clients at 10x for 3 s, 3 runs).
 #
 # Needs only Go and the Go module proxy: the peers are installed at pinned
 # versions into bench/.bin, and peak RSS is read from the kernel by a Go
@@ -176,6 +178,14 @@ table_gencompare() {
   (cd "$BENCH" && "$BIN/gentable" -compare "${old[@]}" -bin "$BIN" -runs "$GEN_RUNS" "${specs[@]}") > "$OUT/gencompare.md"
 }
 
+# table_overload runs the fleet of bench/cmd/overload against golden/orders
+# behind WithMaxInFlight (docs/server.md, "Overload, measured").
+table_overload() {
+  log "overload (${OVERLOAD_ARGS:-defaults})"
+  # shellcheck disable=SC2086 # OVERLOAD_ARGS is a list of flags
+  "$BIN/overload" ${OVERLOAD_ARGS:-} > "$OUT/overload.md"
+}
+
 table_amp() {
   log "amplification"
   "$BIN/amplify" > "$OUT/amplification.md"
@@ -192,8 +202,9 @@ install_tools
       overhead) table_overhead; echo; cat "$OUT/overhead.md" ;;
       large) table_large; echo; cat "$OUT/large.md" ;;
       amp) table_amp; echo; cat "$OUT/amplification.md" ;;
+      overload) table_overload; echo; cat "$OUT/overload.md" ;;
       gencompare) table_gencompare; echo; cat "$OUT/gencompare.md" ;;
-      *) echo "unknown table $t (want gen, gencompare, overhead, large or amp)" >&2; exit 2 ;;
+      *) echo "unknown table $t (want gen, gencompare, overhead, large, amp or overload)" >&2; exit 2 ;;
     esac
   done
 } > "$OUT/results.md"

@@ -9,11 +9,16 @@ import (
 )
 
 // shedder admits at most max requests at once. Each request it turns away
-// is given a return time in a virtual queue that drains at the server's
-// pace (max requests per observed service time): the first max refused
-// come back after one service time, the next max after two, and so on. So
-// a burst of 1,000 clients that honour Retry-After returns spread over the
-// time the server needs for them, not all in the same second.
+// is given a place in a virtual queue that drains at the server's pace (max
+// requests per observed service time): the first max refused come back
+// after one service time, the next max after two, and so on. So a burst of
+// 1,000 clients that honour Retry-After returns spread over the time the
+// server needs for them, not all in the same second.
+//
+// The queue is kept as a count of requests, not as a return time, so it is
+// always timed at the current service time: refusals handed out under the
+// initial guess (a second) drain at the measured pace once requests end,
+// instead of keeping every later client away for up to maxShedWait.
 type shedder struct {
 	mu       sync.Mutex
 	max      int
@@ -21,8 +26,10 @@ type shedder struct {
 	now      func() time.Time
 	// service is the moving average of how long an admitted request takes.
 	service time.Duration
-	// tail is the return time handed to the last refused request.
-	tail time.Time
+	// queued is the number of refused requests still ahead in the virtual
+	// queue as of drained.
+	queued  float64
+	drained time.Time
 }
 
 const (
@@ -41,9 +48,14 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		wait, ok := s.admit()
 		if !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(wait))
+			// Retry-After counts whole seconds, too coarse for a queue that
+			// drains in milliseconds; Retry-After-Ms, which generated clients
+			// read first, keeps the place to the millisecond.
+			secs := max(ceilDiv(wait, time.Second), 1)
+			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+			w.Header().Set("Retry-After-Ms", strconv.FormatInt(max(ceilDiv(wait, time.Millisecond), 1), 10))
 			WriteProblem(w, http.StatusServiceUnavailable, ProblemOverloaded,
-				fmt.Sprintf("the server is at its limit of %d requests in progress; retry after %d seconds", s.max, wait))
+				fmt.Sprintf("the server is at its limit of %d requests in progress; retry after %d seconds", s.max, secs))
 			return
 		}
 		start := s.now()
@@ -52,9 +64,12 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// admit takes a slot, or returns the whole seconds the refused request
-// should wait: its place in the virtual queue.
-func (s *shedder) admit() (int, bool) {
+// ceilDiv is d in whole units, rounded up.
+func ceilDiv(d, unit time.Duration) int64 { return int64((d + unit - 1) / unit) }
+
+// admit takes a slot, or returns how long the refused request should wait:
+// its place in the virtual queue.
+func (s *shedder) admit() (time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.inflight < s.max {
@@ -62,17 +77,13 @@ func (s *shedder) admit() (int, bool) {
 		return 0, true
 	}
 	now := s.now()
-	t := s.tail
-	if t.Before(now) {
-		t = now
+	place := float64(max(s.service/time.Duration(s.max), time.Nanosecond))
+	if gone := now.Sub(s.drained); gone > 0 {
+		s.queued = max(s.queued-float64(gone)/place, 0)
 	}
-	t = t.Add(s.service / time.Duration(s.max))
-	if t.Sub(now) > maxShedWait {
-		t = now.Add(maxShedWait)
-	}
-	s.tail = t
-	secs := int((t.Sub(now) + time.Second - 1) / time.Second)
-	return max(secs, 1), false
+	s.drained = now
+	s.queued = min(s.queued+1, float64(maxShedWait)/place)
+	return time.Duration(s.queued * place), false
 }
 
 // done frees the slot and folds the request's duration into the average

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	_ "github.com/idemgen/idemgen/internal/testutil"
+	idemrt "github.com/idemgen/idemgen/runtime"
+)
+
+// TestCountsShedAnswers: the server wrapper tells served answers from 503s
+// and counts the 503s that carry Retry-After.
+func TestCountsShedAnswers(t *testing.T) {
+	c := &counted{start: time.Now(), arrivals: make([]atomic.Int64, 2)}
+	c.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hinted":
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case "/bare":
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			_, _ = w.Write([]byte("{}"))
+		}
+	})
+	for _, p := range []string{"/hinted", "/hinted", "/bare", "/ok"} {
+		rec := httptest.NewRecorder()
+		c.ServeHTTP(&watch{ResponseWriter: rec, c: c}, httptest.NewRequest("GET", p, nil))
+	}
+	if s, h, ok := c.shed.Load(), c.hinted.Load(), c.served.Load(); s != 3 || h != 2 || ok != 1 {
+		t.Errorf("shed %d, hinted %d, served %d; want 3, 2, 1", s, h, ok)
+	}
+	if n := c.arrivals[0].Load(); n != 4 {
+		t.Errorf("%d arrivals in the first 100 ms, want 4", n)
+	}
+}
+
+// TestSummarize: goodput counts the successes that ended within the load
+// window against the capacity over it; failures are named by their error.
+func TestSummarize(t *testing.T) {
+	cfg := config{clients: 1, slots: 2, service: 10 * time.Millisecond, factor: 1, duration: time.Second}
+	var calls []call
+	for i := range 150 {
+		calls = append(calls, call{end: time.Duration(i)*10*time.Millisecond + 5*time.Millisecond, latency: time.Duration(i) * time.Millisecond, attempts: 1})
+	}
+	calls = append(calls,
+		call{attempts: 3, err: fmt.Errorf("get: %w", idemrt.ErrBudgetExhausted)},
+		call{attempts: 1, err: errors.New("boom")})
+	retries := make([]atomic.Int64, 5)
+	retries[1].Store(6)
+	retries[3].Store(3)
+	o := summarize(cfg, calls, &counted{}, retries)
+	// 100 of the 150 successes ended within 1 s; capacity is 200 over it.
+	if o.goodput != 0.5 || o.succeeded != 150 || o.maxAttempts != 3 {
+		t.Errorf("goodput %v, succeeded %d, max attempts %d; want 0.5, 150, 3", o.goodput, o.succeeded, o.maxAttempts)
+	}
+	if got := failureCell(o.failures); got != "1 boom, 1 retry budget exhausted" {
+		t.Errorf("failures %q", got)
+	}
+	// 9 retries over buckets 1 to 3: a mean of 3, a peak of 6.
+	if o.retries != 9 || o.retryPeak != 6 || o.retryMean != 3 {
+		t.Errorf("retries %d, peak %v, mean %v; want 9, 6, 3", o.retries, o.retryPeak, o.retryMean)
+	}
+}

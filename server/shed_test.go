@@ -1,0 +1,70 @@
+package idemsrv
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestShedQueueFollowsServiceTime: the virtual queue is timed at the
+// service time the server measures now, not the one it assumed when each
+// refusal was handed out. Refusals made under the initial one-second guess
+// must not keep later clients away for a minute once requests prove to
+// take 10 ms.
+func TestShedQueueFollowsServiceTime(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := newShedder(2, func() time.Time { return clock })
+	for range 2 {
+		if _, ok := s.admit(); !ok {
+			t.Fatal("a free slot was refused")
+		}
+	}
+	// A burst before any request ended: 200 refusals at 0.5 s a place
+	// would be 100 s; the cap holds them at 60.
+	for range 200 {
+		if wait, ok := s.admit(); ok || wait > time.Minute {
+			t.Fatalf("admit() = %v, %v during the burst; want refused, at most 60 s", wait, ok)
+		}
+	}
+	// Requests now take 10 ms: one ends and another is admitted every 10 ms
+	// for one second, and the average comes down to 10 ms.
+	for range 100 {
+		clock = clock.Add(10 * time.Millisecond)
+		s.done(clock.Add(-10 * time.Millisecond))
+		if _, ok := s.admit(); !ok {
+			t.Fatal("the slot just freed was refused")
+		}
+	}
+	// At 5 ms a place, the burst drained in about a second: a refusal now
+	// is next in line.
+	if wait, ok := s.admit(); ok || wait > time.Second {
+		t.Errorf("admit() = %v, %v after the burst drained; want refused, at most 1 s", wait, ok)
+	}
+}
+
+// TestShedRetryAfterMs: a refusal also carries its place to the
+// millisecond in Retry-After-Ms (which generated clients read first), so
+// the clients a queue shorter than a second holds come back spread over
+// that second instead of together when Retry-After's whole second is up.
+func TestShedRetryAfterMs(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := newShedder(8, func() time.Time { return clock })
+	s.inflight, s.service = 8, 5*time.Millisecond
+	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a refused request was served") }))
+	var secs, ms []string
+	for range 5 {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		secs = append(secs, w.Header().Get("Retry-After"))
+		ms = append(ms, w.Header().Get("Retry-After-Ms"))
+	}
+	// 5 ms for 8 slots: a place every 0.625 ms, rounded up to the millisecond.
+	if got := strings.Join(ms, ","); got != "1,2,2,3,4" {
+		t.Errorf("Retry-After-Ms = %s, want 1,2,2,3,4", got)
+	}
+	if got := strings.Join(secs, ","); got != "1,1,1,1,1" {
+		t.Errorf("Retry-After = %s, want 1,1,1,1,1", got)
+	}
+}
