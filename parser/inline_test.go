@@ -1,0 +1,119 @@
+package parser
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// inlineSpec has the same inline shapes in several places: Stripe's
+// clearable metadata (an object or ""), a one-value enum, and an address
+// with different descriptions.
+const inlineSpec = `openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /customers/{customer}/subscriptions/{subscription_exposed_id}:
+    post:
+      operationId: PostCustomersCustomerSubscriptionsSubscriptionExposedId
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                metadata:
+                  anyOf: [{type: object, additionalProperties: {type: string}}, {type: string, enum: ['']}]
+                payment_settings:
+                  type: object
+                  properties:
+                    payment_method_options:
+                      type: object
+                      properties:
+                        us_bank_account:
+                          type: object
+                          properties:
+                            financial_connections:
+                              type: object
+                              properties:
+                                permissions:
+                                  type: array
+                                  items: {type: string, enum: [balances, ownership, payment_method, transactions]}
+                address: {type: object, description: where it ships, properties: {line1: {type: string}}}
+      responses:
+        '200': {description: ok}
+  /customers:
+    post:
+      operationId: PostCustomers
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                metadata:
+                  anyOf: [{type: object, additionalProperties: {type: string}}, {type: string, enum: ['']}]
+                address: {type: object, description: where it bills, properties: {line1: {type: string}}}
+                shipping:
+                  anyOf: [{type: object, properties: {name: {type: string}}}, {type: string, enum: ['']}]
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  object: {type: string, enum: [list]}
+components:
+  schemas:
+    Customer:
+      type: object
+      properties:
+        object: {type: string, enum: [customer]}
+        metadata:
+          anyOf: [{type: object, additionalProperties: {type: string}}, {type: string, enum: ['']}]
+`
+
+// TestInlineSchemasShareAndShortNames: structurally identical inline
+// schemas are one declaration (descriptions aside), named after their
+// member rather than their path; one-value enums are named after their
+// value.
+func TestInlineSchemasShareAndShortNames(t *testing.T) {
+	api, diags, err := LoadData("s.yaml", []byte(inlineSpec), Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("load: %v %v", err, diags)
+	}
+	var names []string
+	for _, s := range api.Schemas {
+		names = append(names, s.GoName)
+	}
+	sort.Strings(names)
+	want := []string{"Address", "Customer", "CustomerObject", "EmptyString", "ListObject", "Metadata", "PermissionsItem",
+		"PostCustomersCustomerSubscriptionsSubscriptionExposedIDRequest", "PostCustomersRequest", "PostCustomersResponse",
+		"Shipping", "ShippingVariant1", "UsBankAccount", "FinancialConnections", "PaymentMethodOptions", "PaymentSettings"}
+	sort.Strings(want)
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("declarations:\n got %s\nwant %s", strings.Join(names, " "), strings.Join(want, " "))
+	}
+	for _, s := range api.Schemas {
+		if s.GoName == "Metadata" && (s.Kind != ir.KindUnion || s.Variants[1].Ref.GoName != "EmptyString") {
+			t.Errorf("Metadata is %v with variants %v", s.Kind, s.Variants)
+		}
+	}
+}
+
+// TestInlineCandidates: an inline schema's names run from its member to its
+// full path; a document's own over-long name loses repeated words.
+func TestInlineCandidates(t *testing.T) {
+	h := rootHint("PostCustomersRequest").member("PaymentSettings").member("Card").glue("Variant2")
+	got := strings.Join(h.candidates(80), " ")
+	want := "CardVariant2 PaymentSettingsCardVariant2 PostCustomersRequestCardVariant2 PostCustomersRequestPaymentSettingsCardVariant2"
+	if got != want {
+		t.Errorf("candidates:\n got %s\nwant %s", got, want)
+	}
+	if got := shortName("CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceEuBankTransfer", 80); got != "CustomerBalanceResourceCashTransactionFundedBankTransferResourceEuBankTransfer" {
+		t.Errorf("shortName = %s", got)
+	}
+}
