@@ -341,13 +341,13 @@ func oneValueEnum(s *ir.Schema) *ir.Schema {
 // value, or nothing for a one-value enumeration, and returns the union with
 // that variant set:
 //
-//	// NewPetFromCat returns a Pet holding v as its Cat variant.
+//	// NewPetFromCat wraps v in Pet as its Cat variant.
 //	func NewPetFromCat(v Cat) Pet {
 //		return Pet{Cat: &v}
 //	}
 //
-//	// NewMetadataFromEmpty returns a Metadata holding EmptyStringEmpty ("")
-//	// as its EmptyString variant.
+//	// NewMetadataFromEmpty is Metadata with its EmptyString variant set to
+//	// EmptyStringEmpty ("").
 //	func NewMetadataFromEmpty() Metadata {
 //		v := EmptyStringEmpty
 //		return Metadata{EmptyString: &v}
@@ -363,11 +363,11 @@ func (g *gen) emitUnionCtors(s *ir.Schema, name string, vs []unionVariant) jen.C
 		set := jen.Return(jen.Id(name).Values(jen.Id(v.field).Op(":").Add(ref)))
 		if e := oneValueEnum(v.schema); e != nil {
 			c := g.enumConsts[e][0]
-			out.Comment(fmt.Sprintf("%s returns a %s holding %s (%q) as its %s variant.", ctor, name, c, e.Enum[0].Value, v.field)).Line().
+			out.Comment(fmt.Sprintf("%s is %s with its %s variant set to %s (%q).", ctor, name, v.field, c, e.Enum[0].Value)).Line().
 				Func().Id(ctor).Params().Id(name).Block(jen.Id("v").Op(":=").Id(c), set).Line().Line()
 			continue
 		}
-		out.Comment(fmt.Sprintf("%s returns a %s holding v as its %s variant.", ctor, name, v.field)).Line().
+		out.Comment(fmt.Sprintf("%s wraps v in %s as its %s variant.", ctor, name, v.field)).Line().
 			Func().Id(ctor).Params(jen.Id("v").Add(g.goType(v.schema))).Id(name).Block(set).Line().Line()
 	}
 	return out

@@ -24,34 +24,42 @@ const maxIdentLen = 80
 // alone.
 type nameHint struct {
 	segs []string
+	// op is set when the first segment is an operation's request,
+	// response or parameter rather than a component: a member directly
+	// under it is named by its own name alone ("Metadata"), where a
+	// component's member keeps the component's ("PaymentStatus").
+	op bool
 }
 
-// rootHint is the hint of a schema used directly by an operation or a
-// component: one segment.
+// rootHint is the hint of a component schema: one segment.
 func rootHint(s string) nameHint { return nameHint{segs: []string{goNameOf(s)}} }
+
+// opHint is the hint of a schema an operation uses directly.
+func opHint(s string) nameHint { return nameHint{segs: []string{goNameOf(s)}, op: true} }
 
 // member returns the hint of a member named seg.
 func (h nameHint) member(seg string) nameHint {
 	segs := make([]string, len(h.segs), len(h.segs)+1)
 	copy(segs, h.segs)
-	return nameHint{segs: append(segs, seg)}
+	return nameHint{segs: append(segs, seg), op: h.op}
 }
 
 // glue returns the hint with word appended to its last segment.
 func (h nameHint) glue(word string) nameHint {
 	segs := append([]string(nil), h.segs...)
 	if len(segs) == 0 {
-		return nameHint{segs: []string{word}}
+		return nameHint{segs: []string{word}, op: h.op}
 	}
 	segs[len(segs)-1] += word
-	return nameHint{segs: segs}
+	return nameHint{segs: segs, op: h.op}
 }
 
 // String is the full path name ("PostCustomersRequestShippingAddress").
 func (h nameHint) String() string { return strings.Join(h.segs, "") }
 
 // candidates lists the names an inline schema at h may take, best first:
-// the last segment alone, then more of the path, then the context with the
+// the member with its parent member or component (the member alone right
+// under an operation), then more of the path, then the context with the
 // last segments, then the full path. Names over limit are left out.
 func (h nameHint) candidates(limit int) []string {
 	n := len(h.segs)
@@ -64,7 +72,11 @@ func (h nameHint) candidates(limit int) []string {
 			out = append(out, c)
 		}
 	}
-	for k := 1; k < n; k++ {
+	first := 2
+	if h.op && n == 2 {
+		first = 1
+	}
+	for k := first; k < n; k++ {
 		add(h.segs[n-k:]...)
 	}
 	for k := 1; k < n-1; k++ {
@@ -216,8 +228,9 @@ func lessName(a, b string) bool {
 	return a < b
 }
 
-// inlineCandidates merges the candidates of every use, shortest first,
-// after the names its content suggests; the list is never empty.
+// inlineCandidates lists the candidates of every use, after the names its
+// content suggests: the use with the shortest first candidate comes first,
+// and each use's candidates keep their order. The list is never empty.
 func inlineCandidates(s *ir.Schema, uses []nameHint) []string {
 	limit := maxIdentLen - constSuffixLen(s)
 	var all []string
@@ -231,14 +244,18 @@ func inlineCandidates(s *ir.Schema, uses []nameHint) []string {
 	for _, c := range contentNames(s, uses) {
 		add(c)
 	}
-	preferred := len(all)
+	lists := make([][]string, 0, len(uses))
 	for _, h := range uses {
-		for _, c := range h.candidates(limit) {
+		if cs := h.candidates(limit); len(cs) > 0 {
+			lists = append(lists, cs)
+		}
+	}
+	sort.SliceStable(lists, func(i, j int) bool { return lessName(lists[i][0], lists[j][0]) })
+	for _, cs := range lists {
+		for _, c := range cs {
 			add(c)
 		}
 	}
-	rest := all[preferred:]
-	sort.SliceStable(rest, func(i, j int) bool { return lessName(rest[i], rest[j]) })
 	if len(all) == 0 {
 		last := uses[0].segs[len(uses[0].segs)-1]
 		all = []string{truncateIdent(last, max(limit-4, 8))}

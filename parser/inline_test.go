@@ -78,8 +78,8 @@ components:
 
 // TestInlineSchemasShareAndShortNames: structurally identical inline
 // schemas are one declaration (descriptions aside), named after their
-// member rather than their path; one-value enums are named after their
-// value.
+// member and its parent rather than their path (after the member alone
+// right under an operation); one-value enums are named after their value.
 func TestInlineSchemasShareAndShortNames(t *testing.T) {
 	api, diags, err := LoadData("s.yaml", []byte(inlineSpec), Options{})
 	if err != nil || diags.HasErrors() {
@@ -90,9 +90,10 @@ func TestInlineSchemasShareAndShortNames(t *testing.T) {
 		names = append(names, s.GoName)
 	}
 	sort.Strings(names)
-	want := []string{"Address", "Customer", "CustomerObject", "EmptyString", "ListObject", "Metadata", "PermissionsItem",
-		"PostCustomersCustomerSubscriptionsSubscriptionExposedIDRequest", "PostCustomersRequest", "PostCustomersResponse",
-		"Shipping", "ShippingVariant1", "UsBankAccount", "FinancialConnections", "PaymentMethodOptions", "PaymentSettings"}
+	want := []string{"Address", "Customer", "CustomerObject", "EmptyString", "ListObject", "Metadata",
+		"FinancialConnectionsPermissionsItem", "PostCustomersCustomerSubscriptionsSubscriptionExposedIDRequest",
+		"PostCustomersRequest", "PostCustomersResponse", "Shipping", "ShippingVariant1", "PaymentMethodOptionsUsBankAccount",
+		"UsBankAccountFinancialConnections", "PaymentSettingsPaymentMethodOptions", "PaymentSettings"}
 	sort.Strings(want)
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("declarations:\n got %s\nwant %s", strings.Join(names, " "), strings.Join(want, " "))
@@ -107,11 +108,18 @@ func TestInlineSchemasShareAndShortNames(t *testing.T) {
 // TestInlineCandidates: an inline schema's names run from its member to its
 // full path; a document's own over-long name loses repeated words.
 func TestInlineCandidates(t *testing.T) {
-	h := rootHint("PostCustomersRequest").member("PaymentSettings").member("Card").glue("Variant2")
-	got := strings.Join(h.candidates(80), " ")
-	want := "CardVariant2 PaymentSettingsCardVariant2 PostCustomersRequestCardVariant2 PostCustomersRequestPaymentSettingsCardVariant2"
-	if got != want {
-		t.Errorf("candidates:\n got %s\nwant %s", got, want)
+	for _, c := range []struct {
+		h    nameHint
+		want string
+	}{
+		{opHint("PostCustomersRequest").member("PaymentSettings").member("Card").glue("Variant2"),
+			"PaymentSettingsCardVariant2 PostCustomersRequestCardVariant2 PostCustomersRequestPaymentSettingsCardVariant2"},
+		{opHint("PostCustomersRequest").member("Metadata"), "Metadata PostCustomersRequestMetadata"},
+		{rootHint("Payment").member("Status"), "PaymentStatus"},
+	} {
+		if got := strings.Join(c.h.candidates(80), " "); got != c.want {
+			t.Errorf("candidates:\n got %s\nwant %s", got, c.want)
+		}
 	}
 	if got := shortName("CustomerBalanceResourceCashBalanceTransactionResourceFundedTransactionResourceBankTransferResourceEuBankTransfer", 80); got != "CustomerBalanceResourceCashTransactionFundedBankTransferResourceEuBankTransfer" {
 		t.Errorf("shortName = %s", got)

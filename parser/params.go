@@ -161,7 +161,7 @@ func (b *builder) param(pr *paramRef, opGoName string) *ir.Parameter {
 	}
 	// An inline type is named after the parameter, or the operation and the
 	// parameter when that name is taken.
-	hint := rootHint(opGoName).member(GoName(p.Name))
+	hint := opHint(opGoName).member(GoName(p.Name))
 	switch {
 	case p.Schema != nil:
 		out.Type = b.schemas.useHint(p.Schema, pr.at.at("schema"), hint)

@@ -146,7 +146,7 @@ func (sb *schemaBuilder) any(at loc) *ir.Schema {
 // enum, union) becomes a declaration (shared by every inline schema of the
 // same shape, named when the document is read: finish) and a use of it.
 func (sb *schemaBuilder) use(sr *openapi3.SchemaRef, at loc, hint string) *ir.Schema {
-	return sb.useHint(sr, at, rootHint(hint))
+	return sb.useHint(sr, at, opHint(hint))
 }
 
 // useHint is use for a schema nested at hint.

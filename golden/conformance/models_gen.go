@@ -21,26 +21,8 @@ type DetailsAddress struct {
 
 // DetailsTaxIDsItem is an object.
 type DetailsTaxIDsItem struct {
-	Type  DetailsTaxIDsItemType `json:"type"`
-	Value string                `json:"value"`
-}
-
-// DetailsTaxIDsItemType is an enumeration.
-type DetailsTaxIDsItemType string
-
-// The values of DetailsTaxIDsItemType the API document lists.
-const (
-	DetailsTaxIDsItemTypeEuVat DetailsTaxIDsItemType = "eu_vat"
-	DetailsTaxIDsItemTypeUsEin DetailsTaxIDsItemType = "us_ein"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e DetailsTaxIDsItemType) IsKnown() bool {
-	switch e {
-	case DetailsTaxIDsItemTypeEuVat, DetailsTaxIDsItemTypeUsEin:
-		return true
-	}
-	return false
+	Type  TaxIDsItemType `json:"type"`
+	Value string         `json:"value"`
 }
 
 // Filter is an object.
@@ -128,6 +110,24 @@ func (e RunStatus) IsKnown() bool {
 	return false
 }
 
+// TaxIDsItemType is an enumeration.
+type TaxIDsItemType string
+
+// The values of TaxIDsItemType the API document lists.
+const (
+	TaxIDsItemTypeEuVat TaxIDsItemType = "eu_vat"
+	TaxIDsItemTypeUsEin TaxIDsItemType = "us_ein"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e TaxIDsItemType) IsKnown() bool {
+	switch e {
+	case TaxIDsItemTypeEuVat, TaxIDsItemTypeUsEin:
+		return true
+	}
+	return false
+}
+
 // ToolChoice is one of ToolChoiceVariant1, ToolChoiceVariant2 (oneOf): the variant the JSON fits best
 // (its kind; for an object its required and declared members), first in this order among equals, is
 // decoded once.
@@ -156,6 +156,16 @@ func (u ToolChoice) RawJSON() json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// NewToolChoiceFromVariant1 wraps v in ToolChoice as its ToolChoiceVariant1 variant.
+func NewToolChoiceFromVariant1(v ToolChoiceVariant1) ToolChoice {
+	return ToolChoice{ToolChoiceVariant1: &v}
+}
+
+// NewToolChoiceFromVariant2 wraps v in ToolChoice as its ToolChoiceVariant2 variant.
+func NewToolChoiceFromVariant2(v ToolChoiceVariant2) ToolChoice {
+	return ToolChoice{ToolChoiceVariant2: &v}
 }
 
 // ToolChoiceVariant1 is an enumeration.

@@ -66,26 +66,8 @@ type OrderList struct {
 
 // OrderShipping is an object.
 type OrderShipping struct {
-	Address *string              `json:"address,omitempty"`
-	Method  *OrderShippingMethod `json:"method,omitempty"`
-}
-
-// OrderShippingMethod is an enumeration.
-type OrderShippingMethod string
-
-// The values of OrderShippingMethod the API document lists.
-const (
-	OrderShippingMethodStandard OrderShippingMethod = "standard"
-	OrderShippingMethodExpress  OrderShippingMethod = "express"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e OrderShippingMethod) IsKnown() bool {
-	switch e {
-	case OrderShippingMethodStandard, OrderShippingMethodExpress:
-		return true
-	}
-	return false
+	Address *string         `json:"address,omitempty"`
+	Method  *ShippingMethod `json:"method,omitempty"`
 }
 
 // OrderStatus is an enumeration.
@@ -145,6 +127,24 @@ const (
 func (e PaymentStatus) IsKnown() bool {
 	switch e {
 	case PaymentStatusAuthorized, PaymentStatusCaptured, PaymentStatusFailed:
+		return true
+	}
+	return false
+}
+
+// ShippingMethod is an enumeration.
+type ShippingMethod string
+
+// The values of ShippingMethod the API document lists.
+const (
+	ShippingMethodStandard ShippingMethod = "standard"
+	ShippingMethodExpress  ShippingMethod = "express"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e ShippingMethod) IsKnown() bool {
+	switch e {
+	case ShippingMethodStandard, ShippingMethodExpress:
 		return true
 	}
 	return false
