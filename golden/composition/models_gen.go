@@ -114,11 +114,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Color) IsKnown() bool {
-	switch e {
-	case ColorRed, ColorGreen, ColorBlue, ColorDarkRed:
-		return true
-	}
-	return false
+	return wire.Known(e, ColorRed, ColorGreen, ColorBlue, ColorDarkRed)
 }
 
 // Contact is one of EmailContact, PhoneContact (anyOf): every variant that accepts the JSON is set
@@ -180,11 +176,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e EmptyString) IsKnown() bool {
-	switch e {
-	case EmptyStringEmpty:
-		return true
-	}
-	return false
+	return wire.Known(e, EmptyStringEmpty)
 }
 
 // Event is one of OrderPlaced, OrderShipped (oneOf): the "type" member picks the variant; otherwise
@@ -452,11 +444,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Priority) IsKnown() bool {
-	switch e {
-	case PriorityN1, PriorityN2, PriorityN3:
-		return true
-	}
-	return false
+	return wire.Known(e, PriorityN1, PriorityN2, PriorityN3)
 }
 
 // Shape is one of Circle, Square (oneOf): the "kind" member picks the variant; otherwise the variant

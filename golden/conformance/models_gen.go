@@ -83,11 +83,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e RunModalitiesItem) IsKnown() bool {
-	switch e {
-	case RunModalitiesItemText, RunModalitiesItemAudio:
-		return true
-	}
-	return false
+	return wire.Known(e, RunModalitiesItemText, RunModalitiesItemAudio)
 }
 
 // RunStatus is an enumeration.
@@ -103,11 +99,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e RunStatus) IsKnown() bool {
-	switch e {
-	case RunStatusStarted, RunStatusSubmitted:
-		return true
-	}
-	return false
+	return wire.Known(e, RunStatusStarted, RunStatusSubmitted)
 }
 
 // TaxIDsItemType is an enumeration.
@@ -121,11 +113,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e TaxIDsItemType) IsKnown() bool {
-	switch e {
-	case TaxIDsItemTypeEuVat, TaxIDsItemTypeUsEin:
-		return true
-	}
-	return false
+	return wire.Known(e, TaxIDsItemTypeEuVat, TaxIDsItemTypeUsEin)
 }
 
 // ToolChoice is one of ToolChoiceVariant1, ToolChoiceVariant2 (oneOf): the variant the JSON fits best
@@ -179,11 +167,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e ToolChoiceVariant1) IsKnown() bool {
-	switch e {
-	case ToolChoiceVariant1None, ToolChoiceVariant1Auto:
-		return true
-	}
-	return false
+	return wire.Known(e, ToolChoiceVariant1None, ToolChoiceVariant1Auto)
 }
 
 // ToolChoiceVariant2 is an object.

@@ -89,9 +89,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e NoteKind) IsKnown() bool {
-	switch e {
-	case NoteKindPlain, NoteKindMarkdown:
-		return true
-	}
-	return false
+	return wire.Known(e, NoteKindPlain, NoteKindMarkdown)
 }

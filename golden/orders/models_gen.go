@@ -4,6 +4,7 @@ package orders
 
 import (
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 	"time"
 )
 
@@ -83,11 +84,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e OrderStatus) IsKnown() bool {
-	switch e {
-	case OrderStatusPending, OrderStatusPaid, OrderStatusShipped, OrderStatusCancelled:
-		return true
-	}
-	return false
+	return wire.Known(e, OrderStatusPending, OrderStatusPaid, OrderStatusShipped, OrderStatusCancelled)
 }
 
 // OrderUpdate is an object.
@@ -125,11 +122,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e PaymentStatus) IsKnown() bool {
-	switch e {
-	case PaymentStatusAuthorized, PaymentStatusCaptured, PaymentStatusFailed:
-		return true
-	}
-	return false
+	return wire.Known(e, PaymentStatusAuthorized, PaymentStatusCaptured, PaymentStatusFailed)
 }
 
 // ShippingMethod is an enumeration.
@@ -143,9 +136,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e ShippingMethod) IsKnown() bool {
-	switch e {
-	case ShippingMethodStandard, ShippingMethodExpress:
-		return true
-	}
-	return false
+	return wire.Known(e, ShippingMethodStandard, ShippingMethodExpress)
 }

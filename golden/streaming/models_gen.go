@@ -5,6 +5,7 @@ package streaming
 import (
 	"encoding/json"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // Completion is an object.
@@ -82,9 +83,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e SpeechRequestStreamFormat) IsKnown() bool {
-	switch e {
-	case SpeechRequestStreamFormatAudio, SpeechRequestStreamFormatSse:
-		return true
-	}
-	return false
+	return wire.Known(e, SpeechRequestStreamFormatAudio, SpeechRequestStreamFormatSse)
 }

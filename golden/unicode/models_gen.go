@@ -2,6 +2,8 @@
 
 package unicode
 
+import "github.com/idemgen/idemgen/runtime/wire"
+
 // Reaction is an object.
 //
 // A reaction; the emoji is one of 👍 🎉 ❤.
@@ -23,9 +25,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e ReactionEmoji) IsKnown() bool {
-	switch e {
-	case ReactionEmojiX, ReactionEmojiX2, ReactionEmojiHeart:
-		return true
-	}
-	return false
+	return wire.Known(e, ReactionEmojiX, ReactionEmojiX2, ReactionEmojiHeart)
 }

@@ -4,6 +4,7 @@ package idemgengithub
 
 import (
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 	"time"
 )
 
@@ -31,11 +32,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Direction) IsKnown() bool {
-	switch e {
-	case DirectionAsc, DirectionDesc:
-		return true
-	}
-	return false
+	return wire.Known(e, DirectionAsc, DirectionDesc)
 }
 
 // MinimalRepository is an object (schema "minimal-repository").
@@ -449,11 +446,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Sort) IsKnown() bool {
-	switch e {
-	case SortCreated, SortUpdated, SortPushed, SortFullName:
-		return true
-	}
-	return false
+	return wire.Known(e, SortCreated, SortUpdated, SortPushed, SortFullName)
 }
 
 // TemplateRepositoryOwner is an object.
@@ -494,9 +487,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Type) IsKnown() bool {
-	switch e {
-	case TypeAll, TypePublic, TypePrivate, TypeForks, TypeSources, TypeMember, TypeInternal:
-		return true
-	}
-	return false
+	return wire.Known(e, TypeAll, TypePublic, TypePrivate, TypeForks, TypeSources, TypeMember, TypeInternal)
 }
