@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -239,7 +240,12 @@ func (g *gen) reserveUnionCtors(s *ir.Schema) {
 	}
 	names := make([]string, len(vs))
 	for i := range vs {
-		names[i] = g.ns.claim(prefix+fitWords(parts[i], maxCtorLen-len(prefix)), "Variant")
+		part := fitWords(parts[i], maxCtorLen-len(prefix))
+		if len(prefix)+len(part) > maxCtorLen {
+			// Even the variant's last word is too long: its position names it.
+			part = "Variant" + strconv.Itoa(i+1)
+		}
+		names[i] = g.ns.claim(prefix+part, "Variant")
 	}
 	g.unionCtors[s] = names
 }

@@ -286,9 +286,17 @@ func contentNames(s *ir.Schema, uses []nameHint) []string {
 	return out
 }
 
+// unionSuffixLen is the room a union's name leaves for its constructors'
+// (New<Union>From<Variant>): "New", "From" and a short variant name.
+const unionSuffixLen = len("NewFrom") + len("Variant9")
+
 // constSuffixLen is how much longer than the type's own name its longest
-// derived identifier is: an enum's constants append the value's name.
+// derived identifier is: an enum's constants append the value's name, a
+// union's constructors wrap it.
 func constSuffixLen(s *ir.Schema) int {
+	if s.Kind == ir.KindUnion {
+		return unionSuffixLen
+	}
 	n := 0
 	for _, e := range s.Enum {
 		n = max(n, len(e.GoName))
@@ -352,10 +360,13 @@ func shortName(name string, limit int) string {
 }
 
 // enumSuffixLen is constSuffixLen for a schema not yet converted: the
-// longest constant suffix its enum values would take.
+// longest constant suffix its enum values would take, or a union's.
 func enumSuffixLen(v *openapi3.Schema) int {
 	if v == nil {
 		return 0
+	}
+	if len(v.OneOf)+len(v.AnyOf) > 0 {
+		return unionSuffixLen
 	}
 	n := 0
 	for _, e := range v.Enum {
