@@ -190,11 +190,11 @@ func flags(fs ...bool) string {
 }
 
 // name gives every inline declaration its final GoName, unique among
-// taken: each takes the first free name among its candidates (over all its
-// uses, shortest first), and declarations choose in the order of their best
-// candidate, so the result does not depend on the order the document was
-// read in. A declaration with no free candidate takes its shortest one with
-// a number.
+// taken: each takes the first free name among its candidates, and
+// declarations choose in the order of their best candidate (then of their
+// first use's full path), so a name moves only when a better claim to it
+// appears, not when operations are added elsewhere. A declaration with no
+// free candidate takes its first one with a number.
 func (in *inlines) name(taken *namer) {
 	type pick struct {
 		d     *inlineDecl
