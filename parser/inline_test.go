@@ -10,7 +10,7 @@ import (
 
 // inlineSpec has the same inline shapes in several places: Stripe's
 // clearable metadata (an object or ""), a one-value enum, and an address
-// with different descriptions.
+// with different descriptions, and one with a different required list.
 const inlineSpec = `openapi: 3.0.3
 info: {title: t, version: '1'}
 paths:
@@ -55,6 +55,7 @@ paths:
                 metadata:
                   anyOf: [{type: object, additionalProperties: {type: string}}, {type: string, enum: ['']}]
                 address: {type: object, description: where it bills, properties: {line1: {type: string}}}
+                billing: {type: object, required: [line1], properties: {line1: {type: string}}}
                 shipping:
                   anyOf: [{type: object, properties: {name: {type: string}}}, {type: string, enum: ['']}]
       responses:
@@ -90,7 +91,7 @@ func TestInlineSchemasShareAndShortNames(t *testing.T) {
 		names = append(names, s.GoName)
 	}
 	sort.Strings(names)
-	want := []string{"Address", "Customer", "CustomerObject", "EmptyString", "ListObject", "Metadata",
+	want := []string{"Address", "Billing", "Customer", "CustomerObject", "EmptyString", "ListObject", "Metadata",
 		"FinancialConnectionsPermissionsItem", "PostCustomersCustomerSubscriptionsSubscriptionExposedIDRequest",
 		"PostCustomersRequest", "PostCustomersResponse", "Shipping", "ShippingVariant1", "PaymentMethodOptionsUsBankAccount",
 		"UsBankAccountFinancialConnections", "PaymentSettingsPaymentMethodOptions", "PaymentSettings"}
