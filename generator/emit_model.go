@@ -249,7 +249,9 @@ func threeState(p *ir.Property) bool {
 //	const (
 //		OrderStatusPending OrderStatus = "pending"
 //	)
-//	func (e OrderStatus) IsKnown() bool
+//	func (e OrderStatus) IsKnown() bool {
+//		return wire.Known(e, OrderStatusPending)
+//	}
 //
 // Unknown values still decode (the type is a plain string or number), so a
 // server adding a value does not break old clients; IsKnown tells them apart.
@@ -271,7 +273,7 @@ func (g *gen) emitEnum(s *ir.Schema) jen.Code {
 	}
 	isKnown := jen.Return(jen.False())
 	if len(known) > 0 {
-		isKnown = jen.Switch(jen.Id("e")).Block(jen.Case(known...).Block(jen.Return(jen.True()))).Line().Return(jen.False())
+		isKnown = jen.Return(jen.Qual(wirePath, "Known").Call(append([]jen.Code{jen.Id("e")}, known...)...))
 	}
 	return jen.Add(g.modelDoc(s, "an enumeration").Type().Id(name).Add(g.enumBaseType(s))).Line().Line().
 		Comment("The values of " + name + " the API document lists.").Line().

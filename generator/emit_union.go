@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -84,7 +85,8 @@ func (g *gen) emitUnion(s *ir.Schema) jen.Code {
 			jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("u").Dot("MarshalJSON").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil())),
 			jen.Return(jen.Id("b")),
-		)
+		).Line().Line().
+		Add(g.emitUnionCtors(s, name, vs))
 }
 
 // unionSummary describes the variants and the decoding rule in one sentence.
@@ -216,4 +218,163 @@ func mappedField(m ir.DiscriminatorMapping, vs []unionVariant) string {
 		}
 	}
 	return ""
+}
+
+// reserveUnionCtors names a union's constructors, one per variant:
+// New<Union>From<Variant>, where Variant is the field's name without the
+// union's name in front (Pet's PetCat -> NewPetFromCat), or, for a variant
+// that is an enumeration of one value, that value's name
+// (NewMetadataFromEmpty for Stripe's `enum: [""]`).
+func (g *gen) reserveUnionCtors(s *ir.Schema) {
+	name := g.typeName(s)
+	vs := g.variants(s)
+	prefix := "New" + name + "From"
+	parts := make([]string, len(vs))
+	long := false
+	for i, v := range vs {
+		parts[i] = ctorVariant(name, v)
+		long = long || len(prefix)+len(parts[i]) > maxCtorLen
+	}
+	if long {
+		parts = distinctWords(parts)
+	}
+	names := make([]string, len(vs))
+	for i := range vs {
+		part := fitWords(parts[i], maxCtorLen-len(prefix))
+		if len(prefix)+len(part) > maxCtorLen {
+			// Even the variant's last word is too long: its position names it.
+			part = "Variant" + strconv.Itoa(i+1)
+		}
+		names[i] = g.ns.claim(prefix+part, "Variant")
+	}
+	g.unionCtors[s] = names
+}
+
+// distinctWords strips the leading and trailing words every name shares
+// (ApplicationCommand…OptionResponse), keeping at least one word of each,
+// so that shortened names still tell the variants apart.
+func distinctWords(names []string) []string {
+	if len(names) < 2 {
+		return names
+	}
+	split := make([][]string, len(names))
+	shortest := -1
+	for i, n := range names {
+		split[i] = camelWords(n)
+		if shortest < 0 || len(split[i]) < shortest {
+			shortest = len(split[i])
+		}
+	}
+	same := func(at func(ws []string) string) bool {
+		for _, ws := range split[1:] {
+			if at(ws) != at(split[0]) {
+				return false
+			}
+		}
+		return true
+	}
+	lead, trail := 0, 0
+	for lead+trail < shortest-1 && same(func(ws []string) string { return ws[lead] }) {
+		lead++
+	}
+	for lead+trail < shortest-1 && same(func(ws []string) string { return ws[len(ws)-1-trail] }) {
+		trail++
+	}
+	out := make([]string, len(names))
+	for i, ws := range split {
+		out[i] = strings.Join(ws[lead:len(ws)-trail], "")
+	}
+	return out
+}
+
+// camelWords splits a CamelCase name where a capital follows a small
+// letter or a digit.
+func camelWords(name string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(name); i++ {
+		if isUpper(name[i]) && !isUpper(name[i-1]) {
+			out = append(out, name[start:i])
+			start = i
+		}
+	}
+	return append(out, name[start:])
+}
+
+// maxCtorLen bounds a constructor's name where the variant's name allows:
+// a long union name and a long variant name would make one of over a
+// hundred characters.
+const maxCtorLen = 80
+
+// fitWords drops leading words of a CamelCase name until it is at most n
+// bytes long, keeping the last word at least: the end of a name is its
+// most specific part (…PaymentMethodOptionsParam -> Param).
+func fitWords(name string, n int) string {
+	words := camelWords(name)
+	for len(words) > 1 && len(name) > n {
+		name = name[len(words[0]):]
+		words = words[1:]
+	}
+	return name
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// ctorVariant is the part of a constructor's name that names the variant.
+func ctorVariant(union string, v unionVariant) string {
+	if e := oneValueEnum(v.schema); e != nil {
+		return e.Enum[0].GoName
+	}
+	if rest := strings.TrimPrefix(v.field, union); rest != v.field && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' {
+		return rest
+	}
+	return v.field
+}
+
+// oneValueEnum returns the enumeration a variant names when it has exactly
+// one value, else nil.
+func oneValueEnum(s *ir.Schema) *ir.Schema {
+	if s == nil || s.Kind != ir.KindRef {
+		return nil
+	}
+	if d := s.Deref(); d != nil && d.Kind == ir.KindEnum && len(d.Enum) == 1 {
+		return d
+	}
+	return nil
+}
+
+// emitUnionCtors emits one constructor per variant: it takes the variant's
+// value, or nothing for a one-value enumeration, and returns the union with
+// that variant set:
+//
+//	// NewPetFromCat wraps v in Pet as its Cat variant.
+//	func NewPetFromCat(v Cat) Pet {
+//		return Pet{Cat: &v}
+//	}
+//
+//	// NewMetadataFromEmpty is Metadata with its EmptyString variant set to
+//	// EmptyStringEmpty ("").
+//	func NewMetadataFromEmpty() Metadata {
+//		v := EmptyStringEmpty
+//		return Metadata{EmptyString: &v}
+//	}
+func (g *gen) emitUnionCtors(s *ir.Schema, name string, vs []unionVariant) jen.Code {
+	out := jen.Null()
+	for i, v := range vs {
+		ctor := g.unionCtors[s][i]
+		ref := jen.Op("&").Id("v")
+		if nilable(v.schema) {
+			ref = jen.Id("v")
+		}
+		set := jen.Return(jen.Id(name).Values(jen.Id(v.field).Op(":").Add(ref)))
+		if e := oneValueEnum(v.schema); e != nil {
+			c := g.enumConsts[e][0]
+			out.Comment(fmt.Sprintf("%s is %s with its %s variant set to %s (%q).", ctor, name, v.field, c, e.Enum[0].Value)).Line().
+				Func().Id(ctor).Params().Id(name).Block(jen.Id("v").Op(":=").Id(c), set).Line().Line()
+			continue
+		}
+		out.Comment(fmt.Sprintf("%s wraps v in %s as its %s variant.", ctor, name, v.field)).Line().
+			Func().Id(ctor).Params(jen.Id("v").Add(g.goType(v.schema))).Id(name).Block(set).Line().Line()
+	}
+	return out
 }

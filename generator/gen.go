@@ -28,6 +28,9 @@ type gen struct {
 	// enumConsts maps enum declarations to their constant names, by value
 	// index.
 	enumConsts map[*ir.Schema][]string
+	// unionCtors maps union declarations to their constructor names, by
+	// variant index (emit_union.go).
+	unionCtors map[*ir.Schema][]string
 	// versionConst is set when doc.go may declare APIVersion: no other
 	// identifier took the name.
 	versionConst bool
@@ -74,6 +77,7 @@ func newGen(api *ir.API, cfg Config) *gen {
 		sourceNames: map[*ir.SecurityScheme]string{},
 		uploads:     map[*ir.Schema]bool{},
 		enumConsts:  map[*ir.Schema][]string{},
+		unionCtors:  map[*ir.Schema][]string{},
 		docs:        newDocCache(len(api.Schemas) + len(api.Operations)),
 	}
 }
@@ -114,6 +118,11 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	for _, s := range g.api.Schemas {
 		if s.Kind == ir.KindEnum {
 			g.reserveEnum(s)
+		}
+	}
+	for _, s := range g.api.Schemas {
+		if s.Kind == ir.KindUnion {
+			g.reserveUnionCtors(s)
 		}
 	}
 	g.byPointer = valueCycles(g.api.Schemas)

@@ -171,7 +171,7 @@ func TestModelsFollowTheConventions(t *testing.T) {
 		"OrderStatusPending OrderStatus = \"pending\"",
 		"func (e OrderStatus) IsKnown() bool",
 		"Priority1 Priority = 1",
-		"case Priority1, Priority2:", // the duplicate value is listed once
+		"return wire.Known(e, Priority1, Priority2)", // the duplicate value is listed once
 		"Cat *Cat",
 		"return wire.DecodeVariant(data, &u.Cat)",
 		// anyOf: every variant that accepts the value.

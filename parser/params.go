@@ -159,14 +159,16 @@ func (b *builder) param(pr *paramRef, opGoName string) *ir.Parameter {
 	if p.Explode != nil {
 		out.Explode = *p.Explode
 	}
-	hint := opGoName + GoName(p.Name)
+	// An inline type is named after the parameter, or the operation and the
+	// parameter when that name is taken.
+	hint := opHint(opGoName).member(GoName(p.Name))
 	switch {
 	case p.Schema != nil:
-		out.Type = b.schemas.use(p.Schema, pr.at.at("schema"), hint)
+		out.Type = b.schemas.useHint(p.Schema, pr.at.at("schema"), hint)
 	case len(p.Content) > 0:
 		mt := firstMedia(p.Content)
 		out.ContentType = mediaName(mt)
-		out.Type = b.schemas.use(p.Content[mt].Schema, pr.at.at("content", mt, "schema"), hint)
+		out.Type = b.schemas.useHint(p.Content[mt].Schema, pr.at.at("content", mt, "schema"), hint)
 	default:
 		out.Type = &ir.Schema{Kind: ir.KindString}
 	}

@@ -25,6 +25,11 @@ type schemaBuilder struct {
 	queue  []pendingDecl
 	active map[*openapi3.Schema]bool
 	depth  int
+	// inl deduplicates and finally names the inline declarations.
+	inl *inlines
+	// tmpNames names inline declarations until finish gives them their
+	// final names.
+	tmpNames *namer
 }
 
 type pendingDecl struct {
@@ -39,7 +44,8 @@ const maxSchemaDepth = 64
 
 func newSchemaBuilder(b *builder) *schemaBuilder {
 	// Client is the generated client type; a schema may not take its name.
-	return &schemaBuilder{b: b, byKey: map[string]*ir.Schema{}, names: newNamer("Client"), active: map[*openapi3.Schema]bool{}}
+	return &schemaBuilder{b: b, byKey: map[string]*ir.Schema{}, names: newNamer("Client"), active: map[*openapi3.Schema]bool{},
+		inl: newInlines(), tmpNames: newNamer()}
 }
 
 func declKey(file, frag string) string { return file + "#" + frag }
@@ -62,7 +68,11 @@ func (sb *schemaBuilder) declareComponents() {
 	at := sb.componentsAt()
 	m := sb.b.doc.Components.Schemas
 	for _, name := range sortedMapKeys(m) {
-		decl := &ir.Schema{Name: name, GoName: sb.names.unique(GoName(name))}
+		var v *openapi3.Schema
+		if m[name] != nil {
+			v = m[name].Value
+		}
+		decl := &ir.Schema{Name: name, GoName: sb.names.unique(shortName(GoName(name), maxIdentLen-enumSuffixLen(v)))}
 		sb.decls = append(sb.decls, decl)
 		sb.byKey[declKey(sb.b.l.root.key, jsonpointer.Join("/components/schemas", name))] = decl
 		cat := at.at(name)
@@ -70,10 +80,6 @@ func (sb *schemaBuilder) declareComponents() {
 		if tk := declKey(target.file, target.pointer); target.node != cat.node && sb.byKey[tk] == nil {
 			// An alias component ($ref to another file) names its target.
 			sb.byKey[tk] = decl
-		}
-		var v *openapi3.Schema
-		if m[name] != nil {
-			v = m[name].Value
 		}
 		sb.queue = append(sb.queue, pendingDecl{decl, v, target})
 	}
@@ -90,17 +96,24 @@ func (sb *schemaBuilder) drain() {
 		if p.value == nil {
 			s = sb.any(p.at)
 		} else {
-			s = sb.convert(p.value, p.at, goName)
+			s = sb.convert(p.value, p.at, rootHint(goName))
 		}
 		*p.decl = *s
 		p.decl.Name, p.decl.GoName = name, goName
 	}
 }
 
-// finish fills what is left, breaks alias cycles, and returns the
-// declarations sorted by GoName.
+// finish fills what is left, names the inline declarations, breaks alias
+// cycles, and returns the declarations sorted by GoName.
 func (sb *schemaBuilder) finish() []*ir.Schema {
 	sb.drain()
+	taken := newNamer("Client")
+	for _, d := range sb.decls {
+		if sb.inl.bySch[d] == nil {
+			taken.used[d.GoName] = true
+		}
+	}
+	sb.inl.name(taken)
 	for _, d := range sb.decls {
 		sb.breakAliasCycle(d)
 	}
@@ -130,8 +143,14 @@ func (sb *schemaBuilder) any(at loc) *ir.Schema {
 
 // use converts a schema found at a use site: a $ref becomes a KindRef use of
 // its declaration; an inline schema that needs a Go type of its own (object,
-// enum, union) becomes a declaration named hint and a use of it.
+// enum, union) becomes a declaration (shared by every inline schema of the
+// same shape, named when the document is read: finish) and a use of it.
 func (sb *schemaBuilder) use(sr *openapi3.SchemaRef, at loc, hint string) *ir.Schema {
+	return sb.useHint(sr, at, opHint(hint))
+}
+
+// useHint is use for a schema nested at hint.
+func (sb *schemaBuilder) useHint(sr *openapi3.SchemaRef, at loc, hint nameHint) *ir.Schema {
 	switch {
 	case sr == nil:
 		return sb.any(at)
@@ -144,9 +163,13 @@ func (sb *schemaBuilder) use(sr *openapi3.SchemaRef, at loc, hint string) *ir.Sc
 	if !needsName(s) {
 		return s
 	}
-	s.Name, s.GoName = hint, sb.names.unique(goNameOf(hint))
-	sb.decls = append(sb.decls, s)
-	return &ir.Schema{Kind: ir.KindRef, Ref: s, Nullable: s.Nullable, Source: s.Source}
+	s.Name = hint.String()
+	decl, fresh := sb.inl.intern(s, hint)
+	if fresh {
+		s.GoName = sb.tmpNames.unique(goNameOf(s.Name))
+		sb.decls = append(sb.decls, s)
+	}
+	return &ir.Schema{Kind: ir.KindRef, Ref: decl, Nullable: s.Nullable, Source: s.Source}
 }
 
 // needsName reports whether a converted inline schema needs a named Go type.
@@ -165,7 +188,7 @@ func (sb *schemaBuilder) refUse(sr *openapi3.SchemaRef, at loc) *ir.Schema {
 		tk := declKey(target.file, target.pointer)
 		if decl = sb.byKey[tk]; decl == nil {
 			name := refName(file, frag)
-			decl = &ir.Schema{Name: name, GoName: sb.names.unique(GoName(name))}
+			decl = &ir.Schema{Name: name, GoName: sb.names.unique(shortName(GoName(name), maxIdentLen-enumSuffixLen(sr.Value)))}
 			sb.decls = append(sb.decls, decl)
 			sb.byKey[tk] = decl
 			sb.queue = append(sb.queue, pendingDecl{decl, sr.Value, target})
@@ -210,7 +233,7 @@ func refName(file, frag string) string {
 
 // convert turns one schema into an IR schema (never a declaration itself:
 // callers name it when needed).
-func (sb *schemaBuilder) convert(v *openapi3.Schema, at loc, hint string) *ir.Schema {
+func (sb *schemaBuilder) convert(v *openapi3.Schema, at loc, hint nameHint) *ir.Schema {
 	if sb.active[v] || sb.depth >= maxSchemaDepth {
 		// Only reachable through YAML aliases or absurd nesting: refs are
 		// never descended into.
@@ -238,7 +261,7 @@ func (sb *schemaBuilder) convert(v *openapi3.Schema, at loc, hint string) *ir.Sc
 // typed converts a schema by its type keyword (or the keywords that imply
 // one). A 3.1 type list with more than one non-null type becomes the oneOf
 // it means (typeListUnion).
-func (sb *schemaBuilder) typed(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+func (sb *schemaBuilder) typed(s *ir.Schema, v *openapi3.Schema, at loc, hint nameHint) *ir.Schema {
 	var types []string
 	for _, t := range v.Type.Slice() {
 		if t != "null" {
@@ -271,7 +294,7 @@ func (sb *schemaBuilder) typed(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		s.Kind = ir.KindBool
 	case "array":
 		s.Kind = ir.KindArray
-		s.Items = sb.use(v.Items, at.at("items"), hint+"Item")
+		s.Items = sb.useHint(v.Items, at.at("items"), hint.glue("Item"))
 	case "object":
 		sb.object(s, v, at, hint)
 	default:
@@ -281,10 +304,10 @@ func (sb *schemaBuilder) typed(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 }
 
 // object fills an object or map schema.
-func (sb *schemaBuilder) object(s *ir.Schema, v *openapi3.Schema, at loc, hint string) {
+func (sb *schemaBuilder) object(s *ir.Schema, v *openapi3.Schema, at loc, hint nameHint) {
 	ap := v.AdditionalProperties
 	if ap.Schema != nil {
-		s.AdditionalProperties = sb.use(ap.Schema, at.at("additionalProperties"), hint+"Value")
+		s.AdditionalProperties = sb.useHint(ap.Schema, at.at("additionalProperties"), hint.glue("Value"))
 	} else if ap.Has != nil && *ap.Has && len(v.Properties) > 0 {
 		s.AdditionalProperties = sb.any(at.at("additionalProperties"))
 	}
@@ -357,10 +380,10 @@ func requiredOnly(required []string, props openapi3.Schemas, at loc, sb *schemaB
 	return out
 }
 
-func (sb *schemaBuilder) property(pr *openapi3.SchemaRef, name string, required bool, at loc, hint string, names *namer) *ir.Property {
+func (sb *schemaBuilder) property(pr *openapi3.SchemaRef, name string, required bool, at loc, hint nameHint, names *namer) *ir.Property {
 	g := GoName(name)
 	p := &ir.Property{Name: name, GoName: names.unique(g), Required: required}
-	p.Type = sb.use(pr, at, hint+g)
+	p.Type = sb.useHint(pr, at, hint.member(g))
 	if pr != nil && pr.Value != nil {
 		p.Description, p.Deprecated = pr.Value.Description, pr.Value.Deprecated
 		p.ReadOnly = pr.Value.ReadOnly

@@ -56,7 +56,7 @@ func unionRefs(v *openapi3.Schema) (openapi3.SchemaRefs, string) {
 // events, Discord's multipart invites). Each merged variant is a declaration
 // named after the allOf and the variant; a discriminator of the union keeps
 // selecting them.
-func (sb *schemaBuilder) allOfUnion(s *ir.Schema, v *openapi3.Schema, at loc, hint string, ui int) *ir.Schema {
+func (sb *schemaBuilder) allOfUnion(s *ir.Schema, v *openapi3.Schema, at loc, hint nameHint, ui int) *ir.Schema {
 	u := v.AllOf[ui].Value
 	refs, key := unionRefs(u)
 	uat := sb.b.follow(at.at("allOf", strconv.Itoa(ui)))
@@ -75,7 +75,7 @@ func (sb *schemaBuilder) allOfUnion(s *ir.Schema, v *openapi3.Schema, at loc, hi
 			// discriminator; an inline variant is merged without a type of
 			// its own.
 			orig = sb.refUse(refs[i], vat)
-			name = hint + orig.Ref.GoName
+			name = hint.member(orig.Ref.GoName)
 		}
 		m := newMerge(sb, name)
 		m.add(refs[i].Value, sb.b.follow(vat), false)
@@ -86,8 +86,12 @@ func (sb *schemaBuilder) allOfUnion(s *ir.Schema, v *openapi3.Schema, at loc, hi
 		}
 		m.addOwn(v, at)
 		decl := m.object(&ir.Schema{Source: sb.b.l.sink.source(vat)})
-		decl.Name, decl.GoName = name, sb.names.unique(goNameOf(name))
-		sb.decls = append(sb.decls, decl)
+		decl.Name = name.String()
+		decl, fresh := sb.inl.intern(decl, name)
+		if fresh {
+			decl.GoName = sb.tmpNames.unique(goNameOf(decl.Name))
+			sb.decls = append(sb.decls, decl)
+		}
 		s.Variants = append(s.Variants, &ir.Schema{Kind: ir.KindRef, Ref: decl, Source: decl.Source})
 		if orig != nil {
 			merged[orig.Ref] = decl

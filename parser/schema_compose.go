@@ -22,7 +22,7 @@ import (
 // no shape: `allOf: [$ref, {nullable: true}]` is a use of the reference
 // (a union stays a union), and an allOf of annotations only is any JSON
 // value (Box's metadata values), not an object.
-func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint nameHint) *ir.Schema {
 	real, nullable := shapedMembers(v.AllOf)
 	if len(real) <= 1 && len(v.Properties) == 0 && len(v.OneOf) == 0 && len(v.AnyOf) == 0 {
 		if len(real) == 0 {
@@ -33,7 +33,7 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 			return s
 		}
 		i := strconv.Itoa(real[0])
-		u := sb.use(v.AllOf[real[0]], at.at("allOf", i), hint)
+		u := sb.useHint(v.AllOf[real[0]], at.at("allOf", i), hint)
 		u.Nullable = u.Nullable || s.Nullable || nullable
 		u.ReadOnly, u.WriteOnly = u.ReadOnly || s.ReadOnly, u.WriteOnly || s.WriteOnly
 		u.Deprecated = u.Deprecated || s.Deprecated
@@ -47,7 +47,7 @@ func (sb *schemaBuilder) allOf(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 }
 
 // allOfMerged is allOf for members that describe shapes.
-func (sb *schemaBuilder) allOfMerged(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+func (sb *schemaBuilder) allOfMerged(s *ir.Schema, v *openapi3.Schema, at loc, hint nameHint) *ir.Schema {
 	if ui := unionMember(v); ui >= 0 {
 		return sb.allOfUnion(s, v, at, hint, ui)
 	}
@@ -77,7 +77,7 @@ func shapedMembers(members openapi3.SchemaRefs) (real []int, nullable bool) {
 	return real, nullable
 }
 
-func newMerge(sb *schemaBuilder, hint string) *merge {
+func newMerge(sb *schemaBuilder, hint nameHint) *merge {
 	return &merge{sb: sb, hint: hint, seen: map[*openapi3.Schema]bool{}, props: map[string]*mergedProp{}, required: map[string]bool{}}
 }
 
@@ -113,7 +113,7 @@ func (m *merge) object(s *ir.Schema) *ir.Schema {
 // merge accumulates the members of an allOf.
 type merge struct {
 	sb       *schemaBuilder
-	hint     string
+	hint     nameHint
 	seen     map[*openapi3.Schema]bool
 	props    map[string]*mergedProp
 	order    []string
@@ -144,7 +144,7 @@ func (m *merge) add(v *openapi3.Schema, at loc, self bool) {
 			continue
 		}
 		if !isObjectish(member.Value) && m.scalar == nil {
-			m.scalar = m.sb.use(member, at.at("allOf", strconv.Itoa(i)), m.hint)
+			m.scalar = m.sb.useHint(member, at.at("allOf", strconv.Itoa(i)), m.hint)
 		}
 		m.add(member.Value, mat, false)
 	}
@@ -161,7 +161,7 @@ func (m *merge) addOwn(v *openapi3.Schema, at loc) {
 		m.addProp(name, v.Properties[name], at.at("properties", name))
 	}
 	if ap := v.AdditionalProperties.Schema; ap != nil && m.addl == nil {
-		m.addl = m.sb.use(ap, at.at("additionalProperties"), m.hint+"Value")
+		m.addl = m.sb.useHint(ap, at.at("additionalProperties"), m.hint.glue("Value"))
 	}
 }
 
@@ -208,7 +208,7 @@ func shapeSig(s *ir.Schema) string {
 // that only add constraints (`oneOf: [{required: [a]}, {required: [b]}]`)
 // leave the schema as its plain type; a single remaining variant without a
 // discriminator is a use of that variant.
-func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint nameHint) *ir.Schema {
 	refs, key := v.OneOf, "oneOf"
 	s.Union = ir.OneOf
 	if len(refs) == 0 {
@@ -237,7 +237,7 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 		return sb.enum(s, &e, at, hint)
 	}
 	if len(real) == 1 && v.Discriminator == nil && len(v.Properties) == 0 {
-		u := sb.use(refs[real[0]], at.at(key, strconv.Itoa(real[0])), hint)
+		u := sb.useHint(refs[real[0]], at.at(key, strconv.Itoa(real[0])), hint)
 		u.Nullable = u.Nullable || s.Nullable
 		if s.Description != "" {
 			u.Description = s.Description
@@ -249,7 +249,7 @@ func (sb *schemaBuilder) union(s *ir.Schema, v *openapi3.Schema, at loc, hint st
 	}
 	s.Kind = ir.KindUnion
 	for _, i := range real {
-		s.Variants = append(s.Variants, sb.use(refs[i], at.at(key, strconv.Itoa(i)), variantHint(hint, refs[i], i)))
+		s.Variants = append(s.Variants, sb.useHint(refs[i], at.at(key, strconv.Itoa(i)), variantHint(hint, refs[i], i)))
 	}
 	if v.Discriminator != nil {
 		s.Discriminator = sb.discriminator(v.Discriminator, s.Variants, at)
@@ -305,11 +305,11 @@ func refines(variant, parent *openapi3.Schema) bool {
 
 // variantHint names an inline variant: by its title when it has one, else by
 // its position (PaymentMethodVariant2).
-func variantHint(hint string, r *openapi3.SchemaRef, i int) string {
+func variantHint(hint nameHint, r *openapi3.SchemaRef, i int) nameHint {
 	if t := r.Value.Title; t != "" {
-		return hint + GoName(t)
+		return hint.member(GoName(t))
 	}
-	return hint + "Variant" + strconv.Itoa(i+1)
+	return hint.glue("Variant" + strconv.Itoa(i+1))
 }
 
 // discriminator resolves explicit mappings to declarations and fills the
@@ -345,7 +345,7 @@ func (sb *schemaBuilder) discriminator(d *openapi3.Discriminator, variants []*ir
 
 // enum converts enum (and 3.1 const, a one-value enum). A null member makes
 // the enum nullable; a boolean enum is just a boolean.
-func (sb *schemaBuilder) enum(s *ir.Schema, v *openapi3.Schema, at loc, hint string) *ir.Schema {
+func (sb *schemaBuilder) enum(s *ir.Schema, v *openapi3.Schema, at loc, hint nameHint) *ir.Schema {
 	values := v.Enum
 	if len(values) == 0 {
 		values = []any{v.Const}

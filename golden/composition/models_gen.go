@@ -101,6 +101,21 @@ func (u AnyNode) RawJSON() json.RawMessage {
 	return b
 }
 
+// NewAnyNodeFromLeaf wraps v in AnyNode as its Leaf variant.
+func NewAnyNodeFromLeaf(v Leaf) AnyNode {
+	return AnyNode{Leaf: &v}
+}
+
+// NewAnyNodeFromAnyBranch wraps v in AnyNode as its AnyBranch variant.
+func NewAnyNodeFromAnyBranch(v AnyBranch) AnyNode {
+	return AnyNode{AnyBranch: &v}
+}
+
+// NewAnyNodeFromAnyTagged wraps v in AnyNode as its AnyTagged variant.
+func NewAnyNodeFromAnyTagged(v AnyTagged) AnyNode {
+	return AnyNode{AnyTagged: &v}
+}
+
 // AnyTagged is an object.
 type AnyTagged struct {
 	Child AnyNode `json:"child"`
@@ -184,11 +199,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Color) IsKnown() bool {
-	switch e {
-	case ColorRed, ColorGreen, ColorBlue, ColorDarkRed:
-		return true
-	}
-	return false
+	return wire.Known(e, ColorRed, ColorGreen, ColorBlue, ColorDarkRed)
 }
 
 // Contact is one of EmailContact, PhoneContact (anyOf): every variant that accepts the JSON is set
@@ -224,6 +235,16 @@ func (u Contact) RawJSON() json.RawMessage {
 	return b
 }
 
+// NewContactFromEmailContact wraps v in Contact as its EmailContact variant.
+func NewContactFromEmailContact(v EmailContact) Contact {
+	return Contact{EmailContact: &v}
+}
+
+// NewContactFromPhoneContact wraps v in Contact as its PhoneContact variant.
+func NewContactFromPhoneContact(v PhoneContact) Contact {
+	return Contact{PhoneContact: &v}
+}
+
 // EmailContact is an object.
 type EmailContact struct {
 	Email    string `json:"email"`
@@ -245,6 +266,19 @@ func (o EmailContact) UnknownMembers() map[string]json.RawMessage {
 // EmailContact declares is never written from them.
 func (o *EmailContact) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// EmptyString is an enumeration.
+type EmptyString string
+
+// The values of EmptyString the API document lists.
+const (
+	EmptyStringEmpty EmptyString = ""
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e EmptyString) IsKnown() bool {
+	return wire.Known(e, EmptyStringEmpty)
 }
 
 // Event is one of OrderPlaced, OrderShipped (oneOf): the "type" member picks the variant; otherwise
@@ -283,6 +317,16 @@ func (u Event) RawJSON() json.RawMessage {
 	return b
 }
 
+// NewEventFromOrderPlaced wraps v in Event as its OrderPlaced variant.
+func NewEventFromOrderPlaced(v OrderPlaced) Event {
+	return Event{OrderPlaced: &v}
+}
+
+// NewEventFromOrderShipped wraps v in Event as its OrderShipped variant.
+func NewEventFromOrderShipped(v OrderShipped) Event {
+	return Event{OrderShipped: &v}
+}
+
 // EventReceipt is an object.
 type EventReceipt struct {
 	Color    *Color                         `json:"color,omitempty"`
@@ -290,6 +334,7 @@ type EventReceipt struct {
 	Counters map[string]int64               `json:"counters,omitempty"`
 	ID       string                         `json:"id"`
 	Labels   *Labels                        `json:"labels,omitempty"`
+	Notes    *EventReceiptNotes             `json:"notes,omitempty"`
 	Parent   idemrt.Nullable[*EventReceipt] `json:"parent,omitzero"`
 	Payload  *EventReceiptPayload           `json:"payload,omitempty"`
 	Priority *Priority                      `json:"priority,omitempty"`
@@ -310,6 +355,50 @@ func (o EventReceipt) UnknownMembers() map[string]json.RawMessage {
 // EventReceipt declares is never written from them.
 func (o *EventReceipt) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// EventReceiptNotes is one of Object, EmptyString (anyOf): every variant that accepts the JSON is set
+// (its kind fits; an object has its required members, and its declared ones are of the right kind);
+// the best is decoded once and the others filled from it.
+type EventReceiptNotes struct {
+	Object      map[string]string
+	EmptyString *EmptyString
+	raw         json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u EventReceiptNotes) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.Object, u.EmptyString)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *EventReceiptNotes) UnmarshalJSON(data []byte) error {
+	*u = EventReceiptNotes{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.Object},
+		wire.Variant{Target: &u.EmptyString},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u EventReceiptNotes) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewEventReceiptNotesFromObject wraps v in EventReceiptNotes as its Object variant.
+func NewEventReceiptNotesFromObject(v map[string]string) EventReceiptNotes {
+	return EventReceiptNotes{Object: v}
+}
+
+// NewEventReceiptNotesFromEmpty is EventReceiptNotes with its EmptyString variant set to EmptyStringEmpty ("").
+func NewEventReceiptNotesFromEmpty() EventReceiptNotes {
+	v := EmptyStringEmpty
+	return EventReceiptNotes{EmptyString: &v}
 }
 
 // EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): every variant that accepts the
@@ -345,6 +434,21 @@ func (u EventReceiptPayload) RawJSON() json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// NewEventReceiptPayloadFromString wraps v in EventReceiptPayload as its String variant.
+func NewEventReceiptPayloadFromString(v string) EventReceiptPayload {
+	return EventReceiptPayload{String: &v}
+}
+
+// NewEventReceiptPayloadFromInteger wraps v in EventReceiptPayload as its Integer variant.
+func NewEventReceiptPayloadFromInteger(v int64) EventReceiptPayload {
+	return EventReceiptPayload{Integer: &v}
+}
+
+// NewEventReceiptPayloadFromOrderPlaced wraps v in EventReceiptPayload as its OrderPlaced variant.
+func NewEventReceiptPayloadFromOrderPlaced(v OrderPlaced) EventReceiptPayload {
+	return EventReceiptPayload{OrderPlaced: &v}
 }
 
 // Labels is an object.
@@ -467,6 +571,16 @@ func (u OneNode) RawJSON() json.RawMessage {
 	return b
 }
 
+// NewOneNodeFromLeaf wraps v in OneNode as its Leaf variant.
+func NewOneNodeFromLeaf(v Leaf) OneNode {
+	return OneNode{Leaf: &v}
+}
+
+// NewOneNodeFromOneBranch wraps v in OneNode as its OneBranch variant.
+func NewOneNodeFromOneBranch(v OneBranch) OneNode {
+	return OneNode{OneBranch: &v}
+}
+
 // OrderPlaced is an object.
 type OrderPlaced struct {
 	OrderID string `json:"order_id"`
@@ -551,11 +665,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Priority) IsKnown() bool {
-	switch e {
-	case PriorityN1, PriorityN2, PriorityN3:
-		return true
-	}
-	return false
+	return wire.Known(e, PriorityN1, PriorityN2, PriorityN3)
 }
 
 // Shape is one of Circle, Square (oneOf): the "kind" member picks the variant; otherwise the variant
@@ -592,6 +702,16 @@ func (u Shape) RawJSON() json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// NewShapeFromCircle wraps v in Shape as its Circle variant.
+func NewShapeFromCircle(v Circle) Shape {
+	return Shape{Circle: &v}
+}
+
+// NewShapeFromSquare wraps v in Shape as its Square variant.
+func NewShapeFromSquare(v Square) Shape {
+	return Shape{Square: &v}
 }
 
 // ShapeBase is an object.
@@ -693,4 +813,14 @@ func (u TreeNodeLink) RawJSON() json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// NewTreeNodeLinkFromTreeNode wraps v in TreeNodeLink as its TreeNode variant.
+func NewTreeNodeLinkFromTreeNode(v TreeNode) TreeNodeLink {
+	return TreeNodeLink{TreeNode: &v}
+}
+
+// NewTreeNodeLinkFromString wraps v in TreeNodeLink as its String variant.
+func NewTreeNodeLinkFromString(v string) TreeNodeLink {
+	return TreeNodeLink{String: &v}
 }

@@ -68,3 +68,23 @@ func TestOneOfStillPicksOne(t *testing.T) {
 		t.Fatalf("shape: %+v %v", s, err)
 	}
 }
+
+// TestUnionConstructors: a constructor per variant sets that variant only;
+// a one-value enumeration's takes no argument, and encodes as its value.
+func TestUnionConstructors(t *testing.T) {
+	clear := composition.NewEventReceiptNotesFromEmpty()
+	if out, err := json.Marshal(clear); err != nil || string(out) != `""` {
+		t.Fatalf("clear: %s %v", out, err)
+	}
+	set := composition.NewEventReceiptNotesFromObject(map[string]string{"a": "b"})
+	if out, err := json.Marshal(set); err != nil || string(out) != `{"a":"b"}` || set.EmptyString != nil {
+		t.Fatalf("set: %s %v", out, err)
+	}
+	p := composition.NewEventReceiptPayloadFromOrderPlaced(composition.OrderPlaced{OrderID: "o1"})
+	if p.OrderPlaced == nil || p.OrderPlaced.OrderID != "o1" || p.String != nil || p.Integer != nil {
+		t.Fatalf("payload: %+v", p)
+	}
+	if out, err := json.Marshal(composition.NewEventReceiptPayloadFromInteger(7)); err != nil || string(out) != "7" {
+		t.Fatalf("integer: %s %v", out, err)
+	}
+}

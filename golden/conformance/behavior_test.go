@@ -47,7 +47,7 @@ func TestRequestsAsTheDocumentSaysTheyGo(t *testing.T) {
 	if err != nil || len(items) != 2 || string(items[0].Value) != `"forty-two"` {
 		t.Fatalf("ListAppItems = %v, %v", items, err)
 	}
-	_, err = c.Search(ctx, SearchParams{Lines: []Filter{{Name: &line}}, Details: &Details{TaxIDs: []DetailsTaxIDsItem{{Type: DetailsTaxIDsItemTypeEuVat, Value: "1"}}}})
+	_, err = c.Search(ctx, SearchParams{Lines: []Filter{{Name: &line}}, Details: &Details{TaxIDs: []DetailsTaxIDsItem{{Type: TaxIDsItemTypeEuVat, Value: "1"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

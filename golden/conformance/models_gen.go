@@ -55,8 +55,8 @@ func (o *DetailsAddress) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // DetailsTaxIDsItem is an object.
 type DetailsTaxIDsItem struct {
-	Type  DetailsTaxIDsItemType `json:"type"`
-	Value string                `json:"value"`
+	Type  TaxIDsItemType `json:"type"`
+	Value string         `json:"value"`
 
 	unknownMembers wire.Unknown
 }
@@ -74,24 +74,6 @@ func (o DetailsTaxIDsItem) UnknownMembers() map[string]json.RawMessage {
 // DetailsTaxIDsItem declares is never written from them.
 func (o *DetailsTaxIDsItem) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// DetailsTaxIDsItemType is an enumeration.
-type DetailsTaxIDsItemType string
-
-// The values of DetailsTaxIDsItemType the API document lists.
-const (
-	DetailsTaxIDsItemTypeEuVat DetailsTaxIDsItemType = "eu_vat"
-	DetailsTaxIDsItemTypeUsEin DetailsTaxIDsItemType = "us_ein"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e DetailsTaxIDsItemType) IsKnown() bool {
-	switch e {
-	case DetailsTaxIDsItemTypeEuVat, DetailsTaxIDsItemTypeUsEin:
-		return true
-	}
-	return false
 }
 
 // Filter is an object.
@@ -237,11 +219,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e RunModalitiesItem) IsKnown() bool {
-	switch e {
-	case RunModalitiesItemText, RunModalitiesItemAudio:
-		return true
-	}
-	return false
+	return wire.Known(e, RunModalitiesItemText, RunModalitiesItemAudio)
 }
 
 // RunStatus is an enumeration.
@@ -257,11 +235,21 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e RunStatus) IsKnown() bool {
-	switch e {
-	case RunStatusStarted, RunStatusSubmitted:
-		return true
-	}
-	return false
+	return wire.Known(e, RunStatusStarted, RunStatusSubmitted)
+}
+
+// TaxIDsItemType is an enumeration.
+type TaxIDsItemType string
+
+// The values of TaxIDsItemType the API document lists.
+const (
+	TaxIDsItemTypeEuVat TaxIDsItemType = "eu_vat"
+	TaxIDsItemTypeUsEin TaxIDsItemType = "us_ein"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e TaxIDsItemType) IsKnown() bool {
+	return wire.Known(e, TaxIDsItemTypeEuVat, TaxIDsItemTypeUsEin)
 }
 
 // ToolChoice is one of ToolChoiceVariant1, ToolChoiceVariant2 (oneOf): the variant the JSON fits best
@@ -294,6 +282,16 @@ func (u ToolChoice) RawJSON() json.RawMessage {
 	return b
 }
 
+// NewToolChoiceFromVariant1 wraps v in ToolChoice as its ToolChoiceVariant1 variant.
+func NewToolChoiceFromVariant1(v ToolChoiceVariant1) ToolChoice {
+	return ToolChoice{ToolChoiceVariant1: &v}
+}
+
+// NewToolChoiceFromVariant2 wraps v in ToolChoice as its ToolChoiceVariant2 variant.
+func NewToolChoiceFromVariant2(v ToolChoiceVariant2) ToolChoice {
+	return ToolChoice{ToolChoiceVariant2: &v}
+}
+
 // ToolChoiceVariant1 is an enumeration.
 type ToolChoiceVariant1 string
 
@@ -305,11 +303,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e ToolChoiceVariant1) IsKnown() bool {
-	switch e {
-	case ToolChoiceVariant1None, ToolChoiceVariant1Auto:
-		return true
-	}
-	return false
+	return wire.Known(e, ToolChoiceVariant1None, ToolChoiceVariant1Auto)
 }
 
 // ToolChoiceVariant2 is an object.

@@ -19,11 +19,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e Color) IsKnown() bool {
-	switch e {
-	case ColorRed, ColorGreen, ColorBlue:
-		return true
-	}
-	return false
+	return wire.Known(e, ColorRed, ColorGreen, ColorBlue)
 }
 
 // Error is an object (schema "error").

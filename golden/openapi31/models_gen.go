@@ -92,6 +92,16 @@ func (u NewNotePriority) RawJSON() json.RawMessage {
 	return b
 }
 
+// NewNewNotePriorityFromInteger wraps v in NewNotePriority as its Integer variant.
+func NewNewNotePriorityFromInteger(v int64) NewNotePriority {
+	return NewNotePriority{Integer: &v}
+}
+
+// NewNewNotePriorityFromString wraps v in NewNotePriority as its String variant.
+func NewNewNotePriorityFromString(v string) NewNotePriority {
+	return NewNotePriority{String: &v}
+}
+
 // Note is an object.
 type Note struct {
 	Author    idemrt.Nullable[Author] `json:"author,omitzero"`
@@ -130,9 +140,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e NoteKind) IsKnown() bool {
-	switch e {
-	case NoteKindPlain, NoteKindMarkdown:
-		return true
-	}
-	return false
+	return wire.Known(e, NoteKindPlain, NoteKindMarkdown)
 }

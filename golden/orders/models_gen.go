@@ -204,8 +204,8 @@ func (o *OrderList) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // OrderShipping is an object.
 type OrderShipping struct {
-	Address *string              `json:"address,omitempty"`
-	Method  *OrderShippingMethod `json:"method,omitempty"`
+	Address *string         `json:"address,omitempty"`
+	Method  *ShippingMethod `json:"method,omitempty"`
 
 	unknownMembers wire.Unknown
 }
@@ -225,24 +225,6 @@ func (o *OrderShipping) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
-// OrderShippingMethod is an enumeration.
-type OrderShippingMethod string
-
-// The values of OrderShippingMethod the API document lists.
-const (
-	OrderShippingMethodStandard OrderShippingMethod = "standard"
-	OrderShippingMethodExpress  OrderShippingMethod = "express"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e OrderShippingMethod) IsKnown() bool {
-	switch e {
-	case OrderShippingMethodStandard, OrderShippingMethodExpress:
-		return true
-	}
-	return false
-}
-
 // OrderStatus is an enumeration.
 type OrderStatus string
 
@@ -256,11 +238,7 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e OrderStatus) IsKnown() bool {
-	switch e {
-	case OrderStatusPending, OrderStatusPaid, OrderStatusShipped, OrderStatusCancelled:
-		return true
-	}
-	return false
+	return wire.Known(e, OrderStatusPending, OrderStatusPaid, OrderStatusShipped, OrderStatusCancelled)
 }
 
 // OrderUpdate is an object.
@@ -349,9 +327,19 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e PaymentStatus) IsKnown() bool {
-	switch e {
-	case PaymentStatusAuthorized, PaymentStatusCaptured, PaymentStatusFailed:
-		return true
-	}
-	return false
+	return wire.Known(e, PaymentStatusAuthorized, PaymentStatusCaptured, PaymentStatusFailed)
+}
+
+// ShippingMethod is an enumeration.
+type ShippingMethod string
+
+// The values of ShippingMethod the API document lists.
+const (
+	ShippingMethodStandard ShippingMethod = "standard"
+	ShippingMethodExpress  ShippingMethod = "express"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e ShippingMethod) IsKnown() bool {
+	return wire.Known(e, ShippingMethodStandard, ShippingMethodExpress)
 }

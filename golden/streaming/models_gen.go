@@ -270,9 +270,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e SpeechRequestStreamFormat) IsKnown() bool {
-	switch e {
-	case SpeechRequestStreamFormatAudio, SpeechRequestStreamFormatSse:
-		return true
-	}
-	return false
+	return wire.Known(e, SpeechRequestStreamFormatAudio, SpeechRequestStreamFormatSse)
 }

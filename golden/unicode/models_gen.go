@@ -45,9 +45,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e ReactionEmoji) IsKnown() bool {
-	switch e {
-	case ReactionEmojiX, ReactionEmojiX2, ReactionEmojiHeart:
-		return true
-	}
-	return false
+	return wire.Known(e, ReactionEmojiX, ReactionEmojiX2, ReactionEmojiHeart)
 }

@@ -53,12 +53,38 @@ func (o *Payment) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// PaymentDotFailedType is an enumeration.
+type PaymentDotFailedType string
+
+// The values of PaymentDotFailedType the API document lists.
+const (
+	PaymentDotFailedTypePaymentDotFailed PaymentDotFailedType = "payment.failed"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e PaymentDotFailedType) IsKnown() bool {
+	return wire.Known(e, PaymentDotFailedTypePaymentDotFailed)
+}
+
+// PaymentDotSucceededType is an enumeration.
+type PaymentDotSucceededType string
+
+// The values of PaymentDotSucceededType the API document lists.
+const (
+	PaymentDotSucceededTypePaymentDotSucceeded PaymentDotSucceededType = "payment.succeeded"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e PaymentDotSucceededType) IsKnown() bool {
+	return wire.Known(e, PaymentDotSucceededTypePaymentDotSucceeded)
+}
+
 // PaymentFailedPayload is an object.
 type PaymentFailedPayload struct {
-	ID      string                   `json:"id"`
-	Payment Payment                  `json:"payment"`
-	Reason  *string                  `json:"reason,omitempty"`
-	Type    PaymentFailedPayloadType `json:"type"`
+	ID      string               `json:"id"`
+	Payment Payment              `json:"payment"`
+	Reason  *string              `json:"reason,omitempty"`
+	Type    PaymentDotFailedType `json:"type"`
 
 	unknownMembers wire.Unknown
 }
@@ -78,28 +104,11 @@ func (o *PaymentFailedPayload) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
-// PaymentFailedPayloadType is an enumeration.
-type PaymentFailedPayloadType string
-
-// The values of PaymentFailedPayloadType the API document lists.
-const (
-	PaymentFailedPayloadTypePaymentDotFailed PaymentFailedPayloadType = "payment.failed"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e PaymentFailedPayloadType) IsKnown() bool {
-	switch e {
-	case PaymentFailedPayloadTypePaymentDotFailed:
-		return true
-	}
-	return false
-}
-
 // PaymentSucceededEvent is an object.
 type PaymentSucceededEvent struct {
-	ID      string                    `json:"id"`
-	Payment Payment                   `json:"payment"`
-	Type    PaymentSucceededEventType `json:"type"`
+	ID      string                  `json:"id"`
+	Payment Payment                 `json:"payment"`
+	Type    PaymentDotSucceededType `json:"type"`
 
 	unknownMembers wire.Unknown
 }
@@ -117,23 +126,6 @@ func (o PaymentSucceededEvent) UnknownMembers() map[string]json.RawMessage {
 // PaymentSucceededEvent declares is never written from them.
 func (o *PaymentSucceededEvent) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// PaymentSucceededEventType is an enumeration.
-type PaymentSucceededEventType string
-
-// The values of PaymentSucceededEventType the API document lists.
-const (
-	PaymentSucceededEventTypePaymentDotSucceeded PaymentSucceededEventType = "payment.succeeded"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e PaymentSucceededEventType) IsKnown() bool {
-	switch e {
-	case PaymentSucceededEventTypePaymentDotSucceeded:
-		return true
-	}
-	return false
 }
 
 // SettlementEvent is an object.

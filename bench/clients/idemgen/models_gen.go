@@ -2,7 +2,10 @@
 
 package idemgen
 
-import "time"
+import (
+	"github.com/idemgen/idemgen/runtime/wire"
+	"time"
+)
 
 // Error is an object.
 type Error struct {
@@ -48,9 +51,5 @@ const (
 
 // IsKnown reports whether e is one of the values the API document lists.
 func (e OrderStatus) IsKnown() bool {
-	switch e {
-	case OrderStatusPending, OrderStatusPaid, OrderStatusShipped:
-		return true
-	}
-	return false
+	return wire.Known(e, OrderStatusPending, OrderStatusPaid, OrderStatusShipped)
 }

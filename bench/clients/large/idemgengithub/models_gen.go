@@ -39,6 +39,20 @@ func (o *CodeOfConduct) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// Direction is an enumeration.
+type Direction string
+
+// The values of Direction the API document lists.
+const (
+	DirectionAsc  Direction = "asc"
+	DirectionDesc Direction = "desc"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e Direction) IsKnown() bool {
+	return wire.Known(e, DirectionAsc, DirectionDesc)
+}
+
 // MinimalRepository is an object (schema "minimal-repository").
 //
 // # Minimal Repository
@@ -398,87 +412,87 @@ func (o *NullableRepositoryPermissions) SetUnknownMembers(m map[string]json.RawM
 
 // NullableRepositoryTemplateRepository is an object.
 type NullableRepositoryTemplateRepository struct {
-	AllowAutoMerge      *bool                                            `json:"allow_auto_merge,omitempty"`
-	AllowMergeCommit    *bool                                            `json:"allow_merge_commit,omitempty"`
-	AllowRebaseMerge    *bool                                            `json:"allow_rebase_merge,omitempty"`
-	AllowSquashMerge    *bool                                            `json:"allow_squash_merge,omitempty"`
-	ArchiveURL          *string                                          `json:"archive_url,omitempty"`
-	Archived            *bool                                            `json:"archived,omitempty"`
-	AssigneesURL        *string                                          `json:"assignees_url,omitempty"`
-	BlobsURL            *string                                          `json:"blobs_url,omitempty"`
-	BranchesURL         *string                                          `json:"branches_url,omitempty"`
-	CloneURL            *string                                          `json:"clone_url,omitempty"`
-	CollaboratorsURL    *string                                          `json:"collaborators_url,omitempty"`
-	CommentsURL         *string                                          `json:"comments_url,omitempty"`
-	CommitsURL          *string                                          `json:"commits_url,omitempty"`
-	CompareURL          *string                                          `json:"compare_url,omitempty"`
-	ContentsURL         *string                                          `json:"contents_url,omitempty"`
-	ContributorsURL     *string                                          `json:"contributors_url,omitempty"`
-	CreatedAt           *string                                          `json:"created_at,omitempty"`
-	DefaultBranch       *string                                          `json:"default_branch,omitempty"`
-	DeleteBranchOnMerge *bool                                            `json:"delete_branch_on_merge,omitempty"`
-	DeploymentsURL      *string                                          `json:"deployments_url,omitempty"`
-	Description         *string                                          `json:"description,omitempty"`
-	Disabled            *bool                                            `json:"disabled,omitempty"`
-	DownloadsURL        *string                                          `json:"downloads_url,omitempty"`
-	EventsURL           *string                                          `json:"events_url,omitempty"`
-	Fork                *bool                                            `json:"fork,omitempty"`
-	ForksCount          *int64                                           `json:"forks_count,omitempty"`
-	ForksURL            *string                                          `json:"forks_url,omitempty"`
-	FullName            *string                                          `json:"full_name,omitempty"`
-	GitCommitsURL       *string                                          `json:"git_commits_url,omitempty"`
-	GitRefsURL          *string                                          `json:"git_refs_url,omitempty"`
-	GitTagsURL          *string                                          `json:"git_tags_url,omitempty"`
-	GitURL              *string                                          `json:"git_url,omitempty"`
-	HasDownloads        *bool                                            `json:"has_downloads,omitempty"`
-	HasIssues           *bool                                            `json:"has_issues,omitempty"`
-	HasPages            *bool                                            `json:"has_pages,omitempty"`
-	HasProjects         *bool                                            `json:"has_projects,omitempty"`
-	HasWiki             *bool                                            `json:"has_wiki,omitempty"`
-	Homepage            *string                                          `json:"homepage,omitempty"`
-	HooksURL            *string                                          `json:"hooks_url,omitempty"`
-	HTMLURL             *string                                          `json:"html_url,omitempty"`
-	ID                  *int64                                           `json:"id,omitempty"`
-	IsTemplate          *bool                                            `json:"is_template,omitempty"`
-	IssueCommentURL     *string                                          `json:"issue_comment_url,omitempty"`
-	IssueEventsURL      *string                                          `json:"issue_events_url,omitempty"`
-	IssuesURL           *string                                          `json:"issues_url,omitempty"`
-	KeysURL             *string                                          `json:"keys_url,omitempty"`
-	LabelsURL           *string                                          `json:"labels_url,omitempty"`
-	Language            *string                                          `json:"language,omitempty"`
-	LanguagesURL        *string                                          `json:"languages_url,omitempty"`
-	MergesURL           *string                                          `json:"merges_url,omitempty"`
-	MilestonesURL       *string                                          `json:"milestones_url,omitempty"`
-	MirrorURL           *string                                          `json:"mirror_url,omitempty"`
-	Name                *string                                          `json:"name,omitempty"`
-	NetworkCount        *int64                                           `json:"network_count,omitempty"`
-	NodeID              *string                                          `json:"node_id,omitempty"`
-	NotificationsURL    *string                                          `json:"notifications_url,omitempty"`
-	OpenIssuesCount     *int64                                           `json:"open_issues_count,omitempty"`
-	Owner               *NullableRepositoryTemplateRepositoryOwner       `json:"owner,omitempty"`
-	Permissions         *NullableRepositoryTemplateRepositoryPermissions `json:"permissions,omitempty"`
-	Private             *bool                                            `json:"private,omitempty"`
-	PullsURL            *string                                          `json:"pulls_url,omitempty"`
-	PushedAt            *string                                          `json:"pushed_at,omitempty"`
-	ReleasesURL         *string                                          `json:"releases_url,omitempty"`
-	Size                *int64                                           `json:"size,omitempty"`
-	SSHURL              *string                                          `json:"ssh_url,omitempty"`
-	StargazersCount     *int64                                           `json:"stargazers_count,omitempty"`
-	StargazersURL       *string                                          `json:"stargazers_url,omitempty"`
-	StatusesURL         *string                                          `json:"statuses_url,omitempty"`
-	SubscribersCount    *int64                                           `json:"subscribers_count,omitempty"`
-	SubscribersURL      *string                                          `json:"subscribers_url,omitempty"`
-	SubscriptionURL     *string                                          `json:"subscription_url,omitempty"`
-	SvnURL              *string                                          `json:"svn_url,omitempty"`
-	TagsURL             *string                                          `json:"tags_url,omitempty"`
-	TeamsURL            *string                                          `json:"teams_url,omitempty"`
-	TempCloneToken      *string                                          `json:"temp_clone_token,omitempty"`
-	Topics              []string                                         `json:"topics,omitempty"`
-	TreesURL            *string                                          `json:"trees_url,omitempty"`
-	UpdatedAt           *string                                          `json:"updated_at,omitempty"`
-	URL                 *string                                          `json:"url,omitempty"`
-	Visibility          *string                                          `json:"visibility,omitempty"`
-	WatchersCount       *int64                                           `json:"watchers_count,omitempty"`
+	AllowAutoMerge      *bool                         `json:"allow_auto_merge,omitempty"`
+	AllowMergeCommit    *bool                         `json:"allow_merge_commit,omitempty"`
+	AllowRebaseMerge    *bool                         `json:"allow_rebase_merge,omitempty"`
+	AllowSquashMerge    *bool                         `json:"allow_squash_merge,omitempty"`
+	ArchiveURL          *string                       `json:"archive_url,omitempty"`
+	Archived            *bool                         `json:"archived,omitempty"`
+	AssigneesURL        *string                       `json:"assignees_url,omitempty"`
+	BlobsURL            *string                       `json:"blobs_url,omitempty"`
+	BranchesURL         *string                       `json:"branches_url,omitempty"`
+	CloneURL            *string                       `json:"clone_url,omitempty"`
+	CollaboratorsURL    *string                       `json:"collaborators_url,omitempty"`
+	CommentsURL         *string                       `json:"comments_url,omitempty"`
+	CommitsURL          *string                       `json:"commits_url,omitempty"`
+	CompareURL          *string                       `json:"compare_url,omitempty"`
+	ContentsURL         *string                       `json:"contents_url,omitempty"`
+	ContributorsURL     *string                       `json:"contributors_url,omitempty"`
+	CreatedAt           *string                       `json:"created_at,omitempty"`
+	DefaultBranch       *string                       `json:"default_branch,omitempty"`
+	DeleteBranchOnMerge *bool                         `json:"delete_branch_on_merge,omitempty"`
+	DeploymentsURL      *string                       `json:"deployments_url,omitempty"`
+	Description         *string                       `json:"description,omitempty"`
+	Disabled            *bool                         `json:"disabled,omitempty"`
+	DownloadsURL        *string                       `json:"downloads_url,omitempty"`
+	EventsURL           *string                       `json:"events_url,omitempty"`
+	Fork                *bool                         `json:"fork,omitempty"`
+	ForksCount          *int64                        `json:"forks_count,omitempty"`
+	ForksURL            *string                       `json:"forks_url,omitempty"`
+	FullName            *string                       `json:"full_name,omitempty"`
+	GitCommitsURL       *string                       `json:"git_commits_url,omitempty"`
+	GitRefsURL          *string                       `json:"git_refs_url,omitempty"`
+	GitTagsURL          *string                       `json:"git_tags_url,omitempty"`
+	GitURL              *string                       `json:"git_url,omitempty"`
+	HasDownloads        *bool                         `json:"has_downloads,omitempty"`
+	HasIssues           *bool                         `json:"has_issues,omitempty"`
+	HasPages            *bool                         `json:"has_pages,omitempty"`
+	HasProjects         *bool                         `json:"has_projects,omitempty"`
+	HasWiki             *bool                         `json:"has_wiki,omitempty"`
+	Homepage            *string                       `json:"homepage,omitempty"`
+	HooksURL            *string                       `json:"hooks_url,omitempty"`
+	HTMLURL             *string                       `json:"html_url,omitempty"`
+	ID                  *int64                        `json:"id,omitempty"`
+	IsTemplate          *bool                         `json:"is_template,omitempty"`
+	IssueCommentURL     *string                       `json:"issue_comment_url,omitempty"`
+	IssueEventsURL      *string                       `json:"issue_events_url,omitempty"`
+	IssuesURL           *string                       `json:"issues_url,omitempty"`
+	KeysURL             *string                       `json:"keys_url,omitempty"`
+	LabelsURL           *string                       `json:"labels_url,omitempty"`
+	Language            *string                       `json:"language,omitempty"`
+	LanguagesURL        *string                       `json:"languages_url,omitempty"`
+	MergesURL           *string                       `json:"merges_url,omitempty"`
+	MilestonesURL       *string                       `json:"milestones_url,omitempty"`
+	MirrorURL           *string                       `json:"mirror_url,omitempty"`
+	Name                *string                       `json:"name,omitempty"`
+	NetworkCount        *int64                        `json:"network_count,omitempty"`
+	NodeID              *string                       `json:"node_id,omitempty"`
+	NotificationsURL    *string                       `json:"notifications_url,omitempty"`
+	OpenIssuesCount     *int64                        `json:"open_issues_count,omitempty"`
+	Owner               *TemplateRepositoryOwner      `json:"owner,omitempty"`
+	Permissions         *MinimalRepositoryPermissions `json:"permissions,omitempty"`
+	Private             *bool                         `json:"private,omitempty"`
+	PullsURL            *string                       `json:"pulls_url,omitempty"`
+	PushedAt            *string                       `json:"pushed_at,omitempty"`
+	ReleasesURL         *string                       `json:"releases_url,omitempty"`
+	Size                *int64                        `json:"size,omitempty"`
+	SSHURL              *string                       `json:"ssh_url,omitempty"`
+	StargazersCount     *int64                        `json:"stargazers_count,omitempty"`
+	StargazersURL       *string                       `json:"stargazers_url,omitempty"`
+	StatusesURL         *string                       `json:"statuses_url,omitempty"`
+	SubscribersCount    *int64                        `json:"subscribers_count,omitempty"`
+	SubscribersURL      *string                       `json:"subscribers_url,omitempty"`
+	SubscriptionURL     *string                       `json:"subscription_url,omitempty"`
+	SvnURL              *string                       `json:"svn_url,omitempty"`
+	TagsURL             *string                       `json:"tags_url,omitempty"`
+	TeamsURL            *string                       `json:"teams_url,omitempty"`
+	TempCloneToken      *string                       `json:"temp_clone_token,omitempty"`
+	Topics              []string                      `json:"topics,omitempty"`
+	TreesURL            *string                       `json:"trees_url,omitempty"`
+	UpdatedAt           *string                       `json:"updated_at,omitempty"`
+	URL                 *string                       `json:"url,omitempty"`
+	Visibility          *string                       `json:"visibility,omitempty"`
+	WatchersCount       *int64                        `json:"watchers_count,omitempty"`
 
 	unknownMembers wire.Unknown
 }
@@ -495,71 +509,6 @@ func (o NullableRepositoryTemplateRepository) UnknownMembers() map[string]json.R
 // SetUnknownMembers replaces the members UnknownMembers returns. A member that
 // NullableRepositoryTemplateRepository declares is never written from them.
 func (o *NullableRepositoryTemplateRepository) SetUnknownMembers(m map[string]json.RawMessage) {
-	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// NullableRepositoryTemplateRepositoryOwner is an object.
-type NullableRepositoryTemplateRepositoryOwner struct {
-	AvatarURL         *string `json:"avatar_url,omitempty"`
-	EventsURL         *string `json:"events_url,omitempty"`
-	FollowersURL      *string `json:"followers_url,omitempty"`
-	FollowingURL      *string `json:"following_url,omitempty"`
-	GistsURL          *string `json:"gists_url,omitempty"`
-	GravatarID        *string `json:"gravatar_id,omitempty"`
-	HTMLURL           *string `json:"html_url,omitempty"`
-	ID                *int64  `json:"id,omitempty"`
-	Login             *string `json:"login,omitempty"`
-	NodeID            *string `json:"node_id,omitempty"`
-	OrganizationsURL  *string `json:"organizations_url,omitempty"`
-	ReceivedEventsURL *string `json:"received_events_url,omitempty"`
-	ReposURL          *string `json:"repos_url,omitempty"`
-	SiteAdmin         *bool   `json:"site_admin,omitempty"`
-	StarredURL        *string `json:"starred_url,omitempty"`
-	SubscriptionsURL  *string `json:"subscriptions_url,omitempty"`
-	Type              *string `json:"type,omitempty"`
-	URL               *string `json:"url,omitempty"`
-
-	unknownMembers wire.Unknown
-}
-
-// UnknownMembers returns the members of the object that the API document does not
-// declare (a server may be a release ahead), by name, each value's JSON as received; nil
-// when there were none. The client keeps them, and sends them again after the declared
-// members, sorted by name, when the object is part of a request (wire.Unmarshal and
-// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
-func (o NullableRepositoryTemplateRepositoryOwner) UnknownMembers() map[string]json.RawMessage {
-	return o.unknownMembers.Members()
-}
-
-// SetUnknownMembers replaces the members UnknownMembers returns. A member that
-// NullableRepositoryTemplateRepositoryOwner declares is never written from them.
-func (o *NullableRepositoryTemplateRepositoryOwner) SetUnknownMembers(m map[string]json.RawMessage) {
-	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// NullableRepositoryTemplateRepositoryPermissions is an object.
-type NullableRepositoryTemplateRepositoryPermissions struct {
-	Admin    *bool `json:"admin,omitempty"`
-	Maintain *bool `json:"maintain,omitempty"`
-	Pull     *bool `json:"pull,omitempty"`
-	Push     *bool `json:"push,omitempty"`
-	Triage   *bool `json:"triage,omitempty"`
-
-	unknownMembers wire.Unknown
-}
-
-// UnknownMembers returns the members of the object that the API document does not
-// declare (a server may be a release ahead), by name, each value's JSON as received; nil
-// when there were none. The client keeps them, and sends them again after the declared
-// members, sorted by name, when the object is part of a request (wire.Unmarshal and
-// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
-func (o NullableRepositoryTemplateRepositoryPermissions) UnknownMembers() map[string]json.RawMessage {
-	return o.unknownMembers.Members()
-}
-
-// SetUnknownMembers replaces the members UnknownMembers returns. A member that
-// NullableRepositoryTemplateRepositoryPermissions declares is never written from them.
-func (o *NullableRepositoryTemplateRepositoryPermissions) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
@@ -609,67 +558,6 @@ func (o *NullableSimpleUser) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
-// ReposListForOrgDirection is an enumeration.
-type ReposListForOrgDirection string
-
-// The values of ReposListForOrgDirection the API document lists.
-const (
-	ReposListForOrgDirectionAsc  ReposListForOrgDirection = "asc"
-	ReposListForOrgDirectionDesc ReposListForOrgDirection = "desc"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e ReposListForOrgDirection) IsKnown() bool {
-	switch e {
-	case ReposListForOrgDirectionAsc, ReposListForOrgDirectionDesc:
-		return true
-	}
-	return false
-}
-
-// ReposListForOrgSort is an enumeration.
-type ReposListForOrgSort string
-
-// The values of ReposListForOrgSort the API document lists.
-const (
-	ReposListForOrgSortCreated  ReposListForOrgSort = "created"
-	ReposListForOrgSortUpdated  ReposListForOrgSort = "updated"
-	ReposListForOrgSortPushed   ReposListForOrgSort = "pushed"
-	ReposListForOrgSortFullName ReposListForOrgSort = "full_name"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e ReposListForOrgSort) IsKnown() bool {
-	switch e {
-	case ReposListForOrgSortCreated, ReposListForOrgSortUpdated, ReposListForOrgSortPushed, ReposListForOrgSortFullName:
-		return true
-	}
-	return false
-}
-
-// ReposListForOrgType is an enumeration.
-type ReposListForOrgType string
-
-// The values of ReposListForOrgType the API document lists.
-const (
-	ReposListForOrgTypeAll      ReposListForOrgType = "all"
-	ReposListForOrgTypePublic   ReposListForOrgType = "public"
-	ReposListForOrgTypePrivate  ReposListForOrgType = "private"
-	ReposListForOrgTypeForks    ReposListForOrgType = "forks"
-	ReposListForOrgTypeSources  ReposListForOrgType = "sources"
-	ReposListForOrgTypeMember   ReposListForOrgType = "member"
-	ReposListForOrgTypeInternal ReposListForOrgType = "internal"
-)
-
-// IsKnown reports whether e is one of the values the API document lists.
-func (e ReposListForOrgType) IsKnown() bool {
-	switch e {
-	case ReposListForOrgTypeAll, ReposListForOrgTypePublic, ReposListForOrgTypePrivate, ReposListForOrgTypeForks, ReposListForOrgTypeSources, ReposListForOrgTypeMember, ReposListForOrgTypeInternal:
-		return true
-	}
-	return false
-}
-
 // SimpleUser is an object (schema "simple-user").
 //
 // # Simple User
@@ -714,4 +602,78 @@ func (o SimpleUser) UnknownMembers() map[string]json.RawMessage {
 // SimpleUser declares is never written from them.
 func (o *SimpleUser) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// Sort is an enumeration.
+type Sort string
+
+// The values of Sort the API document lists.
+const (
+	SortCreated  Sort = "created"
+	SortUpdated  Sort = "updated"
+	SortPushed   Sort = "pushed"
+	SortFullName Sort = "full_name"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e Sort) IsKnown() bool {
+	return wire.Known(e, SortCreated, SortUpdated, SortPushed, SortFullName)
+}
+
+// TemplateRepositoryOwner is an object.
+type TemplateRepositoryOwner struct {
+	AvatarURL         *string `json:"avatar_url,omitempty"`
+	EventsURL         *string `json:"events_url,omitempty"`
+	FollowersURL      *string `json:"followers_url,omitempty"`
+	FollowingURL      *string `json:"following_url,omitempty"`
+	GistsURL          *string `json:"gists_url,omitempty"`
+	GravatarID        *string `json:"gravatar_id,omitempty"`
+	HTMLURL           *string `json:"html_url,omitempty"`
+	ID                *int64  `json:"id,omitempty"`
+	Login             *string `json:"login,omitempty"`
+	NodeID            *string `json:"node_id,omitempty"`
+	OrganizationsURL  *string `json:"organizations_url,omitempty"`
+	ReceivedEventsURL *string `json:"received_events_url,omitempty"`
+	ReposURL          *string `json:"repos_url,omitempty"`
+	SiteAdmin         *bool   `json:"site_admin,omitempty"`
+	StarredURL        *string `json:"starred_url,omitempty"`
+	SubscriptionsURL  *string `json:"subscriptions_url,omitempty"`
+	Type              *string `json:"type,omitempty"`
+	URL               *string `json:"url,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TemplateRepositoryOwner) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TemplateRepositoryOwner declares is never written from them.
+func (o *TemplateRepositoryOwner) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// Type is an enumeration.
+type Type string
+
+// The values of Type the API document lists.
+const (
+	TypeAll      Type = "all"
+	TypePublic   Type = "public"
+	TypePrivate  Type = "private"
+	TypeForks    Type = "forks"
+	TypeSources  Type = "sources"
+	TypeMember   Type = "member"
+	TypeInternal Type = "internal"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e Type) IsKnown() bool {
+	return wire.Known(e, TypeAll, TypePublic, TypePrivate, TypeForks, TypeSources, TypeMember, TypeInternal)
 }

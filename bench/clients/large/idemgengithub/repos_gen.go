@@ -25,7 +25,7 @@ type ReposListForOrgParams struct {
 	// Direction is the query parameter "direction".
 	//
 	// Can be one of `asc` or `desc`. Default: when using `full_name`: `asc`, otherwise `desc`
-	Direction *ReposListForOrgDirection
+	Direction *Direction
 	// Page is the query parameter "page".
 	//
 	// Page number of the results to fetch.
@@ -37,7 +37,7 @@ type ReposListForOrgParams struct {
 	// Sort is the query parameter "sort".
 	//
 	// Can be one of `created`, `updated`, `pushed`, `full_name`.
-	Sort *ReposListForOrgSort
+	Sort *Sort
 	// Type is the query parameter "type".
 	//
 	// Specifies the types of repositories you want returned. Can be one of `all`, `public`, `private`,
@@ -46,7 +46,7 @@ type ReposListForOrgParams struct {
 	// enterprise account using GitHub Enterprise Cloud or GitHub Enterprise Server 2.20+, `type` can also
 	// be `internal`. However, the `internal` value is not yet supported when a GitHub App calls this API
 	// with an installation access token.
-	Type *ReposListForOrgType
+	Type *Type
 }
 
 // ReposListForOrgResult is the result of ReposListForOrg.

@@ -22,7 +22,7 @@ var getChargesOp = idemrt.Operation{
 // GetChargesParams holds the parameters of GetCharges.
 type GetChargesParams struct {
 	// Created is the query parameter "created".
-	Created *GetChargesCreated
+	Created *Created
 	// Customer is the query parameter "customer".
 	Customer *string
 	// EndingBefore is the query parameter "ending_before".
