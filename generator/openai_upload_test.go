@@ -109,7 +109,7 @@ func TestCreateChatCompletionStream(t *testing.T) {
 	s, err := c.CreateChatCompletionStream(context.Background(), openai.CreateChatCompletionRequest{
 		Model: openai.ModelIDsShared{String: &model},
 		Messages: []openai.ChatCompletionRequestMessage{{ChatCompletionRequestUserMessage: &openai.ChatCompletionRequestUserMessage{
-			Role: openai.ChatCompletionRequestUserMessageRoleUser, Content: openai.ChatCompletionRequestUserMessageContent{String: &text}}}},
+			Role: openai.UserRoleUser, Content: openai.ChatCompletionRequestUserMessageContent{String: &text}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
