@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"time"
@@ -32,7 +30,7 @@ func (p *Payments) CreateOrder(ctx context.Context, in client.NewOrder, _ client
 		return nil, err
 	}
 	caller := tenantOf(ctx)
-	o := client.Order{ID: stableID(ctx, "ord_"), Item: in.Item, AmountCents: in.AmountCents, Currency: in.Currency, ChargeID: stableID(ctx, "ch_")}
+	o := client.Order{ID: "ord_" + uuid.NewString(), Item: in.Item, AmountCents: in.AmountCents, Currency: in.Currency, ChargeID: "ch_" + uuid.NewString()}
 	now := time.Now().UnixNano()
 	err = p.exec(ctx, tx, `INSERT INTO orders (id, caller, item, amount_cents, currency, charge_id, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, caller, o.Item, o.AmountCents, o.Currency, o.ChargeID, now)
@@ -67,7 +65,7 @@ func (p *Payments) CreatePayment(ctx context.Context, in client.NewPayment, para
 	if err == nil && n == 0 {
 		return nil, problem(http.StatusNotFound, "no such order")
 	}
-	pay := client.Payment{ID: stableID(ctx, "ch_"), OrderID: params.OrderID, AmountCents: in.AmountCents}
+	pay := client.Payment{ID: "ch_" + uuid.NewString(), OrderID: params.OrderID, AmountCents: in.AmountCents}
 	if err == nil {
 		err = p.exec(ctx, tx, `INSERT INTO charges (id, order_id, caller, amount_cents, created_at) VALUES (?, ?, ?, ?, ?)`,
 			pay.ID, pay.OrderID, caller, pay.AmountCents, time.Now().UnixNano())
@@ -102,20 +100,6 @@ func keyedTx(ctx context.Context) (*sql.Tx, error) {
 		return tx, nil
 	}
 	return nil, errNoTx
-}
-
-// stableID names what a keyed request creates after its ledger identity
-// (ledger.KeyOf): a request the ledger runs again, because an earlier
-// execution rolled back, creates the same ids, so a downstream system
-// (a card processor given the charge id as its idempotency key) sees one
-// intent. A request without a key gets a random id.
-func stableID(ctx context.Context, prefix string) string {
-	id, ok := ledger.KeyOf(ctx)
-	if !ok || id.Key == "" {
-		return prefix + uuid.NewString()
-	}
-	sum := sha256.Sum256([]byte(id.Caller + "\x00" + id.Operation + "\x00" + id.Key))
-	return prefix + hex.EncodeToString(sum[:12])
 }
 
 // problem is a declared error answer with an RFC 9457 body.
