@@ -16,7 +16,7 @@ type Sweeper struct {
 	Now func() time.Time
 	// Limit bounds the rows handled per sweep; default 1000.
 	Limit int
-	// ReportOnly lists stuck rows without releasing them.
+	// ReportOnly lists stuck rows and changes nothing: no release, no purge.
 	ReportOnly bool
 }
 
@@ -27,7 +27,7 @@ type SweepReport struct {
 	// Released counts the stuck rows handed to Store.Release (0 with
 	// ReportOnly); a row reclaimed meanwhile by a retry is left alone.
 	Released int
-	// Purged counts rows deleted for an expired TTL.
+	// Purged counts rows deleted for an expired TTL (0 with ReportOnly).
 	Purged int64
 }
 
@@ -47,14 +47,15 @@ func (s *Sweeper) Sweep(ctx context.Context) (SweepReport, error) {
 		return rep, err
 	}
 	rep.Stuck = stuck
-	if !s.ReportOnly {
-		for _, rec := range stuck {
-			// Guarded by owner: a retry that reclaimed the row meanwhile keeps it.
-			if err := s.Store.Release(ctx, rec.ID, rec.LeaseOwner); err != nil {
-				return rep, err
-			}
-			rep.Released++
+	if s.ReportOnly {
+		return rep, nil
+	}
+	for _, rec := range stuck {
+		// Guarded by owner: a retry that reclaimed the row meanwhile keeps it.
+		if err := s.Store.Release(ctx, rec.ID, rec.LeaseOwner); err != nil {
+			return rep, err
 		}
+		rep.Released++
 	}
 	rep.Purged, err = s.Store.Purge(ctx, t)
 	return rep, err

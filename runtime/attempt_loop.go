@@ -121,6 +121,7 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 	if err != nil {
 		return 0, WaitNone, err
 	}
+	wait += s.adv.resetSpread(c.r.rand)
 	if !c.deadline.IsZero() && wait+c.pol.MinAttempt > c.timeLeft() {
 		if src == WaitRetryAfter {
 			return 0, WaitNone, ErrRetryAfterTooLong

@@ -128,8 +128,9 @@ func TestGitHubPrimaryLimitWaitsForReset(t *testing.T) {
 		if err != nil || body != "Created" {
 			t.Fatalf("%d: got %q, %v; want the retry to succeed", status, body, err)
 		}
-		checkRun(t, d, clk, 2, 1, 20*time.Second)
-		if log[1].Wait != 20*time.Second || log[1].WaitSource != WaitRetryAfter {
+		// The reset plus the spread: rand 0.5 of min(20 s/10, 1 s).
+		checkRun(t, d, clk, 2, 1, 20500*time.Millisecond)
+		if log[1].Wait != 20500*time.Millisecond || log[1].WaitSource != WaitRetryAfter {
 			t.Errorf("%d: second attempt's record %+v", status, log[1])
 		}
 	}
@@ -273,6 +274,8 @@ func TestXShouldRetry(t *testing.T) {
 // draft-ietf-httpapi-ratelimit-headers (and the older RateLimit-Remaining /
 // RateLimit-Reset pair): an exhausted quota on a 429, 403 or 503 waits its
 // effective window, the longest of the exhausted ones.
+// The waits are the window plus the spread of a quota reset: rand 0.5 of a
+// tenth of the window.
 func TestIETFRateLimitFields(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -280,10 +283,10 @@ func TestIETFRateLimitFields(t *testing.T) {
 		header map[string]string
 		wait   time.Duration
 	}{
-		{"429 RateLimit", 429, map[string]string{"RateLimit": `"default";r=0;t=7`, "RateLimit-Policy": `"default";q=100;w=60`}, 7 * time.Second},
-		{"403 RateLimit", 403, map[string]string{"RateLimit": `"burst";r=0;t=4`}, 4 * time.Second},
-		{"503 two policies", 503, map[string]string{"RateLimit": `"burst";r=0;t=2, "daily";r=10;t=86400, "hourly";r=0;t=5;pk=:cHsdsRa894==:`}, 5 * time.Second},
-		{"older draft", 429, map[string]string{"RateLimit-Limit": "100", "RateLimit-Remaining": "0", "RateLimit-Reset": "6"}, 6 * time.Second},
+		{"429 RateLimit", 429, map[string]string{"RateLimit": `"default";r=0;t=7`, "RateLimit-Policy": `"default";q=100;w=60`}, 7350 * time.Millisecond},
+		{"403 RateLimit", 403, map[string]string{"RateLimit": `"burst";r=0;t=4`}, 4200 * time.Millisecond},
+		{"503 two policies", 503, map[string]string{"RateLimit": `"burst";r=0;t=2, "daily";r=10;t=86400, "hourly";r=0;t=5;pk=:cHsdsRa894==:`}, 5250 * time.Millisecond},
+		{"older draft", 429, map[string]string{"RateLimit-Limit": "100", "RateLimit-Remaining": "0", "RateLimit-Reset": "6"}, 6300 * time.Millisecond},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,6 +38,8 @@ const (
 	maxFieldItems = 64
 	// maxNumber bounds a remaining count or a reset value: longer is garbage.
 	maxNumber = 32
+	// maxResetSpread caps the random time added to a wait for a reset.
+	maxResetSpread = time.Second
 )
 
 // word is the server's explicit retry advice.
@@ -103,6 +106,23 @@ func (a *advice) quota(d time.Duration, ok bool, from string, now time.Time) {
 	if ok && !a.hasWait {
 		a.setWait(d, from, now)
 	}
+}
+
+// resetSpread is the random time added to a wait for a quota's reset
+// (x-ratelimit-reset, RateLimit, RateLimit-Reset): up to a tenth of the
+// wait, at most maxResetSpread. A reset is one instant for every client of
+// the quota, so without it a fleet limited together returns in the same
+// second. Retry-After is the server's own placement of this request and
+// is kept exact.
+func (a *advice) resetSpread(rnd func() float64) time.Duration {
+	if !a.hasWait || !a.limited || a.from == "Retry-After" {
+		return 0
+	}
+	f := rnd()
+	if f < 0 || f >= 1 || math.IsNaN(f) {
+		return 0
+	}
+	return time.Duration(f * float64(min(a.wait/10, maxResetSpread)))
 }
 
 // limitError is the Reason of a rate-limited call stopped by limit (nil:

@@ -344,6 +344,13 @@ func testPurge(t *testing.T, open Opener) {
 	// Expired but not yet purged: the key counts as absent (documented).
 	wantStatus(t, f.do("alice", "k1", `{"item":"other","qty":3}`), http.StatusCreated)
 	f.wantCounts(3, 3)
+	report := &ledger.Sweeper{Store: f.store, Now: f.clock.Now, ReportOnly: true}
+	if rep, err := report.Sweep(context.Background()); err != nil || rep.Purged != 0 {
+		t.Fatalf("report-only sweep = %+v, %v; want nothing purged", rep, err)
+	}
+	if _, ok := f.row("alice", "k2"); !ok {
+		t.Fatalf("a report-only sweep deleted the expired k2")
+	}
 	n, err := f.store.Purge(context.Background(), f.clock.Now())
 	if err != nil || n != 1 {
 		t.Fatalf("purge = %d, %v; want 1 (k2; k1 was renewed)", n, err)
