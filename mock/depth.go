@@ -177,16 +177,48 @@ func formNestingExceeds(body []byte, limit int) bool {
 	return false
 }
 
-// noteUnionRecursion records, for each request body schema of op, whether
-// it recurses through a union.
+// noteUnionRecursion records, for each request and response body schema of
+// op, whether it recurses through a union.
 func (s *Server) noteUnionRecursion(op *openapi3.Operation, cycles *unionCycles) {
-	if op.RequestBody == nil || op.RequestBody.Value == nil {
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		s.noteContent(op.RequestBody.Value.Content, cycles)
+	}
+	if op.Responses == nil {
 		return
 	}
-	for _, media := range op.RequestBody.Value.Content {
+	for _, resp := range op.Responses.Map() {
+		if resp != nil && resp.Value != nil {
+			s.noteContent(resp.Value.Content, cycles)
+		}
+	}
+}
+
+func (s *Server) noteContent(content openapi3.Content, cycles *unionCycles) {
+	for _, media := range content {
 		if media == nil || media.Schema == nil || media.Schema.Value == nil {
 			continue
 		}
 		s.unionRecursive[media.Schema.Value] = cycles.recursive(media.Schema.Value)
 	}
+}
+
+// answerTooDeep reports whether an upstream JSON answer of op nests deeper
+// than maxUnionNesting while one of op's answers recurses through a union:
+// such an answer is forwarded without validation, as a request that deep
+// would have been refused.
+func (s *Server) answerTooDeep(op *openapi3.Operation, contentType string, body []byte) bool {
+	if op == nil || op.Responses == nil || !isJSON(mediaBase(contentType)) || !nestingExceeds(body, maxUnionNesting) {
+		return false
+	}
+	for _, resp := range op.Responses.Map() {
+		if resp == nil || resp.Value == nil {
+			continue
+		}
+		for _, media := range resp.Value.Content {
+			if media != nil && media.Schema != nil && s.unionRecursive[media.Schema.Value] {
+				return true
+			}
+		}
+	}
+	return false
 }

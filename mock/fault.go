@@ -388,10 +388,9 @@ func (s *Server) takeFault(id string, f Fault, rt *route) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := s.applied[id]
-	if n >= f.Limit {
+	if s.applied[id] >= f.Limit {
 		return false
 	}
-	s.applied[id] = n + 1
+	bump(s.applied, id)
 	return true
 }

@@ -271,6 +271,37 @@ func TestProxyForwardsAnAnswerTooLargeToValidateWhole(t *testing.T) {
 	}
 }
 
+// TestProxyBoundsTheDepthOfUnionRecursiveAnswers: an upstream answer nested
+// deeper than the request bound under a schema that recurses through a
+// union is forwarded unvalidated (kin-openapi would take time exponential
+// in its depth), and the log says so.
+func TestProxyBoundsTheDepthOfUnionRecursiveAnswers(t *testing.T) {
+	deep := nested(40)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, deep)
+	}))
+	defer upstream.Close()
+	target, _ := url.Parse(upstream.URL)
+	spec, err := os.ReadFile("testdata/recursive.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	u := startData(t, string(spec), idemgenmock.Options{Proxy: target, Log: &log})
+	start := time.Now()
+	resp, b := do(t, "GET", u+"/trees/latest", "")
+	if resp.StatusCode != 200 || string(b) != deep {
+		t.Errorf("proxied %d %q", resp.StatusCode, b)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the deep answer took %v", d)
+	}
+	if !strings.Contains(log.String(), "not validated") {
+		t.Errorf("log %s: want the unvalidated answer noted", log.String())
+	}
+}
+
 // placeholderSpec's answer merges an allOf whose first member only lists
 // required names and whose second declares them, optional there.
 const placeholderSpec = `openapi: 3.0.3

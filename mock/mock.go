@@ -87,7 +87,7 @@ type Server struct {
 	routes []*route
 	byOp   map[string]*route
 	bases  []string // base paths of the document's servers
-	// unionRecursive says, per request body schema, whether it recurses
+	// unionRecursive says, per request and response body schema, whether it recurses
 	// through a oneOf or anyOf (see maxUnionNesting).
 	unionRecursive map[*openapi3.Schema]bool
 

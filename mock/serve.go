@@ -321,7 +321,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, rt *route, ff f
 			if st.Keys == nil {
 				st.Keys = map[string]int{}
 			}
-			st.Keys[key]++
+			bump(st.Keys, key)
 		}
 	})
 	pref := parsePrefer(r.Header.Values("Prefer"))
@@ -329,7 +329,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, rt *route, ff f
 		// A successful write makes a new version; its answer carries the
 		// new ETag.
 		s.mu.Lock()
-		s.versions[r.URL.Path]++
+		bump(s.versions, r.URL.Path)
 		s.mu.Unlock()
 	}
 	s.answer(w, r, rt, answerFor{prefer: pref}, ff)

@@ -25,6 +25,7 @@ type mockFlags struct {
 	faults  []string
 	proxy   string
 	maxBody int64
+	readMax time.Duration
 	quiet   bool
 	overlay []string
 }
@@ -69,6 +70,7 @@ One line per request is logged on stderr. See docs/mock.md.`,
 	f.StringArrayVar(&flags.faults, "fault", nil, "fault to inject (repeatable; see above)")
 	f.StringVar(&flags.proxy, "proxy", "", "forward to this server, validating requests and responses")
 	f.Int64Var(&flags.maxBody, "max-body", 1<<20, "largest request body accepted, in bytes")
+	f.DurationVar(&flags.readMax, "read-timeout", 30*time.Second, "longest time to read one request, headers and body")
 	f.BoolVar(&flags.quiet, "quiet", false, "do not log each request")
 	addOverlayFlag(cmd, &flags.overlay)
 	return cmd
@@ -113,7 +115,13 @@ func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Comma
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "idemgen mock: %s %d operations of %s on http://%s (ready in %v)\n",
 		mode, srv.Operations(), spec, ln.Addr(), time.Since(start).Round(time.Millisecond))
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 20}
+	if flags.readMax <= 0 {
+		return usageErrorf("--read-timeout must be positive, not %v", flags.readMax)
+	}
+	// A client that sends its body slowly is cut at --read-timeout, so it
+	// cannot hold a connection and its goroutine forever.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: min(10*time.Second, flags.readMax), ReadTimeout: flags.readMax,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 1 << 20}
 	if ctx == nil {
 		ctx = context.Background()
 	}

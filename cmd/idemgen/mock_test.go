@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -130,4 +131,27 @@ func TestMockCommandRejectsBadFlags(t *testing.T) {
 		!strings.Contains(stderr.String(), "does-not-exist.yaml") {
 		t.Errorf("missing spec: exit %d %s", code, stderr.String())
 	}
+}
+
+// TestMockCommandCutsASlowBody: a client that stops sending its body
+// midway loses its connection at --read-timeout.
+func TestMockCommandCutsASlowBody(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, _, done := startMockCommand(t, ctx, "../../testdata/specs/orders.yaml", "--addr", "127.0.0.1:0",
+		"--read-timeout", "200ms", "--quiet")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "POST /payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"amount\":")
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	start := time.Now()
+	_, err = io.ReadAll(conn)
+	if err != nil || time.Since(start) > 5*time.Second {
+		t.Errorf("the stalled request held its connection for %v (%v)", time.Since(start), err)
+	}
+	stopMockCommand(t, cancel, done)
 }
