@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemgen/idemgen/internal/pgtest"
 	"github.com/idemgen/idemgen/ledger/outbox"
+	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
 )
 
 // BenchmarkEndToEnd measures one event's whole path: a business transaction

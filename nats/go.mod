@@ -3,7 +3,6 @@ module github.com/idemgen/idemgen/nats
 go 1.26.0
 
 require (
-	github.com/idemgen/idemgen v0.1.0
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
 )

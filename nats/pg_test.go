@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemgen/idemgen/internal/pgtest"
 	"github.com/idemgen/idemgen/ledger/outbox"
 	"github.com/idemgen/idemgen/ledger/pgstore"
+	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
 )
 
 // openPostgres opens a fresh database of cluster as one side.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/idemgen/idemgen/internal/pgtest"
 	"github.com/idemgen/idemgen/ledger/pgstore"
+	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
 )
 
 // TestLedgerPostgres runs the command against the fixture on a throwaway

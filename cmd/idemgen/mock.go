@@ -76,22 +76,42 @@ One line per request is logged on stderr. See docs/mock.md.`,
 	return cmd
 }
 
-func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Command) error {
+// httpServer serves h with every read bounded: a client that sends its
+// body slowly is cut at readMax, so it cannot hold a connection and its
+// goroutine forever.
+func httpServer(h http.Handler, readMax time.Duration) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: min(10*time.Second, readMax), ReadTimeout: readMax,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 1 << 20}
+}
+
+// mockOptions checks the flags and turns them into the mock's options.
+func mockOptions(flags mockFlags) (mock.Options, error) {
 	opts := mock.Options{Dynamic: flags.dynamic, Seed: flags.seed, Ledger: flags.ledger, MaxBody: flags.maxBody,
 		Overlays: flags.overlay}
 	for _, s := range flags.faults {
 		fs, err := mock.ParseFaults(s)
 		if err != nil {
-			return usageErrorf("--fault: %v", err)
+			return opts, usageErrorf("--fault: %v", err)
 		}
 		opts.Faults = append(opts.Faults, fs...)
+	}
+	if flags.readMax <= 0 {
+		return opts, usageErrorf("--read-timeout must be positive, not %v", flags.readMax)
 	}
 	if flags.proxy != "" {
 		u, err := url.Parse(flags.proxy)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErrorf("--proxy must be an http(s) URL, not %q", flags.proxy)
+			return opts, usageErrorf("--proxy must be an http(s) URL, not %q", flags.proxy)
 		}
 		opts.Proxy = u
+	}
+	return opts, nil
+}
+
+func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Command) error {
+	opts, err := mockOptions(flags)
+	if err != nil {
+		return err
 	}
 	if !flags.quiet {
 		opts.Log = cmd.ErrOrStderr()
@@ -115,13 +135,7 @@ func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Comma
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "idemgen mock: %s %d operations of %s on http://%s (ready in %v)\n",
 		mode, srv.Operations(), spec, ln.Addr(), time.Since(start).Round(time.Millisecond))
-	if flags.readMax <= 0 {
-		return usageErrorf("--read-timeout must be positive, not %v", flags.readMax)
-	}
-	// A client that sends its body slowly is cut at --read-timeout, so it
-	// cannot hold a connection and its goroutine forever.
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: min(10*time.Second, flags.readMax), ReadTimeout: flags.readMax,
-		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 1 << 20}
+	hs := httpServer(srv, flags.readMax)
 	if ctx == nil {
 		ctx = context.Background()
 	}

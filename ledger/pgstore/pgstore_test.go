@@ -7,7 +7,7 @@ import (
 
 	"github.com/idemgen/idemgen/ledger/ledgertest"
 	"github.com/idemgen/idemgen/ledger/pgstore"
-	"github.com/idemgen/idemgen/ledger/pgstore/internal/pgtest"
+	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
 	"github.com/idemgen/idemgen/ledger/sqlstore"
 )
 

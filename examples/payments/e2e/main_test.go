@@ -13,8 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/idemgen/idemgen/internal/pgtest"
 	_ "github.com/idemgen/idemgen/internal/testutil"
+	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
 )
 
 var (

@@ -6,7 +6,8 @@
 // Without the binaries the test is skipped with a message saying how to get
 // them, except when CI=true, where it fails: CI must run these tests.
 // initdb refuses to run as root, so as root the server runs as the
-// "postgres" (or else "nobody") user.
+// "postgres" (or else "nobody") user. It is a package of the pgstore module
+// (not internal) so that every module built on the ledger shares one copy.
 package pgtest
 
 import (
