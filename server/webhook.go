@@ -84,6 +84,13 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if isFormMedia(r.Header.Get("Content-Type")) {
+		var err error
+		if body, err = formPayload(body); err != nil {
+			writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, err.Error())
+			return
+		}
+	}
 	env := readEnvelope(body)
 	rt := rc.route(r, env)
 	if rt == nil {

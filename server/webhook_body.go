@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ func isErr(err, target error) bool { return errors.Is(err, target) }
 // readBody reads the raw body, bounded in size and reading time, before
 // anything is verified or decoded; ok is false once it has answered.
 func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMedia(ct) {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMedia(ct) && !rc.takesForm(ct) {
 		writeWebhookProblem(w, http.StatusUnsupportedMediaType, ProblemWebhookMedia, "a delivery's body must be JSON")
 		return nil, false
 	}
@@ -41,6 +42,33 @@ func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]b
 		return nil, false
 	}
 	return b, true
+}
+
+// takesForm reports whether a delivery of media type ct is GitHub's form
+// encoding (payload=<JSON>), which only a GitHub receiver accepts.
+func (rc *WebhookReceiver) takesForm(ct string) bool {
+	_, github := rc.cfg.scheme.(githubScheme)
+	return github && isFormMedia(ct)
+}
+
+func isFormMedia(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/x-www-form-urlencoded"
+}
+
+// formPayload is the JSON of a form-encoded delivery: its one payload
+// field. The signature covers the form as sent, so it is read only after
+// the signature is verified.
+func formPayload(body []byte) ([]byte, error) {
+	values, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil, errors.New("the form body does not parse")
+	}
+	p := values["payload"]
+	if len(p) != 1 || len(values) != 1 {
+		return nil, errors.New("a form delivery carries exactly one field, payload")
+	}
+	return []byte(p[0]), nil
 }
 
 func isJSONMedia(ct string) bool {

@@ -1,6 +1,7 @@
 package idemsrv
 
 import (
+	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -53,12 +54,13 @@ func (c *webhookConfig) setScheme(s webhookScheme, err error) {
 // WithStandardWebhooks verifies deliveries signed as Standard Webhooks
 // (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 of
 // "id.timestamp.body"), the scheme of OpenAI and Svix. Each secret is
-// "whsec_" and the base64 key; pass several while a key rotates: a delivery
-// signed with any of them is accepted. The delivery id is webhook-id.
+// "whsec_" and the base64 key (symmetric signatures, v1) or "whpk_" and the
+// sender's base64 Ed25519 public key (asymmetric signatures, v1a); pass
+// several while a key rotates: a delivery signed with any of them is
+// accepted. The delivery id is webhook-id.
 func WithStandardWebhooks(secrets ...string) WebhookOption {
 	return func(c *webhookConfig) {
-		keys, err := standardKeys(secrets)
-		c.setScheme(standardScheme{keys: keys}, err)
+		c.setScheme(standardKeys(secrets))
 	}
 }
 
@@ -173,21 +175,34 @@ func newWebhookConfig(opts []WebhookOption) (webhookConfig, error) {
 	return c, nil
 }
 
-// standardKeys decodes Standard Webhooks secrets: "whsec_" (optional) and
-// the key in base64.
-func standardKeys(secrets []string) ([][]byte, error) {
+// standardKeys decodes Standard Webhooks keys by their prefix: "whsec_"
+// (or none) and a base64 HMAC key, or "whpk_" and a base64 Ed25519 public
+// key. A "whsk_" secret key is refused: it signs, and a receiver only
+// verifies.
+func standardKeys(secrets []string) (standardScheme, error) {
+	var s standardScheme
 	if len(secrets) == 0 {
-		return nil, fmt.Errorf("%w: WithStandardWebhooks needs at least one secret", ErrWebhookConfig)
+		return s, fmt.Errorf("%w: WithStandardWebhooks needs at least one secret", ErrWebhookConfig)
 	}
-	keys := make([][]byte, 0, len(secrets))
-	for i, s := range secrets {
-		k, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(s, "whsec_"))
-		if err != nil || len(k) == 0 {
-			return nil, fmt.Errorf("%w: Standard Webhooks secret %d is not whsec_ and a base64 key", ErrWebhookConfig, i+1)
+	for i, secret := range secrets {
+		if strings.HasPrefix(secret, "whsk_") {
+			return s, fmt.Errorf("%w: Standard Webhooks key %d is a secret key (whsk_); give the receiver the public key (whpk_)", ErrWebhookConfig, i+1)
 		}
-		keys = append(keys, k)
+		if b64, ok := strings.CutPrefix(secret, "whpk_"); ok {
+			k, err := base64.StdEncoding.DecodeString(b64)
+			if err != nil || len(k) != ed25519.PublicKeySize {
+				return s, fmt.Errorf("%w: Standard Webhooks key %d is not whpk_ and a base64 Ed25519 public key", ErrWebhookConfig, i+1)
+			}
+			s.public = append(s.public, ed25519.PublicKey(k))
+			continue
+		}
+		k, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+		if err != nil || len(k) == 0 {
+			return s, fmt.Errorf("%w: Standard Webhooks secret %d is not whsec_ and a base64 key", ErrWebhookConfig, i+1)
+		}
+		s.keys = append(s.keys, k)
 	}
-	return keys, nil
+	return s, nil
 }
 
 // rawKeys keeps secrets that are used as written (Stripe's, GitHub's).

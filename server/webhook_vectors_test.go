@@ -13,7 +13,7 @@ import (
 // whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw, id msg_p5jXN8AQM9LWM0D4loKWxJek,
 // timestamp 1614265330, payload {"test": 2432232314}.
 func TestStandardWebhooksVector(t *testing.T) {
-	keys, err := standardKeys([]string{"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"})
+	scheme, err := standardKeys([]string{"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,18 +25,18 @@ func TestStandardWebhooksVector(t *testing.T) {
 	h.Set("webhook-signature", "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= v2,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
 	body := []byte(`{"test": 2432232314}`)
 	now := time.Unix(1614265330, 0)
-	id, err := standardScheme{keys: keys}.verify(h, body, now, 5*time.Minute)
+	id, err := scheme.verify(h, body, now, 5*time.Minute)
 	if err != nil || id != "msg_p5jXN8AQM9LWM0D4loKWxJek" {
 		t.Fatalf("the published vector: id %q, err %v", id, err)
 	}
-	if _, err := (standardScheme{keys: keys}).verify(h, body, now.Add(5*time.Minute+time.Second), 5*time.Minute); !errors.Is(err, ErrWebhookStale) {
+	if _, err := scheme.verify(h, body, now.Add(5*time.Minute+time.Second), 5*time.Minute); !errors.Is(err, ErrWebhookStale) {
 		t.Errorf("a delivery 5m1s old: err = %v, want ErrWebhookStale", err)
 	}
-	if _, err := (standardScheme{keys: keys}).verify(h, body, now.Add(-5*time.Minute-time.Second), 5*time.Minute); !errors.Is(err, ErrWebhookStale) {
+	if _, err := scheme.verify(h, body, now.Add(-5*time.Minute-time.Second), 5*time.Minute); !errors.Is(err, ErrWebhookStale) {
 		t.Errorf("a delivery 5m1s in the future: err = %v, want ErrWebhookStale", err)
 	}
 	h.Set("webhook-signature", "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=")
-	if _, err := (standardScheme{keys: keys}).verify(h, body, now, 5*time.Minute); !errors.Is(err, ErrWebhookSignature) {
+	if _, err := scheme.verify(h, body, now, 5*time.Minute); !errors.Is(err, ErrWebhookSignature) {
 		t.Errorf("the reference library's invalid signature: err = %v", err)
 	}
 }

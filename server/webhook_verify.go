@@ -1,6 +1,7 @@
 package idemsrv
 
 import (
+	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -82,8 +83,16 @@ func clip(s string) string {
 	return s
 }
 
-// standardScheme is Standard Webhooks' symmetric scheme (v1).
-type standardScheme struct{ keys [][]byte }
+// standardScheme is Standard Webhooks' scheme: symmetric signatures (v1,
+// HMAC-SHA256 with keys) and asymmetric ones (v1a, Ed25519 with public).
+type standardScheme struct {
+	keys   [][]byte
+	public []ed25519.PublicKey
+}
+
+// maxAsymmetric bounds the v1a signatures checked per delivery: an Ed25519
+// verification costs some 50 µs, and the header is the sender's to fill.
+const maxAsymmetric = 4
 
 func (standardScheme) name() string { return "standard-webhooks" }
 
@@ -95,21 +104,46 @@ func (s standardScheme) verify(h http.Header, body []byte, now time.Time, tol ti
 	if _, err := strconv.ParseInt(ts, 10, 64); err != nil {
 		return "", fmt.Errorf("%w: the timestamp %q is not unix seconds", ErrWebhookHeaders, clip(ts))
 	}
-	var sigs [][]byte
-	for _, f := range strings.Fields(sig) {
-		v, b64, ok := strings.Cut(f, ",")
-		if !ok || v != "v1" || len(sigs) == maxSignatures {
-			// Other versions (v1a, asymmetric) are not this scheme's.
-			continue
-		}
-		if b, err := base64.StdEncoding.DecodeString(b64); err == nil {
-			sigs = append(sigs, b)
-		}
-	}
-	if !anyMatch(s.keys, sigs, []byte(id), []byte("."), []byte(ts), []byte("."), body) {
+	sym, asym := standardSignatures(sig)
+	if !anyMatch(s.keys, sym, []byte(id), []byte("."), []byte(ts), []byte("."), body) && !s.anyVerifies(asym, id, ts, body) {
 		return "", ErrWebhookSignature
 	}
 	return id, checkTimestamp(ts, now, tol)
+}
+
+// standardSignatures splits a webhook-signature header into its v1 and v1a
+// signatures (other versions ignored), each list bounded.
+func standardSignatures(header string) (sym, asym [][]byte) {
+	for _, f := range strings.Fields(header) {
+		v, b64, _ := strings.Cut(f, ",")
+		b, err := base64.StdEncoding.DecodeString(b64)
+		switch {
+		case err != nil:
+		case v == "v1" && len(sym) < maxSignatures:
+			sym = append(sym, b)
+		case v == "v1a" && len(asym) < maxAsymmetric && len(b) == ed25519.SignatureSize:
+			asym = append(asym, b)
+		}
+	}
+	return sym, asym
+}
+
+// anyVerifies reports whether one of sigs is an Ed25519 signature of
+// "id.ts.body" by one of the public keys.
+func (s standardScheme) anyVerifies(sigs [][]byte, id, ts string, body []byte) bool {
+	if len(s.public) == 0 || len(sigs) == 0 {
+		return false
+	}
+	msg := make([]byte, 0, len(id)+len(ts)+2+len(body))
+	msg = append(append(append(append(append(msg, id...), '.'), ts...), '.'), body...)
+	for _, k := range s.public {
+		for _, sig := range sigs {
+			if ed25519.Verify(k, msg, sig) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stripeScheme is Stripe's Stripe-Signature scheme.

@@ -1,7 +1,9 @@
 package webhooktest
 
 import (
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +217,56 @@ func TestWebhookReceiverRefusesUnsafeConfig(t *testing.T) {
 		if _, err := idemsrv.NewWebhookReceiver(routes, opts...); err == nil || !strings.Contains(err.Error(), "invalid webhook receiver configuration") {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestGitHubFormDelivery: GitHub's application/x-www-form-urlencoded
+// content type (payload=<JSON>) is verified over the raw form body and
+// decoded from its payload field; other senders never send forms (415).
+func TestGitHubFormDelivery(t *testing.T) {
+	srv, s := newReceiver(t, idemsrv.WithGitHubSignature("new secret"))
+	form := func(h http.Header, body string) answer {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/hooks/paymentSucceeded", strings.NewReader(body))
+		for k, v := range h {
+			req.Header[k] = v
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return answer{resp.StatusCode, resp.Header, string(b)}
+	}
+	body := "payload=" + url.QueryEscape(event("g1"))
+	if a := form(signGitHub("new secret", "d1", clockNow, body), body); a.status != 204 {
+		t.Fatalf("a signed form delivery: %d %s", a.status, a.body)
+	}
+	if a := form(signGitHub("new secret", "d1", clockNow, body), body); a.status != 204 || a.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("its redelivery: %d %v", a.status, a.header)
+	}
+	if a := form(signGitHub("other secret", "d2", clockNow, body), body); a.status != 401 {
+		t.Errorf("a form signed with another secret: %d %s", a.status, a.body)
+	}
+	for _, bad := range []string{"other=1", "payload=1&payload=2", "payload=%zz"} {
+		if a := form(signGitHub("new secret", "d3", clockNow, bad), bad); a.status != 400 {
+			t.Errorf("form %q: %d %s, want 400", bad, a.status, a.body)
+		}
+	}
+	if got := s.applied(t); got["paymentSucceeded"] != 1 || s.total(t) != 1 {
+		t.Errorf("applied %v, want paymentSucceeded once", got)
+	}
+	std, _ := newReceiver(t, idemsrv.WithStandardWebhooks(schemes[0].new))
+	req, _ := http.NewRequest(http.MethodPost, std.URL+"/hooks/paymentSucceeded", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnsupportedMediaType {
+		t.Errorf("a form to a Standard Webhooks receiver: %d, want 415", resp.StatusCode)
 	}
 }
