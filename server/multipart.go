@@ -66,7 +66,7 @@ func (d *Request) Multipart(dst any, required bool, enc ...wire.Encoding) {
 	}
 	parts, err := readParts(b, params["boundary"])
 	if err == nil {
-		err = decodeParts(parts, reflect.ValueOf(dst).Elem(), enc, d.e.cfg.maxDepth)
+		err = decodeInto(parts, reflect.ValueOf(dst).Elem(), enc, d.e.cfg.maxDepth)
 	}
 	if err != nil {
 		d.fail(http.StatusBadRequest, ProblemBadRequest, err)
@@ -151,11 +151,28 @@ func isUpperHex(s string) bool {
 	return strings.ToUpper(s) == s
 }
 
+// decodeInto decodes the parts into rv, a struct or (an optional body) a
+// pointer to one that it sets.
+func decodeInto(parts []formPart, rv reflect.Value, enc []wire.Encoding, maxDepth int) error {
+	if rv.Kind() != reflect.Pointer {
+		return decodeParts(parts, rv, enc, maxDepth)
+	}
+	nv := reflect.New(rv.Type().Elem())
+	if err := decodeInto(parts, nv.Elem(), enc, maxDepth); err != nil {
+		return err
+	}
+	rv.Set(nv)
+	return nil
+}
+
 // decodeParts places the parts into the struct rv: files directly, the
 // other parts through one JSON document, so that the model's own JSON
 // decoding (nullable fields, unions, additional properties) applies.
 func decodeParts(parts []formPart, rv reflect.Value, enc []wire.Encoding, maxDepth int) error {
 	t := rv.Type()
+	if t.Kind() != reflect.Struct {
+		return fmt.Errorf("a multipart body cannot be read into a %s", t)
+	}
 	fields := jsonFields(t)
 	files := map[int]formPart{}
 	raws := map[string]json.RawMessage{}

@@ -149,3 +149,24 @@ func TestMultipartRefusals(t *testing.T) {
 		t.Errorf("error %v is not a *PartError naming count", d.err)
 	}
 }
+
+// TestMultipartOptionalBody: an optional body (a pointer) is allocated and
+// filled; an absent one stays nil.
+func TestMultipartOptionalBody(t *testing.T) {
+	body, ct, _ := wire.EncodeMultipart(upload{Count: 7})
+	e, _ := New(nil)
+	var got *upload
+	r := httptest.NewRequest("POST", "/documents", bytes.NewReader(body))
+	r.Header.Set("Content-Type", ct)
+	d := e.Decode(httptest.NewRecorder(), r)
+	d.Multipart(&got, false, uploadEnc...)
+	if d.err != nil || got == nil || got.Count != 7 {
+		t.Fatalf("got %+v, %v", got, d.err)
+	}
+	got = nil
+	d = e.Decode(httptest.NewRecorder(), httptest.NewRequest("POST", "/documents", nil))
+	d.Multipart(&got, false, uploadEnc...)
+	if d.err != nil || got != nil {
+		t.Fatalf("absent body: %+v, %v", got, d.err)
+	}
+}

@@ -145,3 +145,42 @@ func (e *Engine) AnswerMedia(w http.ResponseWriter, r *http.Request, chosen stri
 	writeInternal(w)
 	return "", false
 }
+
+// Media is one body of a response that declares several media types: the
+// types it is sent as, whether it is JSON, and the result field holding it
+// (a string or []byte when not JSON).
+type Media struct {
+	Types []string
+	JSON  bool
+	Value any
+}
+
+// WriteMedia answers status with the body of the media type AnswerMedia
+// picks from the handler's choice (chosen, the result's ContentType) and
+// the request's Accept header.
+func (e *Engine) WriteMedia(w http.ResponseWriter, r *http.Request, status int, chosen string, bodies ...Media) {
+	var offered []string
+	for _, b := range bodies {
+		offered = append(offered, b.Types...)
+	}
+	ct, ok := e.AnswerMedia(w, r, chosen, offered)
+	if !ok {
+		return
+	}
+	for _, b := range bodies {
+		for _, t := range b.Types {
+			if t != ct {
+				continue
+			}
+			if strings.Contains(ct, "*") {
+				ct = "application/octet-stream" // a range names no type to send
+			}
+			if b.JSON {
+				writeJSONAs(w, status, ct, b.Value)
+				return
+			}
+			WriteText(w, status, ct, b.Value)
+			return
+		}
+	}
+}

@@ -65,3 +65,25 @@ func TestAnswerMedia(t *testing.T) {
 		t.Error("MediaType does not read what WithMediaType stored")
 	}
 }
+
+// TestWriteMedia: the body of the picked type is written as that type.
+func TestWriteMedia(t *testing.T) {
+	e, _ := New(nil)
+	bodies := []Media{{Types: []string{"application/vnd.r+json"}, JSON: true, Value: map[string]int{"total": 3}},
+		{Types: []string{"text/csv", "text/plain"}, Value: "a,b"}, {Types: []string{"application/pdf"}, Value: []byte("%PDF")}}
+	for _, c := range []struct{ accept, chosen, ct, body string }{
+		{"", "", "application/vnd.r+json", `{"total":3}`},
+		{"text/plain", "", "text/plain", "a,b"},
+		{"*/*", "application/pdf", "application/pdf", "%PDF"},
+	} {
+		r := httptest.NewRequest("GET", "/r", nil)
+		if c.accept != "" {
+			r.Header.Set("Accept", c.accept)
+		}
+		w := httptest.NewRecorder()
+		e.WriteMedia(w, r, 200, c.chosen, bodies...)
+		if w.Code != 200 || w.Header().Get("Content-Type") != c.ct || w.Body.String() != c.body {
+			t.Errorf("Accept %q chosen %q: %d %q %q, want %q %q", c.accept, c.chosen, w.Code, w.Header().Get("Content-Type"), w.Body, c.ct, c.body)
+		}
+	}
+}
