@@ -75,7 +75,7 @@ func TestMultipartDecodesWhatTheClientEncodes(t *testing.T) {
 		Avatar:  idemrt.File{Name: "dir/ü ñ.bin", Content: strings.NewReader("avatar")},
 		Caption: &caption, Count: 42, Labels: []string{"l1", "l,2"},
 		Meta: &upMeta{Title: "t", Pages: 3}, Link: &upMeta{Title: "deep", Pages: 9},
-		Expand: []string{"x", "y"}, AdditionalProperties: map[string]string{"na\"me\r\n": "v1", "other": "v2"},
+		Expand: []string{"x", "y"}, AdditionalProperties: map[string]string{"na\"me\r\n": "v1", "other": "v2", "100%41%2": "v3"},
 	}
 	body, ct, err := wire.EncodeMultipart(sent, uploadEnc...)
 	if err != nil {
