@@ -46,7 +46,7 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 			continue
 		}
 		args := g.methodArgs(op)
-		ret, _ := g.returns(op)
+		ret := g.handlerReturns(op)
 		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q).", op.GoName, op.Method, inlineText(op.Path), op.ID)).Line().
 			Id(op.GoName).Params(args[:len(args)-1]...).Add(ret))
 	}

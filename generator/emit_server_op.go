@@ -128,6 +128,7 @@ func (g *gen) emitServeOp(rt *serverRoute) jen.Code {
 		}
 		body = append(body, jen.If(jen.Id("d").Dot("Failed").Call()).Block(jen.Return()))
 	}
+	body = append(body, emitNegotiate(op)...)
 	call := jen.Id("s").Dot("h").Dot(op.GoName).Call(args...)
 	fail := jen.If(jen.Err().Op("!=").Nil()).Block(
 		jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
@@ -177,12 +178,13 @@ func (g *gen) emitParamDecodes(rt *serverRoute) []jen.Code {
 //	d.JSON(&body, true)
 //	d.Form(&body, true, wire.Encoding{Property: "expand", Style: wire.StyleDeepObject, Explode: true})
 func bodyDecode(p *bodyPlan) jen.Code {
-	if p.kind == bodyForm {
+	if p.kind == bodyForm || p.kind == bodyMultipart {
+		method := map[bodyKind]string{bodyForm: "Form", bodyMultipart: "Multipart"}[p.kind]
 		if enc := encodingLiterals(p); len(enc) > 0 {
 			args := append([]jen.Code{jen.Lit(!p.optional)}, enc...)
-			return jen.Id("d").Dot("Form").Call(lines(jen.Op("&").Id("body"), args)...)
+			return jen.Id("d").Dot(method).Call(lines(jen.Op("&").Id("body"), args)...)
 		}
-		return jen.Id("d").Dot("Form").Call(jen.Op("&").Id("body"), jen.Lit(!p.optional))
+		return jen.Id("d").Dot(method).Call(jen.Op("&").Id("body"), jen.Lit(!p.optional))
 	}
 	method := map[bodyKind]string{bodyJSON: "JSON", bodyText: "Text", bodyRaw: "Bytes"}[p.kind]
 	return jen.Id("d").Dot(method).Call(jen.Op("&").Id("body"), jen.Lit(!p.optional))
@@ -194,6 +196,9 @@ func bodyDecode(p *bodyPlan) jen.Code {
 func (g *gen) emitRespond(op *ir.Operation) []jen.Code {
 	ids := g.opNames[op]
 	def := successStatus(op)
+	if mainShape(op) == shapeDownload {
+		return []jen.Code{writeDownload(op)}
+	}
 	if ids.result == "" {
 		b := successBodies(op)[0]
 		return []jen.Code{writeBody(b, jen.Lit(def), jen.Id("out"))}
@@ -222,7 +227,7 @@ func writeBodies(op *ir.Operation, names map[string]string) jen.Code {
 	if len(groups) == 0 {
 		return jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Id("st"))
 	}
-	first := writeBody(groups[0][0], jen.Id("st"), jen.Id("out").Dot(names[groups[0][0].key]))
+	first := writeGroup(groups[0], jen.Id("st"), names)
 	var cases []jen.Code
 	for _, grp := range groups[1:] {
 		if groupSignature(grp) == groupSignature(groups[0]) {
@@ -233,7 +238,7 @@ func writeBodies(op *ir.Operation, names map[string]string) jen.Code {
 		if r.Class > 0 {
 			cond = jen.Id("st").Op("/").Lit(100).Op("==").Lit(r.Class)
 		}
-		cases = append(cases, jen.Case(cond).Block(writeBody(grp[0], jen.Id("st"), jen.Id("out").Dot(names[grp[0].key]))))
+		cases = append(cases, jen.Case(cond).Block(writeGroup(grp, jen.Id("st"), names)))
 	}
 	if len(cases) == 0 {
 		return first

@@ -93,13 +93,6 @@ func serverGap(op *ir.Operation) string {
 	switch {
 	case mainShape(op) == shapeStream:
 		return "it streams its answer"
-	case mainShape(op) == shapeDownload:
-		return "it answers a download"
-	case multiMedia(op):
-		return "it answers several media types"
-	}
-	if plan := requestBody(op); plan != nil && plan.kind == bodyMultipart {
-		return "it takes a multipart body"
 	}
 	return ""
 }

@@ -14,9 +14,6 @@ import (
 // method of the same name without its call options, so one set of models serves both ends. A method
 // answers a declared error status by returning an *idemrt.StatusError with StatusCode and Model set;
 // any other error is answered 500 without its text.
-//
-// Not served yet, answered 501: GetReport (it answers several media types), UploadDocument (it takes a
-// multipart body).
 type Handler interface {
 	// CancelSearch serves POST /searches/{id}/cancel (operation "cancelSearch").
 	CancelSearch(ctx context.Context, body *CancelSearchRequest, params CancelSearchParams) error
@@ -24,12 +21,16 @@ type Handler interface {
 	CreateExport(ctx context.Context) (*Document, error)
 	// GetExport serves GET /exports/{id} (operation "getExport").
 	GetExport(ctx context.Context, params GetExportParams) (*Document, error)
+	// GetReport serves GET /reports/{report_id} (operation "getReport").
+	GetReport(ctx context.Context, params GetReportParams) (*GetReportResult, error)
 	// PutBlob serves PUT /blobs/{name} (operation "putBlob").
 	PutBlob(ctx context.Context, body io.Reader, params PutBlobParams) error
 	// StartLogin serves GET /login (operation "startLogin").
 	StartLogin(ctx context.Context) (*StartLoginResult, error)
 	// SubmitSearch serves POST /searches (operation "submitSearch").
 	SubmitSearch(ctx context.Context, body SearchForm) error
+	// UploadDocument serves POST /documents (operation "uploadDocument").
+	UploadDocument(ctx context.Context, body DocumentUpload, params UploadDocumentParams) (*Document, error)
 }
 
 // Server serves the API over HTTP by calling a Handler; it is an http.Handler. Mount it under the path of the
@@ -44,7 +45,7 @@ type Server struct {
 // idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error
 // naming them. idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.
 func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
-	e, err := idemsrv.New(nil, opts...)
+	e, err := idemsrv.New([]string{"uploadDocument"}, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,9 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	if err := e.Handle(mux, "GET /exports/{p0}", getExportRoute, s.serveGetExport); err != nil {
 		return nil, err
 	}
-	mux.Handle("GET /reports/{p0}", idemsrv.NotImplemented("getReport"))
+	if err := e.Handle(mux, "GET /reports/{p0}", getReportRoute, s.serveGetReport); err != nil {
+		return nil, err
+	}
 	if err := e.Handle(mux, "PUT /blobs/{p0}", putBlobRoute, s.servePutBlob); err != nil {
 		return nil, err
 	}
@@ -69,7 +72,9 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	if err := e.Handle(mux, "POST /searches", submitSearchRoute, s.serveSubmitSearch); err != nil {
 		return nil, err
 	}
-	mux.Handle("POST /documents", idemsrv.NotImplemented("uploadDocument"))
+	if err := e.Handle(mux, "POST /documents", uploadDocumentRoute, s.serveUploadDocument); err != nil {
+		return nil, err
+	}
 	s.root = e.Wrap(mux)
 	return s, nil
 }
@@ -138,6 +143,48 @@ func (s *Server) serveGetExport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.WriteJSON(w, 200, out)
+}
+
+// getReportRoute is what the server checks for GetReport before its handler runs.
+var getReportRoute = idemsrv.Route{
+	Op:        &getReportOp,
+	Anonymous: true,
+}
+
+// serveGetReport decodes a GetReport request, calls the handler and writes its answer.
+func (s *Server) serveGetReport(w http.ResponseWriter, r *http.Request) {
+	var params GetReportParams
+	d := s.engine.Decode(w, r)
+	d.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, 1, &params.ReportID)
+	if d.Failed() {
+		return
+	}
+	mt, ok := idemsrv.Negotiate(r, []string{"application/json", "text/csv", "application/pdf", "text/plain"})
+	if !ok {
+		idemsrv.NotAcceptable(w, []string{"application/json", "text/csv", "application/pdf", "text/plain"})
+		return
+	}
+	r = r.WithContext(idemsrv.WithMediaType(r.Context(), mt))
+	out, err := s.h.GetReport(r.Context(), params)
+	if err != nil {
+		s.engine.WriteError(w, r, &getReportRoute, err)
+		return
+	}
+	if out == nil {
+		s.engine.WriteError(w, r, &getReportRoute, idemsrv.ErrNilResult)
+		return
+	}
+	st := idemsrv.Status(out.StatusCode, 200)
+	switch {
+	case st == 202:
+		idemsrv.WriteText(w, st, "text/plain", out.BodyText)
+	default:
+		s.engine.WriteMedia(w, r, st, out.ContentType,
+			idemsrv.Media{Types: []string{"application/json"}, JSON: true, Value: out.Body},
+			idemsrv.Media{Types: []string{"text/csv"}, Value: out.BodyText},
+			idemsrv.Media{Types: []string{"application/pdf"}, Value: out.BodyBytes},
+		)
+	}
 }
 
 // putBlobRoute is what the server checks for PutBlob before its handler runs.
@@ -211,4 +258,35 @@ func (s *Server) serveSubmitSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.WriteEmpty(w, 204)
+}
+
+// uploadDocumentRoute is what the server checks for UploadDocument before its handler runs.
+var uploadDocumentRoute = idemsrv.Route{
+	Op:        &uploadDocumentOp,
+	Anonymous: true,
+}
+
+// serveUploadDocument decodes a UploadDocument request, calls the handler and writes its answer.
+func (s *Server) serveUploadDocument(w http.ResponseWriter, r *http.Request) {
+	var body DocumentUpload
+	var params UploadDocumentParams
+	d := s.engine.Decode(w, r)
+	d.Key("Idempotency-Key", &params.IdempotencyKey)
+	d.Multipart(&body,
+		true,
+		wire.Encoding{Property: "caption", ContentType: "text/markdown"},
+		wire.Encoding{Property: "expand", Style: wire.StyleDeepObject, Explode: true},
+		wire.Encoding{Property: "file", ContentType: "image/png, image/jpeg"},
+		wire.Encoding{Property: "link", Style: wire.StyleDeepObject, Explode: true},
+		wire.Encoding{Property: "metadata", ContentType: "application/json"},
+	)
+	if d.Failed() {
+		return
+	}
+	out, err := s.h.UploadDocument(r.Context(), body, params)
+	if err != nil {
+		s.engine.WriteError(w, r, &uploadDocumentRoute, err)
+		return
+	}
+	idemsrv.WriteJSON(w, 201, out)
 }
