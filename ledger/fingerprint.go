@@ -23,7 +23,8 @@ import (
 // A JSON body (by its content type, or any body when contentType is empty) is
 // canonicalised first, so that key order and insignificant whitespace do not
 // make two equal payloads look different; any other body, or JSON that does
-// not parse, is hashed as raw bytes.
+// not parse, is hashed as raw bytes. A multipart body is hashed without
+// its boundary, as the parts between the delimiters.
 //
 // headers are the request headers the application put in the fingerprint
 // (Config.FingerprintHeaders), as HeaderFields returns them; without any the
@@ -47,9 +48,27 @@ func Fingerprint(method, operation, target, contentType string, body []byte, hea
 			return hex.EncodeToString(h.Sum(nil))
 		}
 	}
+	if boundary := multipartBoundary(contentType); boundary != "" {
+		// A client draws a new boundary for each body it builds; the
+		// parts between the delimiters are the request.
+		writeField(h, []byte("multipart"))
+		for _, seg := range bytes.Split(body, []byte("--"+boundary)) {
+			writeField(h, seg)
+		}
+		return hex.EncodeToString(h.Sum(nil))
+	}
 	writeField(h, []byte("raw"))
 	writeField(h, body)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// multipartBoundary is the boundary of a multipart content type, or "".
+func multipartBoundary(contentType string) string {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || !strings.HasPrefix(mt, "multipart/") {
+		return ""
+	}
+	return params["boundary"]
 }
 
 // HeaderFields returns one field per name for Fingerprint: the canonical

@@ -1,8 +1,11 @@
 package ledger
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"testing"
@@ -168,5 +171,46 @@ func TestHeaderFields(t *testing.T) {
 	}
 	if Fingerprint("POST", "o", "/o", "", nil, HeaderFields(nil, nil)...) != Fingerprint("POST", "o", "/o", "", nil) {
 		t.Error("no fingerprint headers changed the fingerprint")
+	}
+}
+
+// multipartBody writes one field and one file part under boundary.
+func multipartBody(t *testing.T, boundary, field, file string) (string, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if err := w.SetBoundary(boundary); err != nil {
+		t.Fatal(err)
+	}
+	w.WriteField("purpose", field)
+	fw, _ := w.CreateFormFile("file", "a.txt")
+	io.WriteString(fw, file)
+	w.Close()
+	return w.FormDataContentType(), buf.Bytes()
+}
+
+// TestFingerprintMultipartIgnoresTheBoundary: a client picks a new random
+// boundary for each body it builds, so the same parts resent under the
+// same key (by a new process, after an unknown outcome) fingerprint the
+// same; other parts do not.
+func TestFingerprintMultipartIgnoresTheBoundary(t *testing.T) {
+	fp := func(ct string, body []byte) string { return Fingerprint("POST", "upload", "/files", ct, body) }
+	ct1, b1 := multipartBody(t, "b1b1b1b1b1", "avatar", "bytes of the file")
+	ct2, b2 := multipartBody(t, "0123456789abcdef", "avatar", "bytes of the file")
+	ct3, b3 := multipartBody(t, "b1b1b1b1b1", "avatar", "other bytes")
+	if fp(ct1, b1) != fp(ct2, b2) {
+		t.Error("the same parts under two boundaries fingerprint differently")
+	}
+	if fp(ct1, b1) == fp(ct3, b3) {
+		t.Error("other file bytes fingerprint the same")
+	}
+	// A part whose content holds the other body's delimiter is not the
+	// same request.
+	ct4, b4 := multipartBody(t, "xyxyxyxyxy", "avatar", "x\r\n--b1b1b1b1b1\r\ny")
+	if fp(ct4, b4) == fp(ct1, b1) {
+		t.Error("a delimiter inside a part collided")
+	}
+	if fp("multipart/form-data", b1) != Fingerprint("POST", "upload", "/files", "application/octet-stream", b1) {
+		t.Error("a multipart body without a boundary is not hashed raw")
 	}
 }
