@@ -66,6 +66,11 @@ type Route struct {
 	// (application/problem+json, say), by exact status, by class (4 for
 	// "4XX") or 0 for the default response.
 	ErrorMediaTypes map[int]string
+	// Stream is set for an operation whose answer is a stream of events
+	// (ServeStream). Such an operation never runs through the ledger,
+	// which cannot store a stream and replay it; a keyed one still needs
+	// a well-formed key, which the handler receives.
+	Stream *StreamFormat
 }
 
 // Handle registers serve on mux under pattern (an http.ServeMux pattern,
@@ -74,7 +79,10 @@ type Route struct {
 // paths of the spec that overlap) is an error, not a panic.
 func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) (err error) {
 	var h http.Handler = serve
-	if rt.Op.Safety == idemrt.Keyed && e.cfg.ledger != nil {
+	switch {
+	case rt.Op.Safety == idemrt.Keyed && rt.Stream != nil:
+		h = requireKey(rt.Op.KeyHeader, h)
+	case rt.Op.Safety == idemrt.Keyed && e.cfg.ledger != nil:
 		h = e.cfg.ledger.HandleRoute(ledger.Route{
 			Operation: rt.Op.ID, KeyHeader: rt.Op.KeyHeader, Caller: rt.caller,
 			FingerprintHeaders: rt.FingerprintHeaders, BusyRetryAfter: e.cfg.busyAfter,
