@@ -47,13 +47,20 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 		}
 		args := g.methodArgs(op)
 		ret, _ := g.returns(op)
+		sig := jen.Id(op.GoName).Params(args[:len(args)-1]...).Add(ret)
+		if serverStreams(op) {
+			sig = g.streamHandlerMethod(op)
+		}
 		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q).", op.GoName, op.Method, inlineText(op.Path), op.ID)).Line().
-			Id(op.GoName).Params(args[:len(args)-1]...).Add(ret))
+			Add(sig))
 	}
 	doc := []string{"Handler is the server side of the API: one method per operation, with the signature of the client " +
 		"method of the same name without its call options, so one set of models serves both ends. A method answers " +
 		"a declared error status by returning an *idemrt.StatusError with StatusCode and Model set; any other error " +
 		"is answered 500 without its text."}
+	if streams := streamHandlerDoc(routes); streams != "" {
+		doc = append(doc, streams)
+	}
 	if len(gaps) > 0 {
 		doc = append(doc, "Not served yet, answered 501: "+strings.Join(gaps, ", ")+".")
 	}
@@ -84,7 +91,8 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 	var keyed []jen.Code
 	var body []jen.Code
 	for _, rt := range routes {
-		if rt.why == "" && rt.op.Retry.Safety == ir.Keyed {
+		// A stream never runs through the ledger (idemsrv.Route.Stream).
+		if rt.why == "" && rt.op.Retry.Safety == ir.Keyed && !serverStreams(rt.op) {
 			keyed = append(keyed, jen.Lit(rt.op.ID))
 		}
 	}

@@ -45,6 +45,9 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	if media := errorMediaTypes(op); len(media) > 0 {
 		vals = append(vals, jen.Line().Id("ErrorMediaTypes").Op(":").Map(jen.Int()).String().Values(media...))
 	}
+	if serverStreams(op) {
+		vals = append(vals, jen.Line().Id("Stream").Op(":").Add(streamFormat(op)))
+	}
 	vals = append(vals, jen.Line())
 	name := g.opNames[op].route
 	return jen.Commentf("%s is what the server checks for %s before its handler runs.", name, op.GoName).Line().
@@ -132,12 +135,15 @@ func (g *gen) emitServeOp(rt *serverRoute) jen.Code {
 	fail := jen.If(jen.Err().Op("!=").Nil()).Block(
 		jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
 		jen.Return())
-	if !g.returnsValue(op) {
+	switch {
+	case serverStreams(op):
+		body = append(body, g.serveStreamCall(op, args))
+	case !g.returnsValue(op):
 		body = append(body, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(
 			jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
 			jen.Return()),
 			jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Lit(successStatus(op))))
-	} else {
+	default:
 		body = append(body, jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call), fail)
 		body = append(body, g.emitRespond(op)...)
 	}

@@ -91,8 +91,6 @@ func muxPattern(op *ir.Operation) (string, map[string]int) {
 // serverGap says why the generated server does not serve op yet, or "".
 func serverGap(op *ir.Operation) string {
 	switch {
-	case mainShape(op) == shapeStream:
-		return "it streams its answer"
 	case mainShape(op) == shapeDownload:
 		return "it answers a download"
 	case multiMedia(op):

@@ -71,12 +71,13 @@ func TestServerImports(t *testing.T) {
 	}
 }
 
-// TestServerLeavesOutWhatItCannotServe: an operation that only streams is
-// not a Handler method; its route answers 501, and the Handler's doc says so.
+// TestServerLeavesOutWhatItCannotServe: an operation that answers a
+// download is not a Handler method; its route answers 501, and the
+// Handler's doc says so.
 func TestServerLeavesOutWhatItCannotServe(t *testing.T) {
 	src := serverFiles(t, "streaming.yaml")["server_gen.go"]
 	if !strings.Contains(src, "Not served yet, answered 501:") || !strings.Contains(src, "idemsrv.NotImplemented(") {
-		t.Errorf("streaming operations are not reported as unserved:\n%s", src)
+		t.Errorf("download operations are not reported as unserved:\n%s", src)
 	}
 }
 
