@@ -77,7 +77,13 @@ type Route struct {
 // "POST /orders/{p0}"), behind the route's precondition check and, for a
 // keyed operation with a ledger, the ledger. A pattern the mux refuses (two
 // paths of the spec that overlap) is an error, not a panic.
-func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) (err error) {
+func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) error {
+	return route(mux, pattern, rt.Op.ID, e.guard(rt, serve))
+}
+
+// guard puts serve behind what the route checks: the key (the ledger, or
+// for a stream the key's form alone) and the required preconditions.
+func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 	var h http.Handler = serve
 	switch {
 	case rt.Op.Safety == idemrt.Keyed && rt.Stream != nil:
@@ -91,9 +97,15 @@ func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http
 	if len(rt.Preconditions) > 0 {
 		h = requirePreconditions(rt.Preconditions, h)
 	}
+	return h
+}
+
+// route registers h on mux under pattern; a pattern the mux refuses is an
+// error naming the operation, not a panic.
+func route(mux *http.ServeMux, pattern, op string, h http.Handler) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("idemsrv: operation %s cannot be routed as %q: %v", rt.Op.ID, pattern, p)
+			err = fmt.Errorf("idemsrv: operation %s cannot be routed as %q: %v", op, pattern, p)
 		}
 	}()
 	mux.Handle(pattern, h)
