@@ -25,6 +25,9 @@ func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
 		}
 		f.Add(g.emitRoute(rt.op)).Line()
 		f.Add(g.emitServeOp(rt)).Line()
+		if g.serverStreamForm(rt) {
+			f.Add(g.emitStreamForm(rt)).Line()
+		}
 	}
 	return f
 }
@@ -53,12 +56,15 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 		}
 		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q).", op.GoName, op.Method, inlineText(op.Path), op.ID)).Line().
 			Add(sig))
+		if g.serverStreamForm(rt) {
+			methods = append(methods, g.streamFormMethod(op))
+		}
 	}
 	doc := []string{"Handler is the server side of the API: one method per operation, with the signature of the client " +
 		"method of the same name without its call options, so one set of models serves both ends. A method answers " +
 		"a declared error status by returning an *idemrt.StatusError with StatusCode and Model set; any other error " +
 		"is answered 500 without its text."}
-	if streams := streamHandlerDoc(routes); streams != "" {
+	if streams := g.streamHandlerDoc(routes); streams != "" {
 		doc = append(doc, streams)
 	}
 	if len(gaps) > 0 {
@@ -112,6 +118,10 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 		}
 		if rt.why != "" {
 			body = append(body, jen.Id("mux").Dot("Handle").Call(jen.Lit(rt.pattern), jen.Qual(srvPath, "NotImplemented").Call(jen.Lit(rt.op.ID))))
+			continue
+		}
+		if g.serverStreamForm(rt) {
+			body = append(body, g.handleEither(rt))
 			continue
 		}
 		body = append(body, jen.If(jen.Err().Op(":=").Id("e").Dot("Handle").Call(jen.Id("mux"), jen.Lit(rt.pattern),

@@ -29,3 +29,21 @@ func TestServerStreamsMirrorTheClient(t *testing.T) {
 		t.Error("a stream is still reported as unserved")
 	}
 }
+
+// TestServerServesTheStreamForm: an operation answering JSON or a stream
+// has both client methods mirrored in the Handler, and one route whose
+// form Accept picks.
+func TestServerServesTheStreamForm(t *testing.T) {
+	src := serverFiles(t, "streaming.yaml")["server_gen.go"]
+	for _, want := range []string{
+		"CreateCompletion(ctx context.Context, body CompletionRequest) (*Completion, error)",
+		"CreateCompletionStream(ctx context.Context, body CompletionRequest, stream *idemsrv.Stream[CompletionChunk]) error",
+		`var createCompletionStreamRoute = createCompletionRoute.WithStream(idemrt.FramingSSE, "text/event-stream")`,
+		`e.HandleEither(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion, createCompletionStreamRoute, s.serveCreateCompletionStream)`,
+		"idemsrv.ServeStream(s.engine, w, r, &createCompletionStreamRoute, 200, func(stream *idemsrv.Stream[CompletionChunk]) error {",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("server_gen.go lacks %q", want)
+		}
+	}
+}

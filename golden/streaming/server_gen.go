@@ -28,6 +28,8 @@ import (
 type Handler interface {
 	// CreateCompletion serves POST /completions (operation "createCompletion").
 	CreateCompletion(ctx context.Context, body CompletionRequest) (*Completion, error)
+	// CreateCompletionStream serves POST /completions (operation "createCompletion") when the request asks for text/event-stream.
+	CreateCompletionStream(ctx context.Context, body CompletionRequest, stream *idemsrv.Stream[CompletionChunk]) error
 	// ExportRecordSequence serves GET /exports/records.seq (operation "exportRecordSequence").
 	ExportRecordSequence(ctx context.Context, stream *idemsrv.Stream[Record]) error
 	// ExportRecords serves GET /exports/records.jsonl (operation "exportRecords").
@@ -60,7 +62,7 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	}
 	s := &Server{h: h, engine: e}
 	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion); err != nil {
+	if err := e.HandleEither(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion, createCompletionStreamRoute, s.serveCreateCompletionStream); err != nil {
 		return nil, err
 	}
 	mux.Handle("POST /speech", idemsrv.NotImplemented("createSpeech"))
@@ -117,6 +119,22 @@ func (s *Server) serveCreateCompletion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.WriteJSON(w, 200, out)
+}
+
+// createCompletionStreamRoute is what the server checks for CreateCompletionStream before its handler runs.
+var createCompletionStreamRoute = createCompletionRoute.WithStream(idemrt.FramingSSE, "text/event-stream")
+
+// serveCreateCompletionStream decodes a CreateCompletionStream request, calls the handler and streams its answer.
+func (s *Server) serveCreateCompletionStream(w http.ResponseWriter, r *http.Request) {
+	var body CompletionRequest
+	d := s.engine.Decode(w, r)
+	d.JSON(&body, true)
+	if d.Failed() {
+		return
+	}
+	idemsrv.ServeStream(s.engine, w, r, &createCompletionStreamRoute, 200, func(stream *idemsrv.Stream[CompletionChunk]) error {
+		return s.h.CreateCompletionStream(r.Context(), body, stream)
+	})
 }
 
 // exportRecordSequenceRoute is what the server checks for ExportRecordSequence before its handler runs.

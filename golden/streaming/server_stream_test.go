@@ -51,6 +51,8 @@ type feed struct {
 	// failAfter, when set, makes the stream fail after the event of that
 	// position is sent (once).
 	failAfter int
+	// prompts are the completion requests, in order.
+	prompts []streaming.CompletionRequest
 	// endless, when set, is WatchEvents' i-th event, for ever.
 	endless func(i int) streaming.Event
 	// done receives what each stream handler returned.
@@ -157,8 +159,23 @@ func (f *feed) ExportRecordSequence(_ context.Context, s *idemsrv.Stream[streami
 	return f.records(s)
 }
 
-func (f *feed) CreateCompletion(context.Context, streaming.CompletionRequest) (*streaming.Completion, error) {
-	return &streaming.Completion{ID: "c1", Text: "hello"}, nil
+func (f *feed) CreateCompletion(_ context.Context, body streaming.CompletionRequest) (*streaming.Completion, error) {
+	f.mu.Lock()
+	f.prompts = append(f.prompts, body)
+	f.mu.Unlock()
+	return &streaming.Completion{ID: "c1", Text: "hello world"}, nil
+}
+
+func (f *feed) CreateCompletionStream(_ context.Context, body streaming.CompletionRequest, s *idemsrv.Stream[streaming.CompletionChunk]) error {
+	f.mu.Lock()
+	f.prompts = append(f.prompts, body)
+	f.mu.Unlock()
+	for _, d := range []string{"hello", " world"} {
+		if err := s.Send(streaming.CompletionChunk{ID: "c1", Delta: d}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func sampleRecords() []streaming.Record {
@@ -409,5 +426,28 @@ func TestServerStreamReleasedFromASlowReader(t *testing.T) {
 	var ne net.Error
 	if err := <-h.done; !errors.As(err, &ne) || !ne.Timeout() {
 		t.Fatalf("the handler returned %v, want a write timeout", err)
+	}
+}
+
+// TestServerServesBothFormsOfACompletion: CreateCompletion and
+// CreateCompletionStream share a route; Accept picks the handler method,
+// and the stream form's handler sees the body's stream member true.
+func TestServerServesBothFormsOfACompletion(t *testing.T) {
+	h := &feed{}
+	c := serveFeed(t, h, 0)
+	ctx := context.Background()
+	s, err := c.CreateCompletionStream(ctx, streaming.CompletionRequest{Prompt: "hi"})
+	var text strings.Builder
+	for _, chunk := range drain(t, s, err) {
+		text.WriteString(chunk.Delta)
+	}
+	whole, err := c.CreateCompletion(ctx, streaming.CompletionRequest{Prompt: "hi"})
+	if err != nil || whole.Text != "hello world" || text.String() != "hello world" {
+		t.Fatalf("streamed %q, whole %+v %v", text.String(), whole, err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if on, set := h.prompts[0].Stream.Get(); len(h.prompts) != 2 || !on || !set || h.prompts[1].Stream.IsSet() {
+		t.Fatalf("the handlers saw %+v", h.prompts)
 	}
 }
