@@ -75,7 +75,8 @@ type Route struct {
 
 // Handle registers serve on mux under pattern (an http.ServeMux pattern,
 // "POST /orders/{p0}"), behind the route's precondition check and, for a
-// keyed operation with a ledger, the ledger. A pattern the mux refuses (two
+// keyed operation with a ledger, the ledger (a stream, Route.Stream, only
+// has its key's form checked). A pattern the mux refuses (two
 // paths of the spec that overlap) is an error, not a panic.
 func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) error {
 	return route(mux, pattern, rt.Op.ID, e.guard(rt, serve))
@@ -130,7 +131,7 @@ func (e *Engine) Wrap(mux *http.ServeMux) http.Handler {
 }
 
 // NotImplemented answers an operation the generated server does not serve
-// yet (a stream, a download, a multipart body): 501, saying so.
+// yet (a download, a multipart body): 501, saying so.
 func NotImplemented(op string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, http.StatusNotImplemented, ProblemNotImplemented,
