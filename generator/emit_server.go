@@ -25,6 +25,9 @@ func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
 		}
 		f.Add(g.emitRoute(rt.op)).Line()
 		f.Add(g.emitServeOp(rt)).Line()
+		if g.serverStreamForm(rt) {
+			f.Add(g.emitStreamForm(rt)).Line()
+		}
 	}
 	return f
 }
@@ -46,14 +49,23 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 			continue
 		}
 		args := g.methodArgs(op)
-		ret := g.handlerReturns(op)
+		sig := jen.Id(op.GoName).Params(args[:len(args)-1]...).Add(g.handlerReturns(op))
+		if serverStreams(op) {
+			sig = g.streamHandlerMethod(op)
+		}
 		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q).", op.GoName, op.Method, inlineText(op.Path), op.ID)).Line().
-			Id(op.GoName).Params(args[:len(args)-1]...).Add(ret))
+			Add(sig))
+		if g.serverStreamForm(rt) {
+			methods = append(methods, g.streamFormMethod(op))
+		}
 	}
 	doc := []string{"Handler is the server side of the API: one method per operation, with the signature of the client " +
 		"method of the same name without its call options, so one set of models serves both ends. A method answers " +
 		"a declared error status by returning an *idemrt.StatusError with StatusCode and Model set; any other error " +
 		"is answered 500 without its text."}
+	if streams := g.streamHandlerDoc(routes); streams != "" {
+		doc = append(doc, streams)
+	}
 	if len(gaps) > 0 {
 		doc = append(doc, "Not served yet, answered 501: "+strings.Join(gaps, ", ")+".")
 	}
@@ -84,7 +96,8 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 	var keyed []jen.Code
 	var body []jen.Code
 	for _, rt := range routes {
-		if rt.why == "" && rt.op.Retry.Safety == ir.Keyed {
+		// A stream never runs through the ledger (idemsrv.Route.Stream).
+		if rt.why == "" && rt.op.Retry.Safety == ir.Keyed && !serverStreams(rt.op) {
 			keyed = append(keyed, jen.Lit(rt.op.ID))
 		}
 	}
@@ -104,6 +117,10 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 		}
 		if rt.why != "" {
 			body = append(body, jen.Id("mux").Dot("Handle").Call(jen.Lit(rt.pattern), jen.Qual(srvPath, "NotImplemented").Call(jen.Lit(rt.op.ID))))
+			continue
+		}
+		if g.serverStreamForm(rt) {
+			body = append(body, g.handleEither(rt))
 			continue
 		}
 		body = append(body, jen.If(jen.Err().Op(":=").Id("e").Dot("Handle").Call(jen.Id("mux"), jen.Lit(rt.pattern),

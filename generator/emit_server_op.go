@@ -45,6 +45,9 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	if media := errorMediaTypes(op); len(media) > 0 {
 		vals = append(vals, jen.Line().Id("ErrorMediaTypes").Op(":").Map(jen.Int()).String().Values(media...))
 	}
+	if serverStreams(op) {
+		vals = append(vals, jen.Line().Id("Stream").Op(":").Add(streamFormat(op)))
+	}
 	vals = append(vals, jen.Line())
 	name := g.opNames[op].route
 	return jen.Commentf("%s is what the server checks for %s before its handler runs.", name, op.GoName).Line().
@@ -109,9 +112,35 @@ func stringSlice(ss []string) jen.Code {
 func (g *gen) emitServeOp(rt *serverRoute) jen.Code {
 	op := rt.op
 	ids := g.opNames[op]
-	var body []jen.Code
-	args := []jen.Code{jen.Id("r").Dot("Context").Call()}
-	plan := requestBody(op)
+	body, args := g.serveDecodes(rt)
+	body = append(body, emitNegotiate(op)...)
+	call := jen.Id("s").Dot("h").Dot(op.GoName).Call(args...)
+	fail := jen.If(jen.Err().Op("!=").Nil()).Block(
+		jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
+		jen.Return())
+	switch {
+	case serverStreams(op):
+		body = append(body, g.serveStreamCall(op, op.GoName, ids.route, args))
+	case !g.returnsValue(op):
+		body = append(body, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(
+			jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
+			jen.Return()),
+			jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Lit(successStatus(op))))
+	default:
+		body = append(body, jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call), fail)
+		body = append(body, g.emitRespond(op)...)
+	}
+	return jen.Commentf("serve%s decodes a %s request, calls the handler and writes its answer.", op.GoName, op.GoName).Line().
+		Func().Params(jen.Id("s").Op("*").Id("Server")).Id("serve"+op.GoName).
+		Params(jen.Id("w").Qual("net/http", "ResponseWriter"), jen.Id("r").Op("*").Qual("net/http", "Request")).Block(body...)
+}
+
+// serveDecodes emits the statements that decode a request's parameters
+// and body (answering a failure), and the handler call's arguments.
+func (g *gen) serveDecodes(rt *serverRoute) (body, args []jen.Code) {
+	ids := g.opNames[rt.op]
+	args = []jen.Code{jen.Id("r").Dot("Context").Call()}
+	plan := requestBody(rt.op)
 	if plan != nil {
 		body = append(body, jen.Var().Id("body").Add(g.bodyType(plan)))
 		args = append(args, jen.Id("body"))
@@ -128,23 +157,7 @@ func (g *gen) emitServeOp(rt *serverRoute) jen.Code {
 		}
 		body = append(body, jen.If(jen.Id("d").Dot("Failed").Call()).Block(jen.Return()))
 	}
-	body = append(body, emitNegotiate(op)...)
-	call := jen.Id("s").Dot("h").Dot(op.GoName).Call(args...)
-	fail := jen.If(jen.Err().Op("!=").Nil()).Block(
-		jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
-		jen.Return())
-	if !g.returnsValue(op) {
-		body = append(body, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(
-			jen.Id("s").Dot("engine").Dot("WriteError").Call(jen.Id("w"), jen.Id("r"), jen.Op("&").Id(ids.route), jen.Err()),
-			jen.Return()),
-			jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Lit(successStatus(op))))
-	} else {
-		body = append(body, jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call), fail)
-		body = append(body, g.emitRespond(op)...)
-	}
-	return jen.Commentf("serve%s decodes a %s request, calls the handler and writes its answer.", op.GoName, op.GoName).Line().
-		Func().Params(jen.Id("s").Op("*").Id("Server")).Id("serve"+op.GoName).
-		Params(jen.Id("w").Qual("net/http", "ResponseWriter"), jen.Id("r").Op("*").Qual("net/http", "Request")).Block(body...)
+	return body, args
 }
 
 // emitParamDecodes emits one Request call per parameter, in the order the

@@ -34,7 +34,6 @@ func serverRoutes(ops []*ir.Operation) []*serverRoute {
 	for _, op := range ops {
 		rt := &serverRoute{op: op}
 		rt.pattern, rt.segments = muxPattern(op)
-		rt.why = serverGap(op)
 		switch {
 		case rt.pattern == "":
 			rt.why = "its path cannot be an http.ServeMux pattern"
@@ -86,15 +85,6 @@ func muxPattern(op *ir.Operation) (string, map[string]int) {
 		p += "{$}"
 	}
 	return op.Method + " " + p, idx
-}
-
-// serverGap says why the generated server does not serve op yet, or "".
-func serverGap(op *ir.Operation) string {
-	switch {
-	case mainShape(op) == shapeStream:
-		return "it streams its answer"
-	}
-	return ""
 }
 
 // routeCredentials lists where op's security schemes carry credentials, in

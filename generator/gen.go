@@ -61,8 +61,9 @@ type opIdents struct {
 	stream   string
 	download string
 	// route names the idemsrv.Route variable of a generated server
-	// ("createOrderRoute"; emit_server.go), "" without --server.
-	route string
+	// ("createOrderRoute"; emit_server.go), "" without --server;
+	// streamRoute the one of its <Op>Stream form, "" when it has none.
+	route, streamRoute string
 }
 
 // newGen prepares a generation run.
@@ -149,6 +150,9 @@ func (g *gen) reserveOp(op *ir.Operation) {
 	}
 	if g.cfg.Server {
 		ids.route = g.ns.claim(low+"Route", "")
+		if altStream(op) {
+			ids.streamRoute = g.ns.claim(low+"StreamRoute", "")
+		}
 	}
 	g.opNames[op] = ids
 }

@@ -66,15 +66,30 @@ type Route struct {
 	// (application/problem+json, say), by exact status, by class (4 for
 	// "4XX") or 0 for the default response.
 	ErrorMediaTypes map[int]string
+	// Stream is set for an operation whose answer is a stream of events
+	// (ServeStream). Such an operation never runs through the ledger,
+	// which cannot store a stream and replay it; a keyed one still needs
+	// a well-formed key, which the handler receives.
+	Stream *StreamFormat
 }
 
 // Handle registers serve on mux under pattern (an http.ServeMux pattern,
 // "POST /orders/{p0}"), behind the route's precondition check and, for a
-// keyed operation with a ledger, the ledger. A pattern the mux refuses (two
+// keyed operation with a ledger, the ledger (a stream, Route.Stream, only
+// has its key's form checked). A pattern the mux refuses (two
 // paths of the spec that overlap) is an error, not a panic.
-func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) (err error) {
+func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) error {
+	return route(mux, pattern, rt.Op.ID, e.guard(rt, serve))
+}
+
+// guard puts serve behind what the route checks: the key (the ledger, or
+// for a stream the key's form alone) and the required preconditions.
+func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 	var h http.Handler = serve
-	if rt.Op.Safety == idemrt.Keyed && e.cfg.ledger != nil {
+	switch {
+	case rt.Op.Safety == idemrt.Keyed && rt.Stream != nil:
+		h = requireKey(rt.Op.KeyHeader, h)
+	case rt.Op.Safety == idemrt.Keyed && e.cfg.ledger != nil:
 		h = e.cfg.ledger.HandleRoute(ledger.Route{
 			Operation: rt.Op.ID, KeyHeader: rt.Op.KeyHeader, Caller: rt.caller,
 			FingerprintHeaders: rt.FingerprintHeaders, BusyRetryAfter: e.cfg.busyAfter,
@@ -83,9 +98,15 @@ func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http
 	if len(rt.Preconditions) > 0 {
 		h = requirePreconditions(rt.Preconditions, h)
 	}
+	return h
+}
+
+// route registers h on mux under pattern; a pattern the mux refuses is an
+// error naming the operation, not a panic.
+func route(mux *http.ServeMux, pattern, op string, h http.Handler) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("idemsrv: operation %s cannot be routed as %q: %v", rt.Op.ID, pattern, p)
+			err = fmt.Errorf("idemsrv: operation %s cannot be routed as %q: %v", op, pattern, p)
 		}
 	}()
 	mux.Handle(pattern, h)
@@ -110,7 +131,7 @@ func (e *Engine) Wrap(mux *http.ServeMux) http.Handler {
 }
 
 // NotImplemented answers an operation the generated server does not serve
-// yet (a stream, a download, a multipart body): 501, saying so.
+// yet (a download, a multipart body): 501, saying so.
 func NotImplemented(op string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, http.StatusNotImplemented, ProblemNotImplemented,

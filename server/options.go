@@ -20,6 +20,7 @@ type config struct {
 	maxDepth    int
 	bodyTimeout time.Duration
 	busyAfter   time.Duration
+	streamWrite time.Duration
 	now         func() time.Time
 	onError     func(*http.Request, error)
 }
@@ -80,7 +81,8 @@ func WithClock(now func() time.Time) Option {
 }
 
 func newConfig(opts []Option) config {
-	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, busyAfter: time.Second, now: time.Now}
+	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, busyAfter: time.Second,
+		streamWrite: defaultStreamWrite, now: time.Now}
 	for _, o := range opts {
 		o(&c)
 	}

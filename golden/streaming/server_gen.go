@@ -15,16 +15,29 @@ import (
 // answers a declared error status by returning an *idemrt.StatusError with StatusCode and Model set;
 // any other error is answered 500 without its text.
 //
-// Not served yet, answered 501: ExportRecordSequence (it streams its answer), ExportRecords (it
-// streams its answer), ExportRecordsNdjson (it streams its answer), RunJob (it streams its answer),
-// WatchEvents (it streams its answer), WatchTicker (it streams its answer).
+// A method whose client method returns an *idemrt.Stream[T] takes an *idemsrv.Stream[T] instead and
+// sends the events on it (each is flushed); an SSE event's id, set with SendEvent, is what a
+// reconnecting client sends back, read with LastEventID. It returns when the stream is over; an error
+// returned before the first event is answered as a status, one returned after it cuts the connection.
+// RunJob is never run through the ledger, which cannot replay a stream: the handler receives the key,
+// which a resuming client sends again, and keeps the key contract itself.
 type Handler interface {
 	// CreateCompletion serves POST /completions (operation "createCompletion").
 	CreateCompletion(ctx context.Context, body CompletionRequest) (*Completion, error)
+	// CreateCompletionStream serves POST /completions (operation "createCompletion") when the request asks for text/event-stream.
+	CreateCompletionStream(ctx context.Context, body CompletionRequest, stream *idemsrv.Stream[CompletionChunk]) error
 	// CreateSpeech serves POST /speech (operation "createSpeech").
 	CreateSpeech(ctx context.Context, body SpeechRequest) (*idemsrv.Download, error)
+	// CreateSpeechStream serves POST /speech (operation "createSpeech") when the request asks for text/event-stream.
+	CreateSpeechStream(ctx context.Context, body SpeechRequest, stream *idemsrv.Stream[SpeechChunk]) error
 	// DownloadFile serves GET /files/{file_id}/content (operation "downloadFile").
 	DownloadFile(ctx context.Context, params DownloadFileParams) (*idemsrv.Download, error)
+	// ExportRecordSequence serves GET /exports/records.seq (operation "exportRecordSequence").
+	ExportRecordSequence(ctx context.Context, stream *idemsrv.Stream[Record]) error
+	// ExportRecords serves GET /exports/records.jsonl (operation "exportRecords").
+	ExportRecords(ctx context.Context, stream *idemsrv.Stream[Record]) error
+	// ExportRecordsNdjson serves GET /exports/records.ndjson (operation "exportRecordsNDJSON").
+	ExportRecordsNdjson(ctx context.Context, stream *idemsrv.Stream[Record]) error
 	// GetArchive serves GET /archives/{archive_id} (operation "getArchive").
 	GetArchive(ctx context.Context, params GetArchiveParams) (*idemsrv.Download, error)
 	// GetAvatar serves GET /users/{user_id}/avatar (operation "getAvatar").
@@ -33,6 +46,12 @@ type Handler interface {
 	GetInvoicePdf(ctx context.Context, params GetInvoicePdfParams) (*idemsrv.Download, error)
 	// GetReport serves GET /reports/{report_id} (operation "getReport").
 	GetReport(ctx context.Context, params GetReportParams) (*GetReportResult, error)
+	// RunJob serves POST /jobs (operation "runJob").
+	RunJob(ctx context.Context, body JobRequest, params RunJobParams, stream *idemsrv.Stream[JobProgress]) error
+	// WatchEvents serves GET /events (operation "watchEvents").
+	WatchEvents(ctx context.Context, params WatchEventsParams, stream *idemsrv.Stream[Event]) error
+	// WatchTicker serves GET /ticker (operation "watchTicker").
+	WatchTicker(ctx context.Context, stream *idemsrv.Stream[string]) error
 }
 
 // Server serves the API over HTTP by calling a Handler; it is an http.Handler. Mount it under the path of the
@@ -53,18 +72,24 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	}
 	s := &Server{h: h, engine: e}
 	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion); err != nil {
+	if err := e.HandleEither(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion, createCompletionStreamRoute, s.serveCreateCompletionStream); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /speech", createSpeechRoute, s.serveCreateSpeech); err != nil {
+	if err := e.HandleEither(mux, "POST /speech", createSpeechRoute, s.serveCreateSpeech, createSpeechStreamRoute, s.serveCreateSpeechStream); err != nil {
 		return nil, err
 	}
 	if err := e.Handle(mux, "GET /files/{p0}/content", downloadFileRoute, s.serveDownloadFile); err != nil {
 		return nil, err
 	}
-	mux.Handle("GET /exports/records.seq", idemsrv.NotImplemented("exportRecordSequence"))
-	mux.Handle("GET /exports/records.jsonl", idemsrv.NotImplemented("exportRecords"))
-	mux.Handle("GET /exports/records.ndjson", idemsrv.NotImplemented("exportRecordsNDJSON"))
+	if err := e.Handle(mux, "GET /exports/records.seq", exportRecordSequenceRoute, s.serveExportRecordSequence); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(mux, "GET /exports/records.jsonl", exportRecordsRoute, s.serveExportRecords); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(mux, "GET /exports/records.ndjson", exportRecordsNdjsonRoute, s.serveExportRecordsNdjson); err != nil {
+		return nil, err
+	}
 	if err := e.Handle(mux, "GET /archives/{p0}", getArchiveRoute, s.serveGetArchive); err != nil {
 		return nil, err
 	}
@@ -77,9 +102,15 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	if err := e.Handle(mux, "GET /reports/{p0}", getReportRoute, s.serveGetReport); err != nil {
 		return nil, err
 	}
-	mux.Handle("POST /jobs", idemsrv.NotImplemented("runJob"))
-	mux.Handle("GET /events", idemsrv.NotImplemented("watchEvents"))
-	mux.Handle("GET /ticker", idemsrv.NotImplemented("watchTicker"))
+	if err := e.Handle(mux, "POST /jobs", runJobRoute, s.serveRunJob); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(mux, "GET /events", watchEventsRoute, s.serveWatchEvents); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(mux, "GET /ticker", watchTickerRoute, s.serveWatchTicker); err != nil {
+		return nil, err
+	}
 	s.root = e.Wrap(mux)
 	return s, nil
 }
@@ -112,6 +143,22 @@ func (s *Server) serveCreateCompletion(w http.ResponseWriter, r *http.Request) {
 	idemsrv.WriteJSON(w, 200, out)
 }
 
+// createCompletionStreamRoute is what the server checks for CreateCompletionStream before its handler runs.
+var createCompletionStreamRoute = createCompletionRoute.WithStream(idemrt.FramingSSE, "text/event-stream")
+
+// serveCreateCompletionStream decodes a CreateCompletionStream request, calls the handler and streams its answer.
+func (s *Server) serveCreateCompletionStream(w http.ResponseWriter, r *http.Request) {
+	var body CompletionRequest
+	d := s.engine.Decode(w, r)
+	d.JSON(&body, true)
+	if d.Failed() {
+		return
+	}
+	idemsrv.ServeStream(s.engine, w, r, &createCompletionStreamRoute, 200, func(stream *idemsrv.Stream[CompletionChunk]) error {
+		return s.h.CreateCompletionStream(r.Context(), body, stream)
+	})
+}
+
 // createSpeechRoute is what the server checks for CreateSpeech before its handler runs.
 var createSpeechRoute = idemsrv.Route{
 	Op:        &createSpeechOp,
@@ -135,6 +182,22 @@ func (s *Server) serveCreateSpeech(w http.ResponseWriter, r *http.Request) {
 	idemsrv.WriteDownload(w, r, 200, "application/octet-stream", out)
 }
 
+// createSpeechStreamRoute is what the server checks for CreateSpeechStream before its handler runs.
+var createSpeechStreamRoute = createSpeechRoute.WithStream(idemrt.FramingSSE, "text/event-stream")
+
+// serveCreateSpeechStream decodes a CreateSpeechStream request, calls the handler and streams its answer.
+func (s *Server) serveCreateSpeechStream(w http.ResponseWriter, r *http.Request) {
+	var body SpeechRequest
+	d := s.engine.Decode(w, r)
+	d.JSON(&body, true)
+	if d.Failed() {
+		return
+	}
+	idemsrv.ServeStream(s.engine, w, r, &createSpeechStreamRoute, 200, func(stream *idemsrv.Stream[SpeechChunk]) error {
+		return s.h.CreateSpeechStream(r.Context(), body, stream)
+	})
+}
+
 // downloadFileRoute is what the server checks for DownloadFile before its handler runs.
 var downloadFileRoute = idemsrv.Route{
 	Op:        &downloadFileOp,
@@ -155,6 +218,48 @@ func (s *Server) serveDownloadFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.WriteDownload(w, r, 200, "application/octet-stream", out)
+}
+
+// exportRecordSequenceRoute is what the server checks for ExportRecordSequence before its handler runs.
+var exportRecordSequenceRoute = idemsrv.Route{
+	Op:        &exportRecordSequenceOp,
+	Anonymous: true,
+	Stream:    &idemsrv.StreamFormat{Framing: idemrt.FramingJSONSeq, MediaType: "application/json-seq"},
+}
+
+// serveExportRecordSequence decodes a ExportRecordSequence request, calls the handler and writes its answer.
+func (s *Server) serveExportRecordSequence(w http.ResponseWriter, r *http.Request) {
+	idemsrv.ServeStream(s.engine, w, r, &exportRecordSequenceRoute, 200, func(stream *idemsrv.Stream[Record]) error {
+		return s.h.ExportRecordSequence(r.Context(), stream)
+	})
+}
+
+// exportRecordsRoute is what the server checks for ExportRecords before its handler runs.
+var exportRecordsRoute = idemsrv.Route{
+	Op:        &exportRecordsOp,
+	Anonymous: true,
+	Stream:    &idemsrv.StreamFormat{Framing: idemrt.FramingJSONLines, MediaType: "application/jsonl"},
+}
+
+// serveExportRecords decodes a ExportRecords request, calls the handler and writes its answer.
+func (s *Server) serveExportRecords(w http.ResponseWriter, r *http.Request) {
+	idemsrv.ServeStream(s.engine, w, r, &exportRecordsRoute, 200, func(stream *idemsrv.Stream[Record]) error {
+		return s.h.ExportRecords(r.Context(), stream)
+	})
+}
+
+// exportRecordsNdjsonRoute is what the server checks for ExportRecordsNdjson before its handler runs.
+var exportRecordsNdjsonRoute = idemsrv.Route{
+	Op:        &exportRecordsNdjsonOp,
+	Anonymous: true,
+	Stream:    &idemsrv.StreamFormat{Framing: idemrt.FramingJSONLines, MediaType: "application/x-ndjson"},
+}
+
+// serveExportRecordsNdjson decodes a ExportRecordsNdjson request, calls the handler and writes its answer.
+func (s *Server) serveExportRecordsNdjson(w http.ResponseWriter, r *http.Request) {
+	idemsrv.ServeStream(s.engine, w, r, &exportRecordsNdjsonRoute, 200, func(stream *idemsrv.Stream[Record]) error {
+		return s.h.ExportRecordsNdjson(r.Context(), stream)
+	})
 }
 
 // getArchiveRoute is what the server checks for GetArchive before its handler runs.
@@ -257,4 +362,60 @@ func (s *Server) serveGetReport(w http.ResponseWriter, r *http.Request) {
 		idemsrv.Media{Types: []string{"application/json"}, JSON: true, Value: out.Body},
 		idemsrv.Media{Types: []string{"application/pdf"}, Value: out.BodyBytes},
 	)
+}
+
+// runJobRoute is what the server checks for RunJob before its handler runs.
+var runJobRoute = idemsrv.Route{
+	Op:        &runJobOp,
+	Anonymous: true,
+	Stream:    &idemsrv.StreamFormat{Framing: idemrt.FramingSSE, MediaType: "text/event-stream"},
+}
+
+// serveRunJob decodes a RunJob request, calls the handler and writes its answer.
+func (s *Server) serveRunJob(w http.ResponseWriter, r *http.Request) {
+	var body JobRequest
+	var params RunJobParams
+	d := s.engine.Decode(w, r)
+	d.Key("Idempotency-Key", &params.IdempotencyKey)
+	d.JSON(&body, true)
+	if d.Failed() {
+		return
+	}
+	idemsrv.ServeStream(s.engine, w, r, &runJobRoute, 200, func(stream *idemsrv.Stream[JobProgress]) error {
+		return s.h.RunJob(r.Context(), body, params, stream)
+	})
+}
+
+// watchEventsRoute is what the server checks for WatchEvents before its handler runs.
+var watchEventsRoute = idemsrv.Route{
+	Op:        &watchEventsOp,
+	Anonymous: true,
+	Stream:    &idemsrv.StreamFormat{Framing: idemrt.FramingSSE, MediaType: "text/event-stream"},
+}
+
+// serveWatchEvents decodes a WatchEvents request, calls the handler and writes its answer.
+func (s *Server) serveWatchEvents(w http.ResponseWriter, r *http.Request) {
+	var params WatchEventsParams
+	d := s.engine.Decode(w, r)
+	d.Query(wire.Param{Name: "topic", Style: wire.StyleForm, Explode: true}, &params.Topic)
+	if d.Failed() {
+		return
+	}
+	idemsrv.ServeStream(s.engine, w, r, &watchEventsRoute, 200, func(stream *idemsrv.Stream[Event]) error {
+		return s.h.WatchEvents(r.Context(), params, stream)
+	})
+}
+
+// watchTickerRoute is what the server checks for WatchTicker before its handler runs.
+var watchTickerRoute = idemsrv.Route{
+	Op:        &watchTickerOp,
+	Anonymous: true,
+	Stream:    &idemsrv.StreamFormat{Framing: idemrt.FramingSSE, MediaType: "text/event-stream"},
+}
+
+// serveWatchTicker decodes a WatchTicker request, calls the handler and writes its answer.
+func (s *Server) serveWatchTicker(w http.ResponseWriter, r *http.Request) {
+	idemsrv.ServeStream(s.engine, w, r, &watchTickerRoute, 200, func(stream *idemsrv.Stream[string]) error {
+		return s.h.WatchTicker(r.Context(), stream)
+	})
 }
