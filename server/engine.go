@@ -17,8 +17,9 @@ var ErrNoLedger = errors.New("idemsrv: keyed operations need idemsrv.WithLedger(
 // Engine is the runtime of one generated server: its options, its ledger
 // and its overload limit. Generated code makes one in NewServer.
 type Engine struct {
-	cfg  config
-	shed *shedder
+	cfg    config
+	shed   *shedder
+	router *router
 }
 
 // New checks the options against the operations the spec keys (their
@@ -32,7 +33,7 @@ func New(keyed []string, opts ...Option) (*Engine, error) {
 	case len(keyed) > 0 && cfg.ledger == nil && !cfg.noLedger:
 		return nil, fmt.Errorf("%w (keyed: %s)", ErrNoLedger, strings.Join(keyed, ", "))
 	}
-	e := &Engine{cfg: cfg}
+	e := &Engine{cfg: cfg, router: newRouter()}
 	if cfg.maxInFlight > 0 {
 		e.shed = newShedder(cfg.maxInFlight, cfg.now)
 	}
@@ -68,11 +69,11 @@ type Route struct {
 	ErrorMediaTypes map[int]string
 }
 
-// Handle registers serve on mux under pattern (an http.ServeMux pattern,
-// "POST /orders/{p0}"), behind the route's precondition check and, for a
-// keyed operation with a ledger, the ledger. A pattern the mux refuses (two
-// paths of the spec that overlap) is an error, not a panic.
-func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) (err error) {
+// Handle routes rt.Op's method and path template to serve, behind the
+// route's precondition check and, for a keyed operation with a ledger, the
+// ledger. A template another operation has with the same method (up to
+// parameter names), or one the router cannot route, is a *RouteError.
+func (e *Engine) Handle(rt Route, serve http.HandlerFunc) error {
 	var h http.Handler = serve
 	if rt.Op.Safety == idemrt.Keyed && e.cfg.ledger != nil {
 		h = e.cfg.ledger.HandleRoute(ledger.Route{
@@ -83,26 +84,20 @@ func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http
 	if len(rt.Preconditions) > 0 {
 		h = requirePreconditions(rt.Preconditions, h)
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("idemsrv: operation %s cannot be routed as %q: %v", rt.Op.ID, pattern, p)
-		}
-	}()
-	mux.Handle(pattern, h)
-	return nil
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.Op.Path, h)
 }
 
-// Wrap returns the server's root handler: the overload limit
-// (WithMaxInFlight), then mux, whose own refusals (no route: 404; a route
-// for other methods: 405 with Allow) are answered as problems too.
-func (e *Engine) Wrap(mux *http.ServeMux) http.Handler {
-	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); pattern == "" {
-			unrouted(w, r, mux)
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
+// Unserved routes op to a 501 answer: an operation the generated server
+// does not serve yet still owns its path, so it is not answered 404.
+func (e *Engine) Unserved(op *idemrt.Operation) error {
+	return e.router.handle(op.ID, op.Method, op.Path, NotImplemented(op.ID))
+}
+
+// Root returns the server's root handler: the overload limit
+// (WithMaxInFlight), then the router, whose own refusals (no template
+// matches: 404; templates for other methods: 405 with Allow) are problems.
+func (e *Engine) Root() http.Handler {
+	var h http.Handler = e.router
 	if e.shed != nil {
 		h = e.shed.wrap(h)
 	}
