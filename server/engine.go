@@ -46,6 +46,10 @@ type Route struct {
 	// Op is the client's contract of the operation (ID, method, path,
 	// safety, key header).
 	Op *idemrt.Operation
+	// Query is the fixed query string of the operation's path key
+	// ("beta=true" for "/responses?beta=true"): the route takes only the
+	// requests that carry its pairs.
+	Query string
 	// Credentials are where the operation's security schemes carry
 	// credentials; a keyed operation's keys are scoped by their hash.
 	Credentials []Credential
@@ -84,13 +88,21 @@ func (e *Engine) Handle(rt Route, serve http.HandlerFunc) error {
 	if len(rt.Preconditions) > 0 {
 		h = requirePreconditions(rt.Preconditions, h)
 	}
-	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.Op.Path, h)
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), h)
 }
 
-// Unserved routes op to a 501 answer: an operation the generated server
+// Unserved routes rt to a 501 answer: an operation the generated server
 // does not serve yet still owns its path, so it is not answered 404.
-func (e *Engine) Unserved(op *idemrt.Operation) error {
-	return e.router.handle(op.ID, op.Method, op.Path, NotImplemented(op.ID))
+func (e *Engine) Unserved(rt Route) error {
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), NotImplemented(rt.Op.ID))
+}
+
+// template is the route's path template with its fixed query.
+func (rt Route) template() string {
+	if rt.Query == "" {
+		return rt.Op.Path
+	}
+	return rt.Op.Path + "?" + rt.Query
 }
 
 // Root returns the server's root handler: the overload limit

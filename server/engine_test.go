@@ -68,7 +68,7 @@ func TestHandleReportsDuplicateTemplates(t *testing.T) {
 	if !errors.Is(err, ErrDuplicateRoute) || !errors.As(err, &re) || re.Op != "d" || !strings.Contains(err.Error(), "routed to a as GET /a/{x}/c") {
 		t.Errorf("duplicate template: %v", err)
 	}
-	err = e.Unserved(&idemrt.Operation{ID: "e", Method: "GET", Path: "/a/{x}{y}"})
+	err = e.Unserved(Route{Op: &idemrt.Operation{ID: "e", Method: "GET", Path: "/a/{x}{y}"}})
 	if !errors.Is(err, ErrPathTemplate) {
 		t.Errorf("adjacent parameters: %v", err)
 	}

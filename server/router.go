@@ -27,7 +27,11 @@ type route struct {
 	pattern string // "GET /files/{name}.{ext}", set as r.Pattern
 	op      string
 	segs    []segment
-	h       http.Handler
+	// query are the name=value pairs of a query string written into the
+	// template ("/responses?beta=true"), sorted: the route takes only
+	// requests that carry them all.
+	query []string
+	h     http.Handler
 }
 
 // node is one segment of one or more templates.
@@ -48,17 +52,20 @@ func (rt *router) handle(op, method, template string, h http.Handler) error {
 	if err != nil {
 		return &RouteError{Op: op, Method: method, Path: template, Err: err}
 	}
+	_, q, _ := strings.Cut(template, "?")
+	query := slices.DeleteFunc(strings.Split(q, "&"), func(p string) bool { return p == "" })
+	slices.Sort(query)
 	n := &rt.root
 	for _, s := range segs {
 		n = n.child(s)
 	}
 	for _, r := range n.routes {
-		if r.method == method {
+		if r.method == method && slices.Equal(r.query, query) {
 			return &RouteError{Op: op, Method: method, Path: template, Err: ErrDuplicateRoute,
 				Other: "routed to " + r.op + " as " + r.pattern}
 		}
 	}
-	r := &route{method: method, pattern: method + " " + template, op: op, segs: segs, h: h}
+	r := &route{method: method, pattern: method + " " + template, op: op, segs: segs, query: query, h: h}
 	n.routes = append(n.routes, r)
 	rt.byPattern[r.pattern] = r
 	return nil
@@ -94,11 +101,11 @@ func (n *node) child(s segment) *node {
 	return c
 }
 
-// lookup is one request's search: its method, and how many segments it
-// compared (a test checks the bound).
+// lookup is one request's search: its method and raw query, and how many
+// segments it compared (a test checks the bound).
 type lookup struct {
-	method string
-	steps  int
+	method, query string
+	steps         int
 }
 
 // find returns the route for l.method below n, rest being the escaped path
@@ -133,25 +140,46 @@ func (n *node) at(tail string, more bool, l *lookup) *route {
 	if more {
 		return n.find(tail, l)
 	}
-	return n.route(l.method)
+	return n.route(l.method, l.query)
 }
 
-// route returns n's route for method; HEAD is served by GET when the spec
-// has no HEAD operation for the path (net/http drops the body).
-func (n *node) route(method string) *route {
+// route returns n's route for method that takes query: of several, the
+// one whose template asks for the most query pairs. HEAD is served by GET
+// when the spec has no HEAD operation for the path (net/http drops the
+// body).
+func (n *node) route(method, query string) *route {
+	var best *route
 	for _, r := range n.routes {
-		if r.method == method {
-			return r
+		if r.method == method && hasPairs(query, r.query) && (best == nil || len(r.query) > len(best.query)) {
+			best = r
 		}
 	}
-	if method == http.MethodHead {
-		return n.route(http.MethodGet)
+	if best == nil && method == http.MethodHead {
+		return n.route(http.MethodGet, query)
 	}
-	return nil
+	return best
 }
 
-// methods adds the methods of every template below n that matches rest.
-func (n *node) methods(rest string, out []string) []string {
+// hasPairs reports whether the raw query carries every pair of want, as
+// the template writes them.
+func hasPairs(query string, want []string) bool {
+	for _, w := range want {
+		found := false
+		for rest := query; rest != "" && !found; {
+			var p string
+			p, rest, _ = strings.Cut(rest, "&")
+			found = p == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// methods adds the methods of every template below n that matches rest
+// and whose query pairs query carries.
+func (n *node) methods(rest, query string, out []string) []string {
 	seg, tail, more := strings.Cut(rest, "/")
 	var next []*node
 	if c := n.lits[seg]; c != nil {
@@ -166,11 +194,13 @@ func (n *node) methods(rest string, out []string) []string {
 	}
 	for _, c := range next {
 		if more {
-			out = c.methods(tail, out)
+			out = c.methods(tail, query, out)
 			continue
 		}
 		for _, r := range c.routes {
-			out = append(out, r.method)
+			if hasPairs(query, r.query) {
+				out = append(out, r.method)
+			}
 		}
 	}
 	return out
@@ -182,7 +212,7 @@ func (n *node) methods(rest string, out []string) []string {
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/")
 	if ok {
-		l := lookup{method: r.Method}
+		l := lookup{method: r.Method, query: r.URL.RawQuery}
 		if found := rt.root.find(rest, &l); found != nil {
 			r.Pattern = found.pattern
 			found.h.ServeHTTP(w, r)

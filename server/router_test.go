@@ -224,3 +224,29 @@ func countNodes(n *node) int {
 	}
 	return c
 }
+
+// TestRouterQueryInTemplate: a template with a query string
+// ("/responses?beta=true", as OpenAI's document writes) takes the requests
+// that carry its pairs, beside the same path without one.
+func TestRouterQueryInTemplate(t *testing.T) {
+	rt, got := testRouter(t, "POST /responses", "POST /responses?beta=true", "GET /assistants?beta=true")
+	for _, tc := range []struct {
+		method, target, pattern string
+		status                  int
+	}{
+		{"POST", "/responses", "POST /responses", 200},
+		{"POST", "/responses?beta=true", "POST /responses?beta=true", 200},
+		{"POST", "/responses?x=1&beta=true&y=2", "POST /responses?beta=true", 200},
+		{"POST", "/responses?beta=false", "POST /responses", 200},
+		{"GET", "/assistants?beta=true", "GET /assistants?beta=true", 200},
+		{"GET", "/assistants", "", 404},
+	} {
+		r, w := serve(rt, got, tc.method, tc.target)
+		if w.Code != tc.status || r.pattern != tc.pattern {
+			t.Errorf("%s %s: %d routed to %q, want %d %q", tc.method, tc.target, w.Code, r.pattern, tc.status, tc.pattern)
+		}
+	}
+	if err := rt.handle("dup", "POST", "/responses?beta=true", http.NotFoundHandler()); !errors.Is(err, ErrDuplicateRoute) {
+		t.Errorf("the same template and query twice: %v", err)
+	}
+}

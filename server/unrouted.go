@@ -20,7 +20,7 @@ const (
 func (rt *router) unrouted(w http.ResponseWriter, r *http.Request, rest string, ok bool) {
 	var allow []string
 	if ok {
-		allow = rt.root.methods(rest, nil)
+		allow = rt.root.methods(rest, r.URL.RawQuery, nil)
 	}
 	if len(allow) == 0 {
 		WriteProblem(w, http.StatusNotFound, ProblemNotFound, "no operation of this API has this path")

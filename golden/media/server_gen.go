@@ -49,28 +49,31 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /searches/{p0}/cancel", cancelSearchRoute, s.serveCancelSearch); err != nil {
+	if err := e.Handle(cancelSearchRoute, s.serveCancelSearch); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /exports", createExportRoute, s.serveCreateExport); err != nil {
+	if err := e.Handle(createExportRoute, s.serveCreateExport); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /exports/{p0}", getExportRoute, s.serveGetExport); err != nil {
+	if err := e.Handle(getExportRoute, s.serveGetExport); err != nil {
 		return nil, err
 	}
-	mux.Handle("GET /reports/{p0}", idemsrv.NotImplemented("getReport"))
-	if err := e.Handle(mux, "PUT /blobs/{p0}", putBlobRoute, s.servePutBlob); err != nil {
+	if err := e.Unserved(idemsrv.Route{Op: &getReportOp}); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /login", startLoginRoute, s.serveStartLogin); err != nil {
+	if err := e.Handle(putBlobRoute, s.servePutBlob); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /searches", submitSearchRoute, s.serveSubmitSearch); err != nil {
+	if err := e.Handle(startLoginRoute, s.serveStartLogin); err != nil {
 		return nil, err
 	}
-	mux.Handle("POST /documents", idemsrv.NotImplemented("uploadDocument"))
-	s.root = e.Wrap(mux)
+	if err := e.Handle(submitSearchRoute, s.serveSubmitSearch); err != nil {
+		return nil, err
+	}
+	if err := e.Unserved(idemsrv.Route{Op: &uploadDocumentOp}); err != nil {
+		return nil, err
+	}
+	s.root = e.Root()
 	return s, nil
 }
 
@@ -90,7 +93,7 @@ func (s *Server) serveCancelSearch(w http.ResponseWriter, r *http.Request) {
 	var body *CancelSearchRequest
 	var params CancelSearchParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 1, &params.ID)
+	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 0, &params.ID)
 	d.Form(&body, false)
 	if d.Failed() {
 		return
@@ -128,7 +131,7 @@ var getExportRoute = idemsrv.Route{
 func (s *Server) serveGetExport(w http.ResponseWriter, r *http.Request) {
 	var params GetExportParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 1, &params.ID)
+	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 0, &params.ID)
 	if d.Failed() {
 		return
 	}
@@ -151,7 +154,7 @@ func (s *Server) servePutBlob(w http.ResponseWriter, r *http.Request) {
 	var body io.Reader
 	var params PutBlobParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "name", Style: wire.StyleSimple}, 1, &params.Name)
+	d.Path(wire.Param{Name: "name", Style: wire.StyleSimple}, 0, &params.Name)
 	d.Bytes(&body, true)
 	if d.Failed() {
 		return
