@@ -12,8 +12,9 @@ import (
 
 // TestServerRoutesEveryPathOfTheRealSpecs: every operation of the real
 // specs is routed (Twilio's {Sid}.json paths, GitHub's, OpenAI's and
-// Discord's overlapping ones); an operation may still be answered 501 for
-// what it does (a stream, a download), never for its path.
+// Discord's overlapping ones), and the servers type-check; an operation may
+// still be answered 501 for what it does (a stream, a download), never for
+// its path.
 func TestServerRoutesEveryPathOfTheRealSpecs(t *testing.T) {
 	dir := testutil.RealSpecs(t, "loads the real-world specs")
 	for _, name := range []string{"twilio-api-v2010.yaml", "github-api.json", "openai.yaml", "discord.json"} {
@@ -30,6 +31,14 @@ func TestServerRoutesEveryPathOfTheRealSpecs(t *testing.T) {
 			routed++
 		}
 		t.Logf("%s: %d of %d operations routed", name, routed, len(api.Operations))
+		// The operations routed now have serve methods: they must compile.
+		out, err := Generate(api, Config{Package: "api", Server: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := typeCheckFiles(t, out.Files); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 
