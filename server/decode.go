@@ -74,7 +74,9 @@ func (d *Request) Failed() bool {
 // Path reads the path parameter at index (0 is the first parameter of
 // the route's template, left to right) into dst, a pointer to the params
 // field. The value is the text the router matched in the escaped path, so
-// that an escaped slash, comma or dot stays inside it.
+// that an escaped slash, comma or dot stays inside it; a request that did
+// not come through the Engine's router (Root) has none, and is answered 400
+// naming the parameter as missing.
 func (d *Request) Path(p wire.Param, index int, dst any) {
 	if !d.routed {
 		d.routed = true

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // testRouter routes each "METHOD template" to a handler that records the
@@ -248,5 +250,19 @@ func TestRouterQueryInTemplate(t *testing.T) {
 	}
 	if err := rt.handle("dup", "POST", "/responses?beta=true", http.NotFoundHandler()); !errors.Is(err, ErrDuplicateRoute) {
 		t.Errorf("the same template and query twice: %v", err)
+	}
+}
+
+// TestPathWithoutTheRouter: a request the router did not route has no path
+// values; Path answers 400 naming the parameter, never panics.
+func TestPathWithoutTheRouter(t *testing.T) {
+	e, _ := New(nil)
+	w := httptest.NewRecorder()
+	d := e.Decode(w, httptest.NewRequest("GET", "/orders/1", nil))
+	var id string
+	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 0, &id)
+	var pe *ParamError
+	if !errors.As(d.err, &pe) || pe.Name != "id" || !d.Failed() || w.Code != http.StatusBadRequest {
+		t.Errorf("err %v, answer %d", d.err, w.Code)
 	}
 }
