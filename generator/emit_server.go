@@ -20,7 +20,7 @@ func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
 	f.Add(g.emitNewServer(routes)).Line()
 	f.Add(g.emitServeHTTP()).Line()
 	for _, rt := range routes {
-		if rt.why != "" {
+		if rt.unrouted != "" {
 			continue
 		}
 		f.Add(g.emitRoute(rt.op)).Line()
@@ -41,11 +41,11 @@ func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
 //	}
 func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 	var methods []jen.Code
-	var gaps []string
+	var unrouted []string
 	for _, rt := range routes {
 		op := rt.op
-		if rt.why != "" {
-			gaps = append(gaps, fmt.Sprintf("%s (%s)", op.GoName, rt.why))
+		if rt.unrouted != "" {
+			unrouted = append(unrouted, fmt.Sprintf("%s (%s)", op.GoName, rt.unrouted))
 			continue
 		}
 		args := g.methodArgs(op)
@@ -53,7 +53,7 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 		if serverStreams(op) {
 			sig = g.streamHandlerMethod(op)
 		}
-		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q).", op.GoName, op.Method, inlineText(op.Path), op.ID)).Line().
+		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q).", op.GoName, op.Method, inlineText(requestPath(op)), op.ID)).Line().
 			Add(sig))
 		if g.serverStreamForm(rt) {
 			methods = append(methods, g.streamFormMethod(op))
@@ -66,8 +66,8 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 	if streams := g.streamHandlerDoc(routes); streams != "" {
 		doc = append(doc, streams)
 	}
-	if len(gaps) > 0 {
-		doc = append(doc, "Not served yet, answered 501: "+strings.Join(gaps, ", ")+".")
+	if len(unrouted) > 0 {
+		doc = append(doc, "Not routed: "+strings.Join(unrouted, ", ")+".")
 	}
 	return g.comment(doc...).Type().Id("Handler").Interface(methods...)
 }
@@ -89,7 +89,7 @@ func (g *gen) emitServerType() jen.Code {
 //	func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 //		e, err := idemsrv.New([]string{"createOrder"}, opts...)
 //		...
-//		if err := e.Handle(mux, "POST /orders", createOrderRoute, s.serveCreateOrder); err != nil {
+//		if err := e.Handle(createOrderRoute, s.serveCreateOrder); err != nil {
 //			return nil, err
 //		}
 func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
@@ -97,7 +97,7 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 	var body []jen.Code
 	for _, rt := range routes {
 		// A stream never runs through the ledger (idemsrv.Route.Stream).
-		if rt.why == "" && rt.op.Retry.Safety == ir.Keyed && !serverStreams(rt.op) {
+		if rt.unrouted == "" && rt.op.Retry.Safety == ir.Keyed && !serverStreams(rt.op) {
 			keyed = append(keyed, jen.Lit(rt.op.ID))
 		}
 	}
@@ -109,25 +109,18 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 		jen.List(jen.Id("e"), jen.Err()).Op(":=").Qual(srvPath, "New").Call(keyedList, jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("s").Op(":=").Op("&").Id("Server").Values(jen.Id("h").Op(":").Id("h"), jen.Id("engine").Op(":").Id("e")),
-		jen.Id("mux").Op(":=").Qual("net/http", "NewServeMux").Call(),
 	)
 	for _, rt := range routes {
-		if rt.pattern == "" {
-			continue
-		}
-		if rt.why != "" {
-			body = append(body, jen.Id("mux").Dot("Handle").Call(jen.Lit(rt.pattern), jen.Qual(srvPath, "NotImplemented").Call(jen.Lit(rt.op.ID))))
-			continue
-		}
-		if g.serverStreamForm(rt) {
+		switch {
+		case rt.unrouted != "":
+		case g.serverStreamForm(rt):
 			body = append(body, g.handleEither(rt))
-			continue
+		default:
+			call := jen.Id("e").Dot("Handle").Call(jen.Id(g.opNames[rt.op].route), jen.Id("s").Dot("serve"+rt.op.GoName))
+			body = append(body, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
 		}
-		body = append(body, jen.If(jen.Err().Op(":=").Id("e").Dot("Handle").Call(jen.Id("mux"), jen.Lit(rt.pattern),
-			jen.Id(g.opNames[rt.op].route), jen.Id("s").Dot("serve"+rt.op.GoName)), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err())))
 	}
-	body = append(body, jen.Id("s").Dot("root").Op("=").Id("e").Dot("Wrap").Call(jen.Id("mux")), jen.Return(jen.Id("s"), jen.Nil()))
+	body = append(body, jen.Id("s").Dot("root").Op("=").Id("e").Dot("Root").Call(), jen.Return(jen.Id("s"), jen.Nil()))
 	return g.comment("NewServer returns a Server calling h. A spec with keyed operations needs idemsrv.WithLedger(l) "+
 		"(or idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error naming them. "+
 		"idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.").

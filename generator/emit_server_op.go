@@ -19,6 +19,9 @@ import (
 //	}
 func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	vals := []jen.Code{jen.Line().Id("Op").Op(":").Op("&").Id(g.opNames[op].contract)}
+	if op.Query != "" {
+		vals = append(vals, jen.Line().Id("Query").Op(":").Lit(op.Query))
+	}
 	if creds := g.routeCredentials(op); len(creds) > 0 {
 		var items []jen.Code
 		for _, c := range creds {
@@ -97,7 +100,7 @@ func stringSlice(ss []string) jen.Code {
 //	func (s *Server) serveGetOrder(w http.ResponseWriter, r *http.Request) {
 //		var params GetOrderParams
 //		d := s.engine.Decode(w, r)
-//		d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 1, &params.OrderID)
+//		d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 0, &params.OrderID)
 //		if d.Failed() {
 //			return
 //		}
@@ -173,7 +176,7 @@ func (g *gen) emitParamDecodes(rt *serverRoute) []jen.Code {
 		dst := jen.Op("&").Id("params").Dot(names[i])
 		switch p.In {
 		case ir.InPath:
-			out = append(out, jen.Id("d").Dot("Path").Call(paramLiteral(p), jen.Lit(rt.segments[p.Name]), dst))
+			out = append(out, jen.Id("d").Dot("Path").Call(paramLiteral(p), jen.Lit(pathIndex(rt, p.Name)), dst))
 		case ir.InQuery:
 			out = append(out, jen.Id("d").Dot("Query").Call(paramLiteral(p), dst))
 		case ir.InHeader:

@@ -2,9 +2,7 @@ package generator
 
 import (
 	"fmt"
-	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
@@ -13,78 +11,38 @@ import (
 // serverRoute is how the generated server routes one operation.
 type serverRoute struct {
 	op *ir.Operation
-	// pattern is the http.ServeMux pattern ("POST /orders/{p0}"); "" when
-	// the path cannot be one.
-	pattern string
-	// segments maps a path parameter's name to its segment index.
-	segments map[string]int
-	// why is set when the server does not serve the operation yet (it
-	// answers 501); the Handler then has no method for it.
-	why string
+	// params maps a path parameter's name to its place among the
+	// template's parameters, left to right (what Request.Path reads).
+	params map[string]int
+	// unrouted is set when the router cannot take the operation (another
+	// one has its method and template, or the template cannot be split):
+	// NewServer does not route it and the Handler has no method for it.
+	unrouted string
 }
 
-// serverRoutes plans the routes of ops, in IR order. A pattern that
-// http.ServeMux refuses beside the ones before it (the same method and path
-// as another operation's, or paths that overlap without one being more
-// specific: /a/{x}/c and /a/b/{y}) is not served, so that NewServer never
-// fails on the spec's own paths.
+// serverRoutes plans the routes of ops, in IR order. The router takes every
+// template OpenAPI allows, overlapping ones included; an operation whose
+// method and template (up to parameter names) are an earlier one's is not
+// routed, so that NewServer never fails on the spec's own paths.
 func serverRoutes(ops []*ir.Operation) []*serverRoute {
 	var out []*serverRoute
-	mux := http.NewServeMux()
+	seen := map[string]*ir.Operation{}
 	for _, op := range ops {
 		rt := &serverRoute{op: op}
-		rt.pattern, rt.segments = muxPattern(op)
+		key, params, err := routeTemplate(requestPath(op))
+		first := seen[op.Method+" "+key]
 		switch {
-		case rt.pattern == "":
-			rt.why = "its path cannot be an http.ServeMux pattern"
-		case !register(mux, rt.pattern):
-			rt.why = "its method and path overlap another operation's"
-			rt.pattern = ""
+		case err != "":
+			rt.unrouted = "its path template cannot be routed: " + err
+		case first != nil:
+			rt.unrouted = fmt.Sprintf("its method and path template are those of operation %q, which has the route", first.ID)
+		default:
+			seen[op.Method+" "+key] = op
+			rt.params = params
 		}
 		out = append(out, rt)
 	}
 	return out
-}
-
-// register adds pattern to mux, reporting whether the mux accepted it.
-func register(mux *http.ServeMux, pattern string) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	mux.Handle(pattern, http.NotFoundHandler())
-	return true
-}
-
-// muxPattern turns the path template into a ServeMux pattern: every
-// {name} must be a whole segment and becomes {p<i>} (ServeMux wildcards
-// must be Go identifiers); a trailing slash is matched exactly ({$}).
-func muxPattern(op *ir.Operation) (string, map[string]int) {
-	segs := strings.Split(strings.TrimPrefix(op.Path, "/"), "/")
-	idx := map[string]int{}
-	var b strings.Builder
-	for i, s := range segs {
-		b.WriteByte('/')
-		if name, ok := strings.CutPrefix(s, "{"); ok && strings.HasSuffix(name, "}") {
-			name = strings.TrimSuffix(name, "}")
-			if strings.ContainsAny(name, "{}") {
-				return "", nil
-			}
-			idx[name] = i
-			b.WriteString("{p" + strconv.Itoa(len(idx)-1) + "}")
-			continue
-		}
-		if strings.ContainsAny(s, "{} \t%") {
-			return "", nil
-		}
-		b.WriteString(s)
-	}
-	p := b.String()
-	if strings.HasSuffix(p, "/") {
-		p += "{$}"
-	}
-	return op.Method + " " + p, idx
 }
 
 // routeCredentials lists where op's security schemes carry credentials, in

@@ -65,7 +65,7 @@ func streamStatus(op *ir.Operation) int {
 // serverStreamForm reports whether the server serves op's <Op>Stream
 // method beside its plain answer (HandleEither).
 func (g *gen) serverStreamForm(rt *serverRoute) bool {
-	return rt.why == "" && g.opNames[rt.op].stream != "" && g.opNames[rt.op].streamRoute != ""
+	return rt.unrouted == "" && g.opNames[rt.op].stream != "" && g.opNames[rt.op].streamRoute != ""
 }
 
 // emitStreamForm emits the route and the serve method of op's <Op>Stream
@@ -101,18 +101,18 @@ func (g *gen) streamFormMethod(op *ir.Operation) jen.Code {
 	args := g.methodArgs(op)
 	args = append(args[:len(args)-1], jen.Id("stream").Op("*").Qual(srvPath, "Stream").Types(g.eventType(streamMedia(op))))
 	return jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q) when the request asks for %s.", ids.stream, op.Method,
-		inlineText(op.Path), op.ID, streamMedia(op).Name)).Line().Id(ids.stream).Params(args...).Error()
+		inlineText(requestPath(op)), op.ID, streamMedia(op).Name)).Line().Id(ids.stream).Params(args...).Error()
 }
 
 // handleEither registers op's two forms:
 //
-//	if err := e.HandleEither(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion,
+//	if err := e.HandleEither(createCompletionRoute, s.serveCreateCompletion,
 //		createCompletionStreamRoute, s.serveCreateCompletionStream); err != nil {
 //		return nil, err
 //	}
 func (g *gen) handleEither(rt *serverRoute) jen.Code {
 	ids := g.opNames[rt.op]
-	return jen.If(jen.Err().Op(":=").Id("e").Dot("HandleEither").Call(jen.Id("mux"), jen.Lit(rt.pattern),
+	return jen.If(jen.Err().Op(":=").Id("e").Dot("HandleEither").Call(
 		jen.Id(ids.route), jen.Id("s").Dot("serve"+rt.op.GoName), jen.Id(ids.streamRoute), jen.Id("s").Dot("serve"+ids.stream)),
 		jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 }
@@ -126,7 +126,7 @@ func (g *gen) streamHandlerDoc(routes []*serverRoute) string {
 		name := rt.op.GoName
 		if g.serverStreamForm(rt) {
 			name = g.opNames[rt.op].stream
-		} else if rt.why != "" || !serverStreams(rt.op) {
+		} else if rt.unrouted != "" || !serverStreams(rt.op) {
 			continue
 		}
 		streams = true

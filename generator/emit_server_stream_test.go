@@ -39,7 +39,7 @@ func TestServerServesTheStreamForm(t *testing.T) {
 		"CreateCompletion(ctx context.Context, body CompletionRequest) (*Completion, error)",
 		"CreateCompletionStream(ctx context.Context, body CompletionRequest, stream *idemsrv.Stream[CompletionChunk]) error",
 		`var createCompletionStreamRoute = createCompletionRoute.WithStream(idemrt.FramingSSE, "text/event-stream")`,
-		`e.HandleEither(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion, createCompletionStreamRoute, s.serveCreateCompletionStream)`,
+		`e.HandleEither(createCompletionRoute, s.serveCreateCompletion, createCompletionStreamRoute, s.serveCreateCompletionStream)`,
 		"idemsrv.ServeStream(s.engine, w, r, &createCompletionStreamRoute, 200, func(stream *idemsrv.Stream[CompletionChunk]) error {",
 	} {
 		if !strings.Contains(src, want) {

@@ -38,6 +38,11 @@ type Request struct {
 	r      *http.Request
 	pairs  []pair
 	parsed bool
+	// vals are the raw values of the path parameters, read on the first
+	// Path call into valBuf (no allocation for up to four of them).
+	vals   []string
+	routed bool
+	valBuf [4]string
 	status int
 	typ    string
 	err    error
@@ -66,16 +71,23 @@ func (d *Request) Failed() bool {
 	return true
 }
 
-// Path reads the path parameter in segment (0 is the first segment after
-// the leading slash) into dst, a pointer to the params field. The segment
-// is read escaped, so that a comma or a dot a value escaped stays inside it.
-func (d *Request) Path(p wire.Param, segment int, dst any) {
-	segs := strings.Split(strings.TrimPrefix(d.r.URL.EscapedPath(), "/"), "/")
-	if segment >= len(segs) {
+// Path reads the path parameter at index (0 is the first parameter of
+// the route's template, left to right) into dst, a pointer to the params
+// field. The value is the text the router matched in the escaped path, so
+// that an escaped slash, comma or dot stays inside it; a request that did
+// not come through the Engine's router (Root) has none, and is answered 400
+// naming the parameter as missing.
+func (d *Request) Path(p wire.Param, index int, dst any) {
+	if !d.routed {
+		d.routed = true
+		d.vals, _ = d.e.router.values(d.r, d.valBuf[:0])
+	}
+	if index < 0 || index >= len(d.vals) {
 		d.param("path", p.Name, errors.New("missing"))
 		return
 	}
-	d.place("path", p, dst, func(sh shape) (value, error) { return pathValue(p, segs[segment], sh) })
+	raw := d.vals[index]
+	d.place("path", p, dst, func(sh shape) (value, error) { return pathValue(p, raw, sh) })
 }
 
 // Query reads a query parameter into dst.

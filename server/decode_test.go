@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -90,21 +91,31 @@ func TestDecodeWhatTheClientEncodes(t *testing.T) {
 	r.Header = req.Header
 	e, _ := New(nil)
 	var got params
-	d := e.Decode(httptest.NewRecorder(), r)
-	for i, s := range allStyles() {
-		switch s.in {
-		case "path":
-			d.Path(s.p, i+1, s.f(&got))
-		case "query":
-			d.Query(s.p, s.f(&got))
-		case "header":
-			d.Header(s.p, s.f(&got))
-		case "cookie":
-			d.Cookie(s.p, s.f(&got))
+	var derr error
+	op := &idemrt.Operation{ID: "get", Method: "GET", Path: "/items/{id}/{tags}/{obj}"}
+	err = e.Handle(Route{Op: op}, func(w http.ResponseWriter, r *http.Request) {
+		d := e.Decode(w, r)
+		for i, s := range allStyles() {
+			switch s.in {
+			case "path":
+				d.Path(s.p, i, s.f(&got))
+			case "query":
+				d.Query(s.p, s.f(&got))
+			case "header":
+				d.Header(s.p, s.f(&got))
+			case "cookie":
+				d.Cookie(s.p, s.f(&got))
+			}
 		}
+		derr = d.err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if d.err != nil {
-		t.Fatalf("decode: %v (url %s)", d.err, req.URL)
+	w := httptest.NewRecorder()
+	e.Root().ServeHTTP(w, r)
+	if w.Code != http.StatusOK || derr != nil {
+		t.Fatalf("decode: %d %v (url %s)", w.Code, derr, req.URL)
 	}
 	if !reflect.DeepEqual(got, sent) {
 		t.Errorf("decoded\n%+v\nwant\n%+v\n(url %s)", got, sent, req.URL)

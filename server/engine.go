@@ -17,8 +17,9 @@ var ErrNoLedger = errors.New("idemsrv: keyed operations need idemsrv.WithLedger(
 // Engine is the runtime of one generated server: its options, its ledger
 // and its overload limit. Generated code makes one in NewServer.
 type Engine struct {
-	cfg  config
-	shed *shedder
+	cfg    config
+	shed   *shedder
+	router *router
 }
 
 // New checks the options against the operations the spec keys (their
@@ -32,7 +33,7 @@ func New(keyed []string, opts ...Option) (*Engine, error) {
 	case len(keyed) > 0 && cfg.ledger == nil && !cfg.noLedger:
 		return nil, fmt.Errorf("%w (keyed: %s)", ErrNoLedger, strings.Join(keyed, ", "))
 	}
-	e := &Engine{cfg: cfg}
+	e := &Engine{cfg: cfg, router: newRouter()}
 	if cfg.maxInFlight > 0 {
 		e.shed = newShedder(cfg.maxInFlight, cfg.now)
 	}
@@ -45,6 +46,10 @@ type Route struct {
 	// Op is the client's contract of the operation (ID, method, path,
 	// safety, key header).
 	Op *idemrt.Operation
+	// Query is the fixed query string of the operation's path key
+	// ("beta=true" for "/responses?beta=true"): the route takes only the
+	// requests that carry its pairs.
+	Query string
 	// Credentials are where the operation's security schemes carry
 	// credentials; a keyed operation's keys are scoped by their hash.
 	Credentials []Credential
@@ -73,13 +78,13 @@ type Route struct {
 	Stream *StreamFormat
 }
 
-// Handle registers serve on mux under pattern (an http.ServeMux pattern,
-// "POST /orders/{p0}"), behind the route's precondition check and, for a
-// keyed operation with a ledger, the ledger (a stream, Route.Stream, only
-// has its key's form checked). A pattern the mux refuses (two
-// paths of the spec that overlap) is an error, not a panic.
-func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc) error {
-	return route(mux, pattern, rt.Op.ID, e.guard(rt, serve))
+// Handle routes rt.Op's method and path template to serve, behind the
+// route's precondition check and, for a keyed operation with a ledger, the
+// ledger (a stream, Route.Stream, only has its key's form checked). A
+// template another operation has with the same method (up to parameter
+// names), or one the router cannot route, is a *RouteError.
+func (e *Engine) Handle(rt Route, serve http.HandlerFunc) error {
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), e.guard(rt, serve))
 }
 
 // guard puts serve behind what the route checks: the key (the ledger, or
@@ -101,29 +106,25 @@ func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 	return h
 }
 
-// route registers h on mux under pattern; a pattern the mux refuses is an
-// error naming the operation, not a panic.
-func route(mux *http.ServeMux, pattern, op string, h http.Handler) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("idemsrv: operation %s cannot be routed as %q: %v", op, pattern, p)
-		}
-	}()
-	mux.Handle(pattern, h)
-	return nil
+// Unserved routes rt to a 501 answer: an operation the generated server
+// does not serve yet still owns its path, so it is not answered 404.
+func (e *Engine) Unserved(rt Route) error {
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), NotImplemented(rt.Op.ID))
 }
 
-// Wrap returns the server's root handler: the overload limit
-// (WithMaxInFlight), then mux, whose own refusals (no route: 404; a route
-// for other methods: 405 with Allow) are answered as problems too.
-func (e *Engine) Wrap(mux *http.ServeMux) http.Handler {
-	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); pattern == "" {
-			unrouted(w, r, mux)
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
+// template is the route's path template with its fixed query.
+func (rt Route) template() string {
+	if rt.Query == "" {
+		return rt.Op.Path
+	}
+	return rt.Op.Path + "?" + rt.Query
+}
+
+// Root returns the server's root handler: the overload limit
+// (WithMaxInFlight), then the router, whose own refusals (no template
+// matches: 404; templates for other methods: 405 with Allow) are problems.
+func (e *Engine) Root() http.Handler {
+	var h http.Handler = e.router
 	if e.shed != nil {
 		h = e.shed.wrap(h)
 	}

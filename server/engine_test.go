@@ -29,12 +29,12 @@ var updateOp = &idemrt.Operation{ID: "updateOrder", Method: "PUT", Path: "/order
 
 func TestMissingPreconditionIs428BeforeTheHandler(t *testing.T) {
 	e, _ := New(nil)
-	mux := http.NewServeMux()
 	ran := 0
 	rt := Route{Op: updateOp, Preconditions: []string{"If-Match"}}
-	if err := e.Handle(mux, "PUT /orders/{p0}", rt, func(w http.ResponseWriter, r *http.Request) { ran++ }); err != nil {
+	if err := e.Handle(rt, func(w http.ResponseWriter, r *http.Request) { ran++ }); err != nil {
 		t.Fatal(err)
 	}
+	mux := e.Root()
 	w := httptest.NewRecorder()
 	mux.ServeHTTP(w, httptest.NewRequest("PUT", "/orders/1", nil))
 	if w.Code != http.StatusPreconditionRequired || ran != 0 || w.Header().Get("Content-Type") != "application/problem+json" {
@@ -48,15 +48,29 @@ func TestMissingPreconditionIs428BeforeTheHandler(t *testing.T) {
 	}
 }
 
-func TestHandleReportsOverlappingPatterns(t *testing.T) {
+// TestHandleReportsDuplicateTemplates: overlapping templates are routed,
+// but a template another operation has with the same method, up to
+// parameter names, is a RouteError naming both, not a panic.
+func TestHandleReportsDuplicateTemplates(t *testing.T) {
 	e, _ := New(nil)
-	mux := http.NewServeMux()
 	nop := func(http.ResponseWriter, *http.Request) {}
-	if err := e.Handle(mux, "GET /a/{p0}/c", Route{Op: updateOp}, nop); err != nil {
-		t.Fatal(err)
+	for _, op := range []*idemrt.Operation{
+		{ID: "a", Method: "GET", Path: "/a/{x}/c"},
+		{ID: "b", Method: "GET", Path: "/a/b/{y}"},
+		{ID: "c", Method: "POST", Path: "/a/{z}/c"},
+	} {
+		if err := e.Handle(Route{Op: op}, nop); err != nil {
+			t.Fatalf("%s: %v", op.ID, err)
+		}
 	}
-	if err := e.Handle(mux, "GET /a/b/{p0}", Route{Op: updateOp}, nop); err == nil {
-		t.Error("conflicting patterns: no error")
+	err := e.Handle(Route{Op: &idemrt.Operation{ID: "d", Method: "GET", Path: "/a/{z}/c"}}, nop)
+	var re *RouteError
+	if !errors.Is(err, ErrDuplicateRoute) || !errors.As(err, &re) || re.Op != "d" || !strings.Contains(err.Error(), "routed to a as GET /a/{x}/c") {
+		t.Errorf("duplicate template: %v", err)
+	}
+	err = e.Unserved(Route{Op: &idemrt.Operation{ID: "e", Method: "GET", Path: "/a/{x}{y}"}})
+	if !errors.Is(err, ErrPathTemplate) {
+		t.Errorf("adjacent parameters: %v", err)
 	}
 }
 
@@ -97,14 +111,17 @@ func TestShedSpreadsRetryAfter(t *testing.T) {
 	release := make(chan struct{})
 	var started sync.WaitGroup
 	started.Add(2)
-	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/slow" {
-			started.Done()
-			<-release
-		}
-	})
-	h := e.Wrap(mux)
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		started.Done()
+		<-release
+	}
+	if err := e.Handle(Route{Op: &idemrt.Operation{ID: "slow", Method: "GET", Path: "/slow"}}, slow); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Handle(Route{Op: &idemrt.Operation{ID: "root", Method: "GET", Path: "/"}}, func(http.ResponseWriter, *http.Request) {}); err != nil {
+		t.Fatal(err)
+	}
+	h := e.Root()
 	var done sync.WaitGroup
 	for range 2 {
 		done.Add(1)
@@ -137,21 +154,20 @@ func TestShedSpreadsRetryAfter(t *testing.T) {
 	}
 }
 
-// TestUnroutedRequestsAreProblems: the mux's own 404 and 405 are answered as
-// problem+json, the 405 with its Allow header.
+// TestUnroutedRequestsAreProblems: the router's own 404 and 405 are
+// answered as problem+json, the 405 with its Allow header.
 func TestUnroutedRequestsAreProblems(t *testing.T) {
 	e, _ := New(nil)
-	mux := http.NewServeMux()
 	nop := func(http.ResponseWriter, *http.Request) {}
-	if err := e.Handle(mux, "GET /orders", Route{Op: updateOp}, nop); err != nil {
+	if err := e.Handle(Route{Op: &idemrt.Operation{ID: "list", Method: "GET", Path: "/orders"}}, nop); err != nil {
 		t.Fatal(err)
 	}
-	h := e.Wrap(mux)
+	h := e.Root()
 	for _, tc := range []struct {
 		method, path string
 		status       int
 		allow        string
-	}{{"GET", "/nope", 404, ""}, {"DELETE", "/orders", 405, "GET, HEAD"}, {"GET", "/orders", 200, ""}} {
+	}{{"GET", "/nope", 404, ""}, {"DELETE", "/orders", 405, "GET, HEAD, OPTIONS"}, {"GET", "/orders", 200, ""}} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(tc.method, tc.path, nil))
 		isProblem := w.Header().Get("Content-Type") == "application/problem+json"

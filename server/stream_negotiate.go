@@ -15,16 +15,16 @@ func (rt Route) WithStream(f idemrt.Framing, mediaType string) Route {
 	return rt
 }
 
-// HandleEither registers under pattern an operation that answers either
-// plainly (serve, on route rt) or as a stream (stream, on route srt, made
-// with WithStream), chosen by the request's Accept: a request that names
-// the stream's media type, and nothing it prefers to it, gets the stream,
-// as the generated client's <Op>Stream method asks. Each form is checked
-// as Handle checks it; the stream form never runs through the ledger.
-func (e *Engine) HandleEither(mux *http.ServeMux, pattern string, rt Route, serve http.HandlerFunc, srt Route, stream http.HandlerFunc) error {
+// HandleEither routes an operation that answers either plainly (serve,
+// on route rt) or as a stream (stream, on route srt, made with WithStream),
+// chosen by the request's Accept: a request that names the stream's media
+// type, and nothing it prefers to it, gets the stream, as the generated
+// client's <Op>Stream method asks. Each form is checked as Handle checks
+// it; the stream form never runs through the ledger.
+func (e *Engine) HandleEither(rt Route, serve http.HandlerFunc, srt Route, stream http.HandlerFunc) error {
 	plain, streamed := e.guard(rt, serve), e.guard(srt, stream)
 	media := srt.Stream.MediaType
-	return route(mux, pattern, rt.Op.ID, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if wantsStream(r, media) {
 			streamed.ServeHTTP(w, r)
 			return

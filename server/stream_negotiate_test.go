@@ -37,8 +37,7 @@ func TestWantsStream(t *testing.T) {
 // route's checks (here a required precondition).
 func TestHandleEither(t *testing.T) {
 	e := newTestEngine(t)
-	mux := http.NewServeMux()
-	rt := Route{Op: &idemrt.Operation{ID: "complete"}, Preconditions: []string{"If-Match"}}
+	rt := Route{Op: &idemrt.Operation{ID: "complete", Method: "POST", Path: "/complete"}, Preconditions: []string{"If-Match"}}
 	srt := rt.WithStream(idemrt.FramingSSE, "text/event-stream")
 	if srt.Stream == nil || rt.Stream != nil || srt.Stream.MediaType != "text/event-stream" {
 		t.Fatalf("WithStream: %+v / %+v", srt.Stream, rt.Stream)
@@ -46,18 +45,18 @@ func TestHandleEither(t *testing.T) {
 	var got []string
 	plain := func(w http.ResponseWriter, r *http.Request) { got = append(got, "plain") }
 	stream := func(w http.ResponseWriter, r *http.Request) { got = append(got, "stream") }
-	if err := e.HandleEither(mux, "POST /complete", rt, plain, srt, stream); err != nil {
+	if err := e.HandleEither(rt, plain, srt, stream); err != nil {
 		t.Fatal(err)
 	}
 	for _, accept := range []string{"application/json", "text/event-stream"} {
 		r := httptest.NewRequest("POST", "/complete", nil)
 		r.Header.Set("Accept", accept)
 		r.Header.Set("If-Match", `"v1"`)
-		mux.ServeHTTP(httptest.NewRecorder(), r)
+		e.Root().ServeHTTP(httptest.NewRecorder(), r)
 	}
 	r := httptest.NewRequest("POST", "/complete", nil)
 	w := httptest.NewRecorder()
-	mux.ServeHTTP(w, r)
+	e.Root().ServeHTTP(w, r)
 	if len(got) != 2 || got[0] != "plain" || got[1] != "stream" || w.Code != http.StatusPreconditionRequired {
 		t.Fatalf("served %v, then %d", got, w.Code)
 	}

@@ -280,10 +280,9 @@ func TestStreamWriteDeadline(t *testing.T) {
 // ledger, but its handler still gets one well-formed key or never runs.
 func TestStreamKeyRequired(t *testing.T) {
 	e := newTestEngine(t, WithoutLedger())
-	mux := http.NewServeMux()
-	rt := Route{Op: &idemrt.Operation{ID: "runJob", Safety: idemrt.Keyed, KeyHeader: "Idempotency-Key"}, Stream: sseFormat}
+	rt := Route{Op: &idemrt.Operation{ID: "runJob", Method: "POST", Path: "/jobs", Safety: idemrt.Keyed, KeyHeader: "Idempotency-Key"}, Stream: sseFormat}
 	ran := 0
-	if err := e.Handle(mux, "POST /jobs", rt, func(w http.ResponseWriter, r *http.Request) { ran++ }); err != nil {
+	if err := e.Handle(rt, func(w http.ResponseWriter, r *http.Request) { ran++ }); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -300,7 +299,7 @@ func TestStreamKeyRequired(t *testing.T) {
 		req := httptest.NewRequest("POST", "/jobs", nil)
 		req.Header["Idempotency-Key"] = c.keys
 		w := httptest.NewRecorder()
-		mux.ServeHTTP(w, req)
+		e.Root().ServeHTTP(w, req)
 		if w.Code != c.status || !strings.Contains(w.Body.String(), c.typ) {
 			t.Errorf("keys %q: %d %s", c.keys, w.Code, w.Body.String())
 		}

@@ -1,9 +1,10 @@
 package idemsrv
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 )
 
 // Problem types of requests no operation matches.
@@ -12,47 +13,30 @@ const (
 	ProblemMethodNotAllowed = "https://idemgen.dev/problems/method-not-allowed"
 )
 
-// unrouted answers a request no pattern matches. The mux decides what it
-// is (404, 405 with Allow, or a redirect to the clean path); its 404 and
-// 405 are rewritten as problems, anything else is passed on as it wrote it.
-func unrouted(w http.ResponseWriter, r *http.Request, mux *http.ServeMux) {
-	rec := &recorder{header: http.Header{}}
-	mux.ServeHTTP(rec, r)
-	switch rec.status {
-	case http.StatusNotFound:
+// unrouted answers a request no route takes: 404 when no template matches
+// its path; otherwise Allow lists the methods the matching templates take
+// (HEAD beside GET, and OPTIONS), an OPTIONS request is answered 204 with
+// it and any other method 405.
+func (rt *router) unrouted(w http.ResponseWriter, r *http.Request, rest string, ok bool) {
+	var allow []string
+	if ok {
+		allow = rt.root.methods(rest, r.URL.RawQuery, nil)
+	}
+	if len(allow) == 0 {
 		WriteProblem(w, http.StatusNotFound, ProblemNotFound, "no operation of this API has this path")
-	case http.StatusMethodNotAllowed:
-		allow := rec.header.Get("Allow")
-		w.Header().Set("Allow", allow)
-		WriteProblem(w, http.StatusMethodNotAllowed, ProblemMethodNotAllowed,
-			fmt.Sprintf("this path takes %s, not %s", allow, r.Method))
-	default:
-		for k, v := range rec.header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.status)
-		w.Write(rec.body.Bytes())
+		return
 	}
-}
-
-// recorder keeps what the mux's own handler writes.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (c *recorder) Header() http.Header { return c.header }
-
-func (c *recorder) WriteHeader(status int) {
-	if c.status == 0 {
-		c.status = status
+	if slices.Contains(allow, http.MethodGet) {
+		allow = append(allow, http.MethodHead)
 	}
-}
-
-func (c *recorder) Write(b []byte) (int, error) {
-	if c.status == 0 {
-		c.status = http.StatusOK
+	allow = append(allow, http.MethodOptions)
+	slices.Sort(allow)
+	list := strings.Join(slices.Compact(allow), ", ")
+	w.Header().Set("Allow", list)
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusNoContent)
+		return
 	}
-	return c.body.Write(b)
+	WriteProblem(w, http.StatusMethodNotAllowed, ProblemMethodNotAllowed,
+		fmt.Sprintf("this path takes %s, not %s", list, r.Method))
 }

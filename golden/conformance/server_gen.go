@@ -43,23 +43,22 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /records", createRecordRoute, s.serveCreateRecord); err != nil {
+	if err := e.Handle(createRecordRoute, s.serveCreateRecord); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /runs", createRunRoute, s.serveCreateRun); err != nil {
+	if err := e.Handle(createRunRoute, s.serveCreateRun); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /shared_items", listAppItemsRoute, s.serveListAppItems); err != nil {
+	if err := e.Handle(listAppItemsRoute, s.serveListAppItems); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /search", searchRoute, s.serveSearch); err != nil {
+	if err := e.Handle(searchRoute, s.serveSearch); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /uploads", uploadRoute, s.serveUpload); err != nil {
+	if err := e.Handle(uploadRoute, s.serveUpload); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 

@@ -50,32 +50,31 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /searches/{p0}/cancel", cancelSearchRoute, s.serveCancelSearch); err != nil {
+	if err := e.Handle(cancelSearchRoute, s.serveCancelSearch); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /exports", createExportRoute, s.serveCreateExport); err != nil {
+	if err := e.Handle(createExportRoute, s.serveCreateExport); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /exports/{p0}", getExportRoute, s.serveGetExport); err != nil {
+	if err := e.Handle(getExportRoute, s.serveGetExport); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /reports/{p0}", getReportRoute, s.serveGetReport); err != nil {
+	if err := e.Handle(getReportRoute, s.serveGetReport); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "PUT /blobs/{p0}", putBlobRoute, s.servePutBlob); err != nil {
+	if err := e.Handle(putBlobRoute, s.servePutBlob); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /login", startLoginRoute, s.serveStartLogin); err != nil {
+	if err := e.Handle(startLoginRoute, s.serveStartLogin); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /searches", submitSearchRoute, s.serveSubmitSearch); err != nil {
+	if err := e.Handle(submitSearchRoute, s.serveSubmitSearch); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /documents", uploadDocumentRoute, s.serveUploadDocument); err != nil {
+	if err := e.Handle(uploadDocumentRoute, s.serveUploadDocument); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 
@@ -95,7 +94,7 @@ func (s *Server) serveCancelSearch(w http.ResponseWriter, r *http.Request) {
 	var body *CancelSearchRequest
 	var params CancelSearchParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 1, &params.ID)
+	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 0, &params.ID)
 	d.Form(&body, false)
 	if d.Failed() {
 		return
@@ -133,7 +132,7 @@ var getExportRoute = idemsrv.Route{
 func (s *Server) serveGetExport(w http.ResponseWriter, r *http.Request) {
 	var params GetExportParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 1, &params.ID)
+	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 0, &params.ID)
 	if d.Failed() {
 		return
 	}
@@ -155,7 +154,7 @@ var getReportRoute = idemsrv.Route{
 func (s *Server) serveGetReport(w http.ResponseWriter, r *http.Request) {
 	var params GetReportParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, 1, &params.ReportID)
+	d.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, 0, &params.ReportID)
 	if d.Failed() {
 		return
 	}
@@ -198,7 +197,7 @@ func (s *Server) servePutBlob(w http.ResponseWriter, r *http.Request) {
 	var body io.Reader
 	var params PutBlobParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "name", Style: wire.StyleSimple}, 1, &params.Name)
+	d.Path(wire.Param{Name: "name", Style: wire.StyleSimple}, 0, &params.Name)
 	d.Bytes(&body, true)
 	if d.Failed() {
 		return

@@ -54,38 +54,37 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /payments/{p0}/capture", capturePaymentRoute, s.serveCapturePayment); err != nil {
+	if err := e.Handle(capturePaymentRoute, s.serveCapturePayment); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /orders", createOrderRoute, s.serveCreateOrder); err != nil {
+	if err := e.Handle(createOrderRoute, s.serveCreateOrder); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /payments", createPaymentRoute, s.serveCreatePayment); err != nil {
+	if err := e.Handle(createPaymentRoute, s.serveCreatePayment); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "DELETE /orders/{p0}", deleteOrderRoute, s.serveDeleteOrder); err != nil {
+	if err := e.Handle(deleteOrderRoute, s.serveDeleteOrder); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /health", getHealthRoute, s.serveGetHealth); err != nil {
+	if err := e.Handle(getHealthRoute, s.serveGetHealth); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /orders/{p0}", getOrderRoute, s.serveGetOrder); err != nil {
+	if err := e.Handle(getOrderRoute, s.serveGetOrder); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /payments/{p0}", getPaymentRoute, s.serveGetPayment); err != nil {
+	if err := e.Handle(getPaymentRoute, s.serveGetPayment); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /orders", listOrdersRoute, s.serveListOrders); err != nil {
+	if err := e.Handle(listOrdersRoute, s.serveListOrders); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /orders/{p0}/receipt", sendReceiptRoute, s.serveSendReceipt); err != nil {
+	if err := e.Handle(sendReceiptRoute, s.serveSendReceipt); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "PUT /orders/{p0}", updateOrderRoute, s.serveUpdateOrder); err != nil {
+	if err := e.Handle(updateOrderRoute, s.serveUpdateOrder); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 
@@ -107,7 +106,7 @@ func (s *Server) serveCapturePayment(w http.ResponseWriter, r *http.Request) {
 	var body *CapturePaymentRequest
 	var params CapturePaymentParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, 1, &params.PaymentID)
+	d.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, 0, &params.PaymentID)
 	d.JSON(&body, false)
 	if d.Failed() {
 		return
@@ -190,7 +189,7 @@ var deleteOrderRoute = idemsrv.Route{
 func (s *Server) serveDeleteOrder(w http.ResponseWriter, r *http.Request) {
 	var params DeleteOrderParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 1, &params.OrderID)
+	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 0, &params.OrderID)
 	if d.Failed() {
 		return
 	}
@@ -229,7 +228,7 @@ var getOrderRoute = idemsrv.Route{
 func (s *Server) serveGetOrder(w http.ResponseWriter, r *http.Request) {
 	var params GetOrderParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 1, &params.OrderID)
+	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 0, &params.OrderID)
 	if d.Failed() {
 		return
 	}
@@ -259,7 +258,7 @@ var getPaymentRoute = idemsrv.Route{
 func (s *Server) serveGetPayment(w http.ResponseWriter, r *http.Request) {
 	var params GetPaymentParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, 1, &params.PaymentID)
+	d.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, 0, &params.PaymentID)
 	if d.Failed() {
 		return
 	}
@@ -311,7 +310,7 @@ var sendReceiptRoute = idemsrv.Route{
 func (s *Server) serveSendReceipt(w http.ResponseWriter, r *http.Request) {
 	var params SendReceiptParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 1, &params.OrderID)
+	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 0, &params.OrderID)
 	if d.Failed() {
 		return
 	}
@@ -336,7 +335,7 @@ func (s *Server) serveUpdateOrder(w http.ResponseWriter, r *http.Request) {
 	var body OrderUpdate
 	var params UpdateOrderParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 1, &params.OrderID)
+	d.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, 0, &params.OrderID)
 	d.Header(wire.Param{Name: "If-Match", Style: wire.StyleSimple}, &params.IfMatch)
 	d.JSON(&body, true)
 	if d.Failed() {

@@ -42,20 +42,19 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /pets", createPetRoute, s.serveCreatePet); err != nil {
+	if err := e.Handle(createPetRoute, s.serveCreatePet); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "DELETE /pets/{p0}", deletePetRoute, s.serveDeletePet); err != nil {
+	if err := e.Handle(deletePetRoute, s.serveDeletePet); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /pets", listPetsRoute, s.serveListPets); err != nil {
+	if err := e.Handle(listPetsRoute, s.serveListPets); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /pets/{p0}", showPetByIDRoute, s.serveShowPetByID); err != nil {
+	if err := e.Handle(showPetByIDRoute, s.serveShowPetByID); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 
@@ -98,7 +97,7 @@ var deletePetRoute = idemsrv.Route{
 func (s *Server) serveDeletePet(w http.ResponseWriter, r *http.Request) {
 	var params DeletePetParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, 1, &params.PetID)
+	d.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, 0, &params.PetID)
 	if d.Failed() {
 		return
 	}
@@ -150,7 +149,7 @@ var showPetByIDRoute = idemsrv.Route{
 func (s *Server) serveShowPetByID(w http.ResponseWriter, r *http.Request) {
 	var params ShowPetByIDParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, 1, &params.PetID)
+	d.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, 0, &params.PetID)
 	if d.Failed() {
 		return
 	}

@@ -71,47 +71,46 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.HandleEither(mux, "POST /completions", createCompletionRoute, s.serveCreateCompletion, createCompletionStreamRoute, s.serveCreateCompletionStream); err != nil {
+	if err := e.HandleEither(createCompletionRoute, s.serveCreateCompletion, createCompletionStreamRoute, s.serveCreateCompletionStream); err != nil {
 		return nil, err
 	}
-	if err := e.HandleEither(mux, "POST /speech", createSpeechRoute, s.serveCreateSpeech, createSpeechStreamRoute, s.serveCreateSpeechStream); err != nil {
+	if err := e.HandleEither(createSpeechRoute, s.serveCreateSpeech, createSpeechStreamRoute, s.serveCreateSpeechStream); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /files/{p0}/content", downloadFileRoute, s.serveDownloadFile); err != nil {
+	if err := e.Handle(downloadFileRoute, s.serveDownloadFile); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /exports/records.seq", exportRecordSequenceRoute, s.serveExportRecordSequence); err != nil {
+	if err := e.Handle(exportRecordSequenceRoute, s.serveExportRecordSequence); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /exports/records.jsonl", exportRecordsRoute, s.serveExportRecords); err != nil {
+	if err := e.Handle(exportRecordsRoute, s.serveExportRecords); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /exports/records.ndjson", exportRecordsNdjsonRoute, s.serveExportRecordsNdjson); err != nil {
+	if err := e.Handle(exportRecordsNdjsonRoute, s.serveExportRecordsNdjson); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /archives/{p0}", getArchiveRoute, s.serveGetArchive); err != nil {
+	if err := e.Handle(getArchiveRoute, s.serveGetArchive); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /users/{p0}/avatar", getAvatarRoute, s.serveGetAvatar); err != nil {
+	if err := e.Handle(getAvatarRoute, s.serveGetAvatar); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /invoices/{p0}/pdf", getInvoicePdfRoute, s.serveGetInvoicePdf); err != nil {
+	if err := e.Handle(getInvoicePdfRoute, s.serveGetInvoicePdf); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /reports/{p0}", getReportRoute, s.serveGetReport); err != nil {
+	if err := e.Handle(getReportRoute, s.serveGetReport); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /jobs", runJobRoute, s.serveRunJob); err != nil {
+	if err := e.Handle(runJobRoute, s.serveRunJob); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /events", watchEventsRoute, s.serveWatchEvents); err != nil {
+	if err := e.Handle(watchEventsRoute, s.serveWatchEvents); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /ticker", watchTickerRoute, s.serveWatchTicker); err != nil {
+	if err := e.Handle(watchTickerRoute, s.serveWatchTicker); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 
@@ -208,7 +207,7 @@ var downloadFileRoute = idemsrv.Route{
 func (s *Server) serveDownloadFile(w http.ResponseWriter, r *http.Request) {
 	var params DownloadFileParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "file_id", Style: wire.StyleSimple}, 1, &params.FileID)
+	d.Path(wire.Param{Name: "file_id", Style: wire.StyleSimple}, 0, &params.FileID)
 	if d.Failed() {
 		return
 	}
@@ -272,7 +271,7 @@ var getArchiveRoute = idemsrv.Route{
 func (s *Server) serveGetArchive(w http.ResponseWriter, r *http.Request) {
 	var params GetArchiveParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "archive_id", Style: wire.StyleSimple}, 1, &params.ArchiveID)
+	d.Path(wire.Param{Name: "archive_id", Style: wire.StyleSimple}, 0, &params.ArchiveID)
 	if d.Failed() {
 		return
 	}
@@ -294,7 +293,7 @@ var getAvatarRoute = idemsrv.Route{
 func (s *Server) serveGetAvatar(w http.ResponseWriter, r *http.Request) {
 	var params GetAvatarParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "user_id", Style: wire.StyleSimple}, 1, &params.UserID)
+	d.Path(wire.Param{Name: "user_id", Style: wire.StyleSimple}, 0, &params.UserID)
 	if d.Failed() {
 		return
 	}
@@ -316,7 +315,7 @@ var getInvoicePdfRoute = idemsrv.Route{
 func (s *Server) serveGetInvoicePdf(w http.ResponseWriter, r *http.Request) {
 	var params GetInvoicePdfParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "invoice_id", Style: wire.StyleSimple}, 1, &params.InvoiceID)
+	d.Path(wire.Param{Name: "invoice_id", Style: wire.StyleSimple}, 0, &params.InvoiceID)
 	if d.Failed() {
 		return
 	}
@@ -338,7 +337,7 @@ var getReportRoute = idemsrv.Route{
 func (s *Server) serveGetReport(w http.ResponseWriter, r *http.Request) {
 	var params GetReportParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, 1, &params.ReportID)
+	d.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, 0, &params.ReportID)
 	if d.Failed() {
 		return
 	}

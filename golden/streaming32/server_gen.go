@@ -44,17 +44,16 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "GET /trades", exportTradesRoute, s.serveExportTrades); err != nil {
+	if err := e.Handle(exportTradesRoute, s.serveExportTrades); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /logs", tailLogsRoute, s.serveTailLogs); err != nil {
+	if err := e.Handle(tailLogsRoute, s.serveTailLogs); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /prices", watchPricesRoute, s.serveWatchPrices); err != nil {
+	if err := e.Handle(watchPricesRoute, s.serveWatchPrices); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 

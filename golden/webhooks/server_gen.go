@@ -35,11 +35,10 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /payments", createPaymentRoute, s.serveCreatePayment); err != nil {
+	if err := e.Handle(createPaymentRoute, s.serveCreatePayment); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 

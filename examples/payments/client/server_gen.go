@@ -40,17 +40,16 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
-	mux := http.NewServeMux()
-	if err := e.Handle(mux, "POST /orders", createOrderRoute, s.serveCreateOrder); err != nil {
+	if err := e.Handle(createOrderRoute, s.serveCreateOrder); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "POST /orders/{p0}/payments", createPaymentRoute, s.serveCreatePayment); err != nil {
+	if err := e.Handle(createPaymentRoute, s.serveCreatePayment); err != nil {
 		return nil, err
 	}
-	if err := e.Handle(mux, "GET /orders/{p0}", getOrderRoute, s.serveGetOrder); err != nil {
+	if err := e.Handle(getOrderRoute, s.serveGetOrder); err != nil {
 		return nil, err
 	}
-	s.root = e.Wrap(mux)
+	s.root = e.Root()
 	return s, nil
 }
 
@@ -99,7 +98,7 @@ func (s *Server) serveCreatePayment(w http.ResponseWriter, r *http.Request) {
 	var params CreatePaymentParams
 	d := s.engine.Decode(w, r)
 	d.Key("Idempotency-Key", &params.IdempotencyKey)
-	d.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, 1, &params.OrderID)
+	d.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, 0, &params.OrderID)
 	d.JSON(&body, true)
 	if d.Failed() {
 		return
@@ -124,7 +123,7 @@ var getOrderRoute = idemsrv.Route{
 func (s *Server) serveGetOrder(w http.ResponseWriter, r *http.Request) {
 	var params GetOrderParams
 	d := s.engine.Decode(w, r)
-	d.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, 1, &params.OrderID)
+	d.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, 0, &params.OrderID)
 	if d.Failed() {
 		return
 	}
