@@ -70,12 +70,30 @@ func (d *Request) Failed() bool {
 // the leading slash) into dst, a pointer to the params field. The segment
 // is read escaped, so that a comma or a dot a value escaped stays inside it.
 func (d *Request) Path(p wire.Param, segment int, dst any) {
-	segs := strings.Split(strings.TrimPrefix(d.r.URL.EscapedPath(), "/"), "/")
-	if segment >= len(segs) {
+	seg, ok := pathSegment(d.r.URL.EscapedPath(), segment)
+	if !ok {
 		d.param("path", p.Name, errors.New("missing"))
 		return
 	}
-	d.place("path", p, dst, func(sh shape) (value, error) { return pathValue(p, segs[segment], sh) })
+	d.place("path", p, dst, func(sh shape) (value, error) { return pathValue(p, seg, sh) })
+}
+
+// pathSegment returns segment n of path (0 is the one after the leading
+// slash), without splitting the whole path: every request with a path
+// parameter asks, and a split allocates.
+func pathSegment(path string, n int) (string, bool) {
+	rest := strings.TrimPrefix(path, "/")
+	for range n {
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i+1:]
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest, true
 }
 
 // Query reads a query parameter into dst.
