@@ -7,6 +7,7 @@
 #   bench/run.sh overhead amp    # only the request-overhead and amplification tables
 #   bench/run.sh large           # only the large-response decode table
 #   bench/run.sh overload        # a shedding server under 1,000 clients at 10x its capacity
+#   bench/run.sh servers         # the generated servers: idemgen's, ogen's, oapi-codegen's
 #   OLD_REV=54771f5 bench/run.sh gencompare   # idemgen now, at OLD_REV and at GOGC=100, and the floors
 #
 # Knobs (environment): GEN_RUNS (generation runs per cell, median kept; 3),
@@ -14,7 +15,8 @@
 # GEN_BUILD (1: time `go build` of each generated package), BENCH_COUNT
 # (go test -count for the overhead benchmarks; 10), BENCH_TIME (-benchtime; 1s),
 # LARGE_COUNT (runs of the large-response benchmarks; 6), LARGE_TIME (their
-# -benchtime; 100x), OVERLOAD_ARGS (flags of bench/cmd/overload; its
+# -benchtime; 100x), SERVER_COUNT (interleaved runs of the server
+# benchmarks; 8), OVERLOAD_ARGS (flags of bench/cmd/overload; its
 # defaults are a 5 ms handler, 8 slots, 1,000 clients at 10x for 3 s, 3 runs).
 #
 # Needs only Go and the Go module proxy: the peers are installed at pinned
@@ -30,6 +32,7 @@ BIN=$BENCH/.bin
 OUT=$BENCH/out
 OAPI_CODEGEN=github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
 OGEN=github.com/ogen-go/ogen/cmd/ogen@v1.24.0
+BENCHSTAT=golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
 GEN_RUNS=${GEN_RUNS:-3}
 GEN_BUILD=${GEN_BUILD:-1}
@@ -37,6 +40,7 @@ BENCH_COUNT=${BENCH_COUNT:-10}
 BENCH_TIME=${BENCH_TIME:-1s}
 LARGE_COUNT=${LARGE_COUNT:-6}
 LARGE_TIME=${LARGE_TIME:-100x}
+SERVER_COUNT=${SERVER_COUNT:-8}
 if [ -z "${GEN_SPECS:-}" ]; then
   GEN_SPECS=""
   for s in petstore-expanded.yaml twilio-api-v2010.yaml discord.json openai.yaml \
@@ -62,6 +66,7 @@ install_tools() {
     rm -f "$BIN/idemgen"
   fi
   gen_clients
+  gen_servers
   log "building the bench drivers"
   (cd "$BENCH" && go build -o "$BIN/" ./cmd/...)
 }
@@ -97,6 +102,21 @@ gen_large_clients() {
     -o "$large/oapicodegengithub/client.gen.go" "$BENCH/spec/github-repos.json"
   "$BIN/ogen" -config "$BENCH/ogen.yml" -package ogengithub -target "$large/ogengithub" -clean \
     "$BENCH/spec/github-repos.json" 2>> "$OUT/ogen-clients.log"
+}
+
+# gen_servers regenerates the three servers of spec/api.yaml that the
+# server table serves: idemgen's (--server, in the package of its client),
+# ogen's (ogen-server.yml) and oapi-codegen's strict server for net/http.
+gen_servers() {
+  local spec=$BENCH/spec/api.yaml srv=$BENCH/servers
+  log "regenerating bench/servers from $spec"
+  if [ -x "$BIN/idemgen" ]; then
+    "$BIN/idemgen" generate "$spec" --package idemgen --out "$srv/idemgen" --server
+  fi
+  "$BIN/ogen" -config "$BENCH/ogen-server.yml" -package ogen -target "$srv/ogen" -clean "$spec" \
+    2> "$OUT/ogen-servers.log"
+  "$BIN/oapi-codegen" -generate types,std-http-server,strict-server -package oapicodegen \
+    -o "$srv/oapicodegen/server.gen.go" "$spec"
 }
 
 machine() {
@@ -186,6 +206,32 @@ table_overload() {
   "$BIN/overload" ${OVERLOAD_ARGS:-} > "$OUT/overload.md"
 }
 
+# table_servers runs bench/serverbench SERVER_COUNT times with -count 1,
+# so that the servers alternate on the same machine, noting the load
+# before each run; the table is relative to ogen. benchstat (pinned) adds
+# each figure's confidence interval.
+table_servers() {
+  log "servers (interleaved runs: $SERVER_COUNT)"
+  (cd "$BENCH" && go test -c -o "$BIN/serverbench.test" ./serverbench/)
+  (cd "$BENCH/serverbench" && "$BIN/serverbench.test" -test.run 'TestServersAgree|TestLedger' > /dev/null)
+  : > "$OUT/servers.txt"
+  : > "$OUT/servers-load.txt"
+  for _ in $(seq "$SERVER_COUNT"); do
+    uptime >> "$OUT/servers-load.txt"
+    (cd "$BENCH/serverbench" && "$BIN/serverbench.test" -test.run '^$' -test.bench . -test.benchmem \
+      -test.count 1) | grep '^Benchmark' >> "$OUT/servers.txt"
+  done
+  {
+    "$BIN/benchratio" -floor ogen < "$OUT/servers.txt" | sed 's/^| client |/| server |/'
+    echo
+    echo "Load average (1 min) before each run: $(sed -E 's/.*load average: ([0-9.]+),.*/\1/' "$OUT/servers-load.txt" | paste -sd' ')."
+    echo
+    echo '```'
+    (cd "$BENCH" && go run "$BENCHSTAT" "$OUT/servers.txt") || echo "(benchstat did not run)"
+    echo '```'
+  } > "$OUT/servers.md"
+}
+
 table_amp() {
   log "amplification"
   "$BIN/amplify" > "$OUT/amplification.md"
@@ -203,8 +249,9 @@ install_tools
       large) table_large; echo; cat "$OUT/large.md" ;;
       amp) table_amp; echo; cat "$OUT/amplification.md" ;;
       overload) table_overload; echo; cat "$OUT/overload.md" ;;
+      servers) table_servers; echo; cat "$OUT/servers.md" ;;
       gencompare) table_gencompare; echo; cat "$OUT/gencompare.md" ;;
-      *) echo "unknown table $t (want gen, gencompare, overhead, large, amp or overload)" >&2; exit 2 ;;
+      *) echo "unknown table $t (want gen, gencompare, overhead, large, amp, overload or servers)" >&2; exit 2 ;;
     esac
   done
 } > "$OUT/results.md"

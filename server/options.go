@@ -58,8 +58,10 @@ func WithMaxBody(n int64) Option {
 	}
 }
 
-// WithBodyLimits bounds a JSON body's nesting depth (default 64) and the
-// time its reading may take (default 30s; 0 keeps the default).
+// WithBodyLimits bounds a JSON body's nesting depth (default 64; the
+// runtime's codec decodes at most idemrt.MaxJSONDepth levels whatever the
+// bound) and the time its reading may take (default 30s; 0 keeps the
+// default).
 func WithBodyLimits(depth int, timeout time.Duration) Option {
 	return func(c *config) {
 		if depth > 0 {

@@ -1,7 +1,6 @@
 package idemsrv
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/wire"
 )
 
 // WriteJSON answers status with v as the JSON body.
@@ -17,9 +17,11 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	writeJSONAs(w, status, "application/json", v)
 }
 
-// writeJSONAs answers status with v as a JSON body of contentType.
+// writeJSONAs answers status with v as a JSON body of contentType, encoded
+// by the runtime's codec as the generated client encodes: a model's unknown
+// members are written after its declared ones.
 func writeJSONAs(w http.ResponseWriter, status int, contentType string, v any) {
-	b, err := json.Marshal(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		writeInternal(w)
 		return

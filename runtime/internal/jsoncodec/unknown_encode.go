@@ -24,21 +24,20 @@ func hasUnknown(v reflect.Value) bool {
 	case reflect.Pointer:
 		return !v.IsNil() && hasUnknown(v.Elem())
 	case reflect.Struct:
+		return structHasUnknown(v, encodeWalkOf(v.Type()))
+	case reflect.Slice, reflect.Array:
 		t := v.Type()
-		if selfCoded(t) || !keepsAny(t) {
+		if encodeWalkOf(t).skip {
 			return false
 		}
-		l := layoutOf(t)
-		if keepsUnknown(t) && !v.Field(l.unknown).Field(0).IsNil() {
-			return true
-		}
-		for _, i := range l.fields {
-			if keepsAny(t.Field(i).Type) && hasUnknown(v.Field(i)) {
-				return true
+		// A list of models looks its element's walk up once, not per item.
+		if t.Elem().Kind() == reflect.Struct {
+			w := encodeWalkOf(t.Elem())
+			for i := range v.Len() {
+				if structHasUnknown(v.Index(i), w) {
+					return true
+				}
 			}
-		}
-	case reflect.Slice, reflect.Array:
-		if selfCoded(v.Type()) || !keepsAny(v.Type().Elem()) {
 			return false
 		}
 		for i := range v.Len() {
@@ -47,13 +46,29 @@ func hasUnknown(v reflect.Value) bool {
 			}
 		}
 	case reflect.Map:
-		if selfCoded(v.Type()) || !keepsAny(v.Type().Elem()) {
+		if encodeWalkOf(v.Type()).skip {
 			return false
 		}
 		for it := v.MapRange(); it.Next(); {
 			if hasUnknown(it.Value()) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// structHasUnknown is hasUnknown of v, a struct whose walk is w.
+func structHasUnknown(v reflect.Value, w *encodeWalk) bool {
+	if w.skip {
+		return false
+	}
+	if w.unknown >= 0 && !v.Field(w.unknown).Field(0).IsNil() {
+		return true
+	}
+	for _, i := range w.fields {
+		if hasUnknown(v.Field(i)) {
+			return true
 		}
 	}
 	return false
