@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 )
 
@@ -30,6 +31,7 @@ type config struct {
 	factor         float64
 	duration       time.Duration
 	runs           int
+	cpuprofile     string
 }
 
 // capacity is the server's throughput in requests per second.
@@ -43,10 +45,19 @@ func main() {
 	flag.Float64Var(&cfg.factor, "factor", 10, "offered load as a multiple of capacity")
 	flag.DurationVar(&cfg.duration, "duration", 3*time.Second, "how long calls are started")
 	flag.IntVar(&cfg.runs, "runs", 3, "runs; the median is printed last")
+	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of all runs to this file")
 	flag.Parse()
 	if cfg.clients < 1 || cfg.slots < 1 || cfg.service <= 0 || cfg.factor <= 0 || cfg.duration <= 0 || cfg.runs < 1 {
 		fmt.Fprintln(os.Stderr, "overload: need positive -clients, -slots, -service, -factor, -duration, -runs")
 		os.Exit(2)
+	}
+	if cfg.cpuprofile != "" {
+		stop, err := profile(cfg.cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "overload:", err)
+			os.Exit(1)
+		}
+		defer stop()
 	}
 	var out []outcome
 	printHeader(os.Stdout, cfg)
@@ -60,4 +71,18 @@ func main() {
 		out = append(out, o)
 	}
 	printRow(os.Stdout, "median", median(out))
+}
+
+// profile starts a CPU profile written to path; the function it returns
+// stops it.
+func profile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

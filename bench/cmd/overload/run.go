@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/idemgen/idemgen/golden/orders"
@@ -50,6 +52,7 @@ func runOnce(cfg config) (outcome, error) {
 		return outcome{}, err
 	}
 	defer srv.Close()
+	cpu0 := cpuTime()
 	count := &counting{start: counts.start, retries: make([]atomic.Int64, horizon/bucket+1)}
 	interval := time.Duration(float64(cfg.clients) / (cfg.factor * cfg.capacity()) * float64(time.Second))
 	perClient := int(cfg.duration / interval)
@@ -73,14 +76,27 @@ func runOnce(cfg config) (outcome, error) {
 		// fleet's first attempts arrive at an even rate.
 		phase := interval * time.Duration(i) / time.Duration(cfg.clients)
 		wg.Go(func() {
-			fire(client, counts.start, phase, interval, calls[i*perClient:(i+1)*perClient], &wg)
+			pprof.Do(context.Background(), pprof.Labels("side", "fleet"), func(context.Context) {
+				fire(client, counts.start, phase, interval, calls[i*perClient:(i+1)*perClient], &wg)
+			})
 		})
 	}
 	wg.Wait()
 	for _, tr := range transports {
 		tr.CloseIdleConnections()
 	}
-	return summarize(cfg, calls, counts, count.retries), nil
+	o := summarize(cfg, calls, counts, count.retries)
+	o.cpu = cpuTime() - cpu0
+	return o, nil
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // fire starts len(out) calls of one client, interval apart from start+phase,

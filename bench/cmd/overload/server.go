@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -110,6 +111,9 @@ func startServer(cfg config, horizon time.Duration) (*http.Server, *counted, str
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 	}
-	go func() { _ = srv.Serve(ln) }()
+	// The label sorts the server's CPU from the fleet's in -cpuprofile
+	// (go tool pprof -tagfocus side=server): its connections' goroutines
+	// inherit it.
+	go pprof.Do(context.Background(), pprof.Labels("side", "server"), func(context.Context) { _ = srv.Serve(ln) })
 	return srv, c, "http://" + ln.Addr().String(), nil
 }

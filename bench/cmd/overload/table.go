@@ -31,6 +31,16 @@ type outcome struct {
 	// handlers ran (whatever the machine made of the sleep).
 	handler   time.Duration
 	occupancy float64
+	// cpu is the CPU time the process (fleet and server) used in the run.
+	cpu time.Duration
+}
+
+// cpuPerAttempt is the process's CPU time per attempt the server answered.
+func (o outcome) cpuPerAttempt() time.Duration {
+	if n := o.served + o.shed; n > 0 {
+		return o.cpu / time.Duration(n)
+	}
+	return 0
 }
 
 // summarize folds a run's calls and the server's counts into an outcome.
@@ -110,14 +120,15 @@ func loadavg() string {
 func printHeader(w io.Writer, cfg config) {
 	fmt.Fprintf(w, "### Overload: %d clients at %gx a capacity of %.0f req/s (%d slots, %v handler) for %v\n\n",
 		cfg.clients, cfg.factor, cfg.capacity(), cfg.slots, cfg.service, cfg.duration)
-	fmt.Fprintln(w, "| run | load avg | calls | goodput | slots busy | handler took | 503s | with Retry-After | attempts / call | max | p50 | p99 | failed: why | retries | retry peak / mean per 100 ms |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+	fmt.Fprintln(w, "| run | load avg | calls | goodput | slots busy | handler took | 503s | with Retry-After | attempts / call | max | p50 | p99 | failed: why | retries | retry peak / mean per 100 ms | CPU / attempt |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
 }
 
 func printRow(w io.Writer, name string, o outcome) {
-	fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %.1f%% | %.1f ms | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f |\n",
+	fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %.1f%% | %.1f ms | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f | %.0f µs |\n",
 		name, o.load, o.calls, 100*o.goodput, 100*o.occupancy, float64(o.handler)/float64(time.Millisecond), o.shed, o.hinted, o.meanAttempts, o.maxAttempts,
-		ms(o.p50), ms(o.p99), failureCell(o.failures), o.retries, ratio(o.retryPeak, o.retryMean))
+		ms(o.p50), ms(o.p99), failureCell(o.failures), o.retries, ratio(o.retryPeak, o.retryMean),
+		float64(o.cpuPerAttempt())/float64(time.Microsecond))
 }
 
 func ratio(a, b float64) float64 {
