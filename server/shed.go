@@ -1,9 +1,7 @@
 package idemsrv
 
 import (
-	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -30,6 +28,8 @@ type shedder struct {
 	// queue as of drained.
 	queued  float64
 	drained time.Time
+	// refusals are the precomputed 503s, by whole seconds of wait.
+	refusals []refusal
 }
 
 const (
@@ -41,21 +41,14 @@ const (
 )
 
 func newShedder(max int, now func() time.Time) *shedder {
-	return &shedder{max: max, now: now, service: initialService}
+	return &shedder{max: max, now: now, service: initialService, refusals: refusals(max)}
 }
 
 func (s *shedder) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		wait, ok := s.admit()
 		if !ok {
-			// Retry-After counts whole seconds, too coarse for a queue that
-			// drains in milliseconds; Retry-After-Ms, which generated clients
-			// read first, keeps the place to the millisecond.
-			secs := max(ceilDiv(wait, time.Second), 1)
-			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-			w.Header().Set("Retry-After-Ms", strconv.FormatInt(max(ceilDiv(wait, time.Millisecond), 1), 10))
-			WriteProblem(w, http.StatusServiceUnavailable, ProblemOverloaded,
-				fmt.Sprintf("the server is at its limit of %d requests in progress; retry after %d seconds", s.max, secs))
+			s.refuse(w, wait)
 			return
 		}
 		start := s.now()
@@ -63,9 +56,6 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
-
-// ceilDiv is d in whole units, rounded up.
-func ceilDiv(d, unit time.Duration) int64 { return int64((d + unit - 1) / unit) }
 
 // admit takes a slot, or returns how long the refused request should wait:
 // its place in the virtual queue.
