@@ -16,15 +16,17 @@ import (
 func TestShedQueueFollowsServiceTime(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := newShedder(2, func() time.Time { return clock })
+	// The refusals' queue alone: no request waits for a slot.
+	s.maxQueued = 0
 	for range 2 {
-		if _, ok := s.admit(); !ok {
+		if _, _, ok := s.admit(); !ok {
 			t.Fatal("a free slot was refused")
 		}
 	}
 	// A burst before any request ended: 200 refusals at 0.5 s a place
 	// would be 100 s; the cap holds them at 60.
 	for range 200 {
-		if wait, ok := s.admit(); ok || wait > time.Minute {
+		if wait, _, ok := s.admit(); ok || wait > time.Minute {
 			t.Fatalf("admit() = %v, %v during the burst; want refused, at most 60 s", wait, ok)
 		}
 	}
@@ -33,13 +35,13 @@ func TestShedQueueFollowsServiceTime(t *testing.T) {
 	for range 100 {
 		clock = clock.Add(10 * time.Millisecond)
 		s.done(clock.Add(-10 * time.Millisecond))
-		if _, ok := s.admit(); !ok {
+		if _, _, ok := s.admit(); !ok {
 			t.Fatal("the slot just freed was refused")
 		}
 	}
 	// At 5 ms a place, the burst drained in about a second: a refusal now
 	// is next in line.
-	if wait, ok := s.admit(); ok || wait > time.Second {
+	if wait, _, ok := s.admit(); ok || wait > time.Second {
 		t.Errorf("admit() = %v, %v after the burst drained; want refused, at most 1 s", wait, ok)
 	}
 }
