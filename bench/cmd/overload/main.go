@@ -32,6 +32,8 @@ type config struct {
 	duration       time.Duration
 	runs           int
 	cpuprofile     string
+	// split runs the server in a child process; serve is the child.
+	split, serve bool
 }
 
 // capacity is the server's throughput in requests per second.
@@ -46,7 +48,16 @@ func main() {
 	flag.DurationVar(&cfg.duration, "duration", 3*time.Second, "how long calls are started")
 	flag.IntVar(&cfg.runs, "runs", 3, "runs; the median is printed last")
 	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of all runs to this file")
+	flag.BoolVar(&cfg.split, "split", false, "run the server in a process of its own, as a real fleet is not in its process")
+	flag.BoolVar(&cfg.serve, "serve", false, "be -split's server process (internal)")
 	flag.Parse()
+	if cfg.serve {
+		if err := serveChild(cfg, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "overload -serve:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if cfg.clients < 1 || cfg.slots < 1 || cfg.service <= 0 || cfg.factor <= 0 || cfg.duration <= 0 || cfg.runs < 1 {
 		fmt.Fprintln(os.Stderr, "overload: need positive -clients, -slots, -service, -factor, -duration, -runs")
 		os.Exit(2)

@@ -47,13 +47,13 @@ func (t *counting) RoundTrip(r *http.Request) (*http.Response, error) {
 func runOnce(cfg config) (outcome, error) {
 	// Every call ends within its 10 s deadline after the last one starts.
 	horizon := cfg.duration + 11*time.Second
-	srv, counts, url, err := startServer(cfg, horizon)
+	tg, err := start(cfg, horizon)
 	if err != nil {
 		return outcome{}, err
 	}
-	defer srv.Close()
+	defer tg.close()
 	cpu0 := cpuTime()
-	count := &counting{start: counts.start, retries: make([]atomic.Int64, horizon/bucket+1)}
+	count := &counting{start: tg.start, retries: make([]atomic.Int64, horizon/bucket+1)}
 	interval := time.Duration(float64(cfg.clients) / (cfg.factor * cfg.capacity()) * float64(time.Second))
 	perClient := int(cfg.duration / interval)
 	if perClient < 1 {
@@ -67,7 +67,7 @@ func runOnce(cfg config) (outcome, error) {
 		// 1,000 clients then hold at most 2,000 loopback connections.
 		tr := &http.Transport{MaxConnsPerHost: 2, MaxIdleConnsPerHost: 2}
 		transports = append(transports, tr)
-		client, err := orders.NewClient(url, idemrt.WithHTTPClient(&http.Client{
+		client, err := orders.NewClient(tg.url, idemrt.WithHTTPClient(&http.Client{
 			Transport: &counting{next: tr, start: count.start, retries: count.retries}}))
 		if err != nil {
 			return outcome{}, err
@@ -77,7 +77,7 @@ func runOnce(cfg config) (outcome, error) {
 		phase := interval * time.Duration(i) / time.Duration(cfg.clients)
 		wg.Go(func() {
 			pprof.Do(context.Background(), pprof.Labels("side", "fleet"), func(context.Context) {
-				fire(client, counts.start, phase, interval, calls[i*perClient:(i+1)*perClient], &wg)
+				fire(client, tg.start, phase, interval, calls[i*perClient:(i+1)*perClient], &wg)
 			})
 		})
 	}
@@ -85,8 +85,13 @@ func runOnce(cfg config) (outcome, error) {
 	for _, tr := range transports {
 		tr.CloseIdleConnections()
 	}
+	fleetCPU := cpuTime() - cpu0
+	counts, serverCPU, err := tg.finish()
+	if err != nil {
+		return outcome{}, err
+	}
 	o := summarize(cfg, calls, counts, count.retries)
-	o.cpu = cpuTime() - cpu0
+	o.cpu, o.serverCPU = fleetCPU+serverCPU, serverCPU
 	return o, nil
 }
 

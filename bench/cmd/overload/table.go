@@ -31,16 +31,26 @@ type outcome struct {
 	// handlers ran (whatever the machine made of the sleep).
 	handler   time.Duration
 	occupancy float64
-	// cpu is the CPU time the process (fleet and server) used in the run.
-	cpu time.Duration
+	// cpu is the CPU time fleet and server used in the run; serverCPU the
+	// server's part, when it ran in a process of its own (-split).
+	cpu, serverCPU time.Duration
 }
 
-// cpuPerAttempt is the process's CPU time per attempt the server answered.
-func (o outcome) cpuPerAttempt() time.Duration {
+// perAttempt is d per attempt the server answered.
+func (o outcome) perAttempt(d time.Duration) time.Duration {
 	if n := o.served + o.shed; n > 0 {
-		return o.cpu / time.Duration(n)
+		return d / time.Duration(n)
 	}
 	return 0
+}
+
+// cpuCell is the CPU time per attempt, with the server's part when known.
+func (o outcome) cpuCell() string {
+	all := fmt.Sprintf("%.0f µs", float64(o.perAttempt(o.cpu))/float64(time.Microsecond))
+	if o.serverCPU == 0 {
+		return all
+	}
+	return fmt.Sprintf("%s (server %.0f µs)", all, float64(o.perAttempt(o.serverCPU))/float64(time.Microsecond))
 }
 
 // summarize folds a run's calls and the server's counts into an outcome.
@@ -125,10 +135,10 @@ func printHeader(w io.Writer, cfg config) {
 }
 
 func printRow(w io.Writer, name string, o outcome) {
-	fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %.1f%% | %.1f ms | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f | %.0f µs |\n",
+	fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %.1f%% | %.1f ms | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f | %s |\n",
 		name, o.load, o.calls, 100*o.goodput, 100*o.occupancy, float64(o.handler)/float64(time.Millisecond), o.shed, o.hinted, o.meanAttempts, o.maxAttempts,
 		ms(o.p50), ms(o.p99), failureCell(o.failures), o.retries, ratio(o.retryPeak, o.retryMean),
-		float64(o.cpuPerAttempt())/float64(time.Microsecond))
+		o.cpuCell())
 }
 
 func ratio(a, b float64) float64 {
