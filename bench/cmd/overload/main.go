@@ -31,7 +31,9 @@ type config struct {
 	factor         float64
 	duration       time.Duration
 	runs           int
-	cpuprofile     string
+	// queue is the server's WithMaxQueued, -1 for its default.
+	queue      int
+	cpuprofile string
 	// split runs the server in a child process; serve is the child.
 	split, serve bool
 }
@@ -47,6 +49,7 @@ func main() {
 	flag.Float64Var(&cfg.factor, "factor", 10, "offered load as a multiple of capacity")
 	flag.DurationVar(&cfg.duration, "duration", 3*time.Second, "how long calls are started")
 	flag.IntVar(&cfg.runs, "runs", 3, "runs; the median is printed last")
+	flag.IntVar(&cfg.queue, "queue", -1, "the server's WithMaxQueued (-1: its default, a quarter of -slots)")
 	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of all runs to this file")
 	flag.BoolVar(&cfg.split, "split", false, "run the server in a process of its own, as a real fleet is not in its process")
 	flag.BoolVar(&cfg.serve, "serve", false, "be -split's server process (internal)")

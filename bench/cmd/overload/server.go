@@ -95,8 +95,11 @@ func (w *watch) Write(b []byte) (int, error) {
 func startServer(cfg config, horizon time.Duration) (*http.Server, *counted, string, error) {
 	start := time.Now()
 	c := &counted{start: start, until: start.Add(cfg.duration), arrivals: make([]atomic.Int64, horizon/bucket+1)}
-	gen, err := orders.NewServer(slow{service: cfg.service, c: c},
-		idemsrv.WithMaxInFlight(cfg.slots), idemsrv.WithoutLedger())
+	opts := []idemsrv.Option{idemsrv.WithMaxInFlight(cfg.slots), idemsrv.WithoutLedger()}
+	if cfg.queue >= 0 {
+		opts = append(opts, idemsrv.WithMaxQueued(cfg.queue))
+	}
+	gen, err := orders.NewServer(slow{service: cfg.service, c: c}, opts...)
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -57,7 +57,7 @@ func startChild(cfg config) (*target, error) {
 		return nil, err
 	}
 	cmd := exec.Command(exe, "-serve", "-slots", strconv.Itoa(cfg.slots), "-service", cfg.service.String(),
-		"-duration", cfg.duration.String())
+		"-duration", cfg.duration.String(), "-queue", strconv.Itoa(cfg.queue))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
