@@ -50,37 +50,28 @@ func main() {
 	flag.DurationVar(&cfg.duration, "duration", 3*time.Second, "how long calls are started")
 	flag.IntVar(&cfg.runs, "runs", 3, "runs; the median is printed last")
 	flag.IntVar(&cfg.queue, "queue", -1, "the server's WithMaxQueued (-1: its default, a quarter of -slots)")
-	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of all runs to this file")
+	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of all runs to this file (under -split, the server process's to this file.server)")
 	flag.BoolVar(&cfg.split, "split", false, "run the server in a process of its own, as a real fleet is not in its process")
 	flag.BoolVar(&cfg.serve, "serve", false, "be -split's server process (internal)")
 	flag.Parse()
-	if cfg.serve {
-		if err := serveChild(cfg, os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "overload -serve:", err)
-			os.Exit(1)
-		}
-		return
-	}
 	if cfg.clients < 1 || cfg.slots < 1 || cfg.service <= 0 || cfg.factor <= 0 || cfg.duration <= 0 || cfg.runs < 1 {
 		fmt.Fprintln(os.Stderr, "overload: need positive -clients, -slots, -service, -factor, -duration, -runs")
 		os.Exit(2)
 	}
 	if cfg.cpuprofile != "" {
 		stop, err := profile(cfg.cpuprofile)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "overload:", err)
-			os.Exit(1)
-		}
+		die(err)
 		defer stop()
+	}
+	if cfg.serve {
+		die(serveChild(cfg, os.Stdin, os.Stdout))
+		return
 	}
 	var out []outcome
 	printHeader(os.Stdout, cfg)
 	for range cfg.runs {
 		o, err := runOnce(cfg)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "overload:", err)
-			os.Exit(1)
-		}
+		die(err)
 		printRow(os.Stdout, "run", o)
 		out = append(out, o)
 	}
@@ -99,4 +90,12 @@ func profile(path string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// die ends the program on an error.
+func die(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "overload:", err)
+		os.Exit(1)
+	}
 }

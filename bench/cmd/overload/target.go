@@ -58,6 +58,9 @@ func startChild(cfg config) (*target, error) {
 	}
 	cmd := exec.Command(exe, "-serve", "-slots", strconv.Itoa(cfg.slots), "-service", cfg.service.String(),
 		"-duration", cfg.duration.String(), "-queue", strconv.Itoa(cfg.queue))
+	if cfg.cpuprofile != "" {
+		cmd.Args = append(cmd.Args, "-cpuprofile", cfg.cpuprofile+".server")
+	}
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
