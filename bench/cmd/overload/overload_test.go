@@ -54,7 +54,14 @@ func TestSummarize(t *testing.T) {
 	retries := make([]atomic.Int64, 5)
 	retries[1].Store(6)
 	retries[3].Store(3)
-	o := summarize(cfg, calls, &counted{}, retries)
+	srv := &counted{arrivals: make([]atomic.Int64, 12)}
+	srv.arrivals[0].Store(300)
+	srv.arrivals[9].Store(100)
+	srv.arrivals[10].Store(50) // after the window
+	o := summarize(cfg, calls, srv, retries)
+	if o.arrived != 400 {
+		t.Errorf("arrived %v a second, want 400", o.arrived)
+	}
 	// 100 of the 150 successes ended within 1 s; capacity is 200 over it.
 	if o.goodput != 0.5 || o.succeeded != 150 || o.maxAttempts != 3 {
 		t.Errorf("goodput %v, succeeded %d, max attempts %d; want 0.5, 150, 3", o.goodput, o.succeeded, o.maxAttempts)
