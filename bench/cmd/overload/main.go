@@ -13,7 +13,10 @@
 // (calls that succeeded within the load window, as a share of the capacity
 // over that window), the 503s and how many carried Retry-After, attempts
 // per call, call latency, failed calls by error, and how bunched the retries
-// arrived (the busiest 100 ms against the mean).
+// arrived (the busiest 100 ms against the mean), and the CPU time an attempt
+// cost. -split runs the server in a process of its own (this program with
+// -serve), as a real fleet is not in the server's process, and reports the
+// server's share of that CPU time.
 package main
 
 import (

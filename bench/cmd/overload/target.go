@@ -49,7 +49,7 @@ type report struct {
 
 // startChild runs this program with -serve as the run's server. The child
 // prints its URL; the parent answers with the run's start (both read the
-// same clock), and closes the child's stdin when the fleet is done, upon
+// same clock), which the child acknowledges; the parent closes the child's stdin when the fleet is done, upon
 // which the child prints its report and exits.
 func startChild(cfg config) (*target, error) {
 	exe, err := os.Executable()
@@ -84,6 +84,11 @@ func startChild(cfg config) (*target, error) {
 	if _, err := fmt.Fprintf(in, "%d\n", begin.UnixNano()); err != nil {
 		kill()
 		return nil, err
+	}
+	// The child has set the run's start before any request reaches it.
+	if ack, err := out.ReadString('\n'); err != nil || ack != "ok\n" {
+		kill()
+		return nil, fmt.Errorf("server process: no acknowledgement of the start (%q, %v)", ack, err)
 	}
 	finish := func() (*counted, time.Duration, error) {
 		_ = in.Close()
@@ -132,6 +137,7 @@ func serveChild(cfg config, stdin io.Reader, stdout io.Writer) error {
 	// No request has arrived yet: the parent starts its fleet after this.
 	c.start = time.Unix(0, ns)
 	c.until = c.start.Add(cfg.duration)
+	fmt.Fprintln(stdout, "ok")
 	cpu0 := cpuTime()
 	_, _ = io.Copy(io.Discard, in)
 	_ = srv.Close()
