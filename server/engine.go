@@ -35,8 +35,8 @@ func New(keyed []string, opts ...Option) (*Engine, error) {
 	e := &Engine{cfg: cfg}
 	if cfg.maxInFlight > 0 {
 		e.shed = newShedder(cfg.maxInFlight, cfg.now)
-		if cfg.maxQueued >= 0 {
-			e.shed.maxQueued = cfg.maxQueued
+		if cfg.maxQueued != nil {
+			e.shed.maxQueued = *cfg.maxQueued
 		}
 	}
 	return e, nil

@@ -14,9 +14,9 @@ type Option func(*config)
 type config struct {
 	ledger   *ledger.Ledger
 	noLedger bool
-	// maxInFlight is 0 for no limit; maxQueued is -1 for the default.
+	// maxInFlight is 0 for no limit; maxQueued is nil for the default.
 	maxInFlight int
-	maxQueued   int
+	maxQueued   *int
 	maxBody     int64
 	maxDepth    int
 	bodyTimeout time.Duration
@@ -57,7 +57,7 @@ func WithMaxInFlight(n int) Option {
 // default is a quarter of WithMaxInFlight's n, at least 1; 0 refuses at
 // once.
 func WithMaxQueued(n int) Option {
-	return func(c *config) { c.maxQueued = max(n, 0) }
+	return func(c *config) { n = max(n, 0); c.maxQueued = &n }
 }
 
 // WithMaxBody bounds a request body (default 1 MiB; 413 above it).
@@ -92,8 +92,7 @@ func WithClock(now func() time.Time) Option {
 }
 
 func newConfig(opts []Option) config {
-	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, busyAfter: time.Second, now: time.Now,
-		maxQueued: -1}
+	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, busyAfter: time.Second, now: time.Now}
 	for _, o := range opts {
 		o(&c)
 	}
