@@ -226,12 +226,44 @@ func decodeError(resp *http.Response, err error) error {
 	return ce
 }
 
-// readBounded reads at most n bytes of body within d (see bounded) and
-// returns what arrived.
-func readBounded(body io.ReadCloser, n int64, d time.Duration) []byte {
+// readErrorBody reads at most n bytes of the body of a call's final
+// failure, drains the rest (up to drainLimit) so the connection can be
+// reused, and closes it, all within d. A refusal is the commonest answer
+// an overloaded server gives, so it takes one timer, not one for the read
+// and one for the drain, and drains nothing once the body has ended.
+func readErrorBody(resp *http.Response, n int64, d time.Duration) []byte {
 	var b []byte
-	bounded(body, d, func() { b, _ = io.ReadAll(io.LimitReader(body, n)) })
+	bounded(resp.Body, d, func() {
+		var ended bool
+		if b, ended = readAtMostN(resp.Body, int(n), resp.ContentLength); !ended {
+			_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
+		}
+	})
+	_ = resp.Body.Close()
 	return b
+}
+
+// readAtMostN reads r until it ends or n bytes have arrived, and reports
+// whether it ended. hint (a Content-Length, -1 when unknown) sizes the
+// buffer, one byte over so that reading the end needs no growth; it is
+// only a hint: a body longer or shorter than it is read as it is.
+func readAtMostN(r io.Reader, n int, hint int64) ([]byte, bool) {
+	size := 512
+	if hint >= 0 && hint < int64(n) {
+		size = int(hint) + 1
+	}
+	b := make([]byte, 0, min(size, n))
+	for len(b) < n {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		k, err := r.Read(b[len(b):min(cap(b), n)])
+		b = b[:len(b)+k]
+		if err != nil {
+			return b, true
+		}
+	}
+	return b, false
 }
 
 // bounded runs read, closing body if it has not returned within d: on a

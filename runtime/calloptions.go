@@ -115,20 +115,28 @@ func UserAgent(pkg string) string { return "idemgen/" + Version + " (" + pkg + "
 
 // requestIDHeaders are the headers a StatusError's RequestID is read from,
 // in order, before those WithRequestIDHeaders adds.
-var requestIDHeaders = []string{"Request-Id", "X-Request-Id", "X-GitHub-Request-Id"}
+// They are written in canonical form and looked up as such: Header.Get
+// would canonicalize "X-GitHub-Request-Id" anew, allocating, on every
+// failed call.
+var requestIDHeaders = []string{"Request-Id", "X-Request-Id", "X-Github-Request-Id"}
 
 // WithRequestIDHeaders adds headers a *StatusError's RequestID is read
 // from, after Request-Id, X-Request-Id and X-GitHub-Request-Id.
 func WithRequestIDHeaders(names ...string) Option {
-	return runnerFunc(func(r *Runner) { r.requestIDs = append(r.requestIDs, names...) })
+	return runnerFunc(func(r *Runner) {
+		for _, n := range names {
+			r.requestIDs = append(r.requestIDs, http.CanonicalHeaderKey(n))
+		}
+	})
 }
 
-// requestID is the first request id header of h.
+// requestID is the first request id header of h, whose names are
+// canonical, as net/http stores them.
 func (r *Runner) requestID(h http.Header) string {
 	for _, list := range [2][]string{requestIDHeaders, r.requestIDs} {
 		for _, n := range list {
-			if v := h.Get(n); v != "" {
-				return v
+			if v := h[n]; len(v) > 0 && v[0] != "" {
+				return v[0]
 			}
 		}
 	}

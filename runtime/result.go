@@ -35,8 +35,7 @@ func (c *call) success(s *sent) *http.Response {
 func (c *call) statusError(s *sent, reason error) *StatusError {
 	var body []byte
 	if s.resp.Body != nil {
-		body = readBounded(s.resp.Body, MaxErrorBody, c.pol.ErrorBodyTimeout)
-		discard(s.resp, c.pol.ErrorBodyTimeout)
+		body = readErrorBody(s.resp, MaxErrorBody, c.pol.ErrorBodyTimeout)
 	}
 	return &StatusError{
 		Operation: c.op.ID, StatusCode: s.resp.StatusCode, Header: s.resp.Header, Body: body,

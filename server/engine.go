@@ -36,6 +36,9 @@ func New(keyed []string, opts ...Option) (*Engine, error) {
 	e := &Engine{cfg: cfg, router: newRouter()}
 	if cfg.maxInFlight > 0 {
 		e.shed = newShedder(cfg.maxInFlight, cfg.now)
+		if cfg.maxQueued != nil {
+			e.shed.maxQueued = *cfg.maxQueued
+		}
 	}
 	return e, nil
 }

@@ -14,8 +14,9 @@ type Option func(*config)
 type config struct {
 	ledger   *ledger.Ledger
 	noLedger bool
-	// maxInFlight is 0 for no limit.
+	// maxInFlight is 0 for no limit; maxQueued is nil for the default.
 	maxInFlight int
+	maxQueued   *int
 	maxBody     int64
 	maxDepth    int
 	bodyTimeout time.Duration
@@ -47,6 +48,17 @@ func WithoutLedger() Option {
 // at a time instead of all at once. n <= 0 means no limit (the default).
 func WithMaxInFlight(n int) Option {
 	return func(c *config) { c.maxInFlight = max(n, 0) }
+}
+
+// WithMaxQueued lets at most n requests that find every slot of
+// WithMaxInFlight busy wait for one, so that a freed slot goes straight to
+// a request the server has already read instead of idling until the next
+// arrives. A request waits at most half the measured service time (and
+// none before a request has ended), then is refused like any other. The
+// default is a quarter of WithMaxInFlight's n, at least 1; 0 refuses at
+// once.
+func WithMaxQueued(n int) Option {
+	return func(c *config) { n = max(n, 0); c.maxQueued = &n }
 }
 
 // WithMaxBody bounds a request body (default 1 MiB; 413 above it).

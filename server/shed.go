@@ -1,9 +1,7 @@
 package idemsrv
 
 import (
-	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -30,6 +28,15 @@ type shedder struct {
 	// queue as of drained.
 	queued  float64
 	drained time.Time
+	// refusals are the precomputed 503s, by whole seconds of wait.
+	refusals []refusal
+	// queue holds the requests waiting for a slot, at most maxQueued, in
+	// arrival order (shed_queue.go); measured is set once a request has
+	// ended, so service is no longer the initial guess.
+	queue     []*waiter
+	maxQueued int
+	measured  bool
+	after     func(time.Duration) (<-chan time.Time, func() bool)
 }
 
 const (
@@ -41,21 +48,18 @@ const (
 )
 
 func newShedder(max int, now func() time.Time) *shedder {
-	return &shedder{max: max, now: now, service: initialService}
+	return &shedder{max: max, now: now, service: initialService, refusals: refusals(max),
+		maxQueued: defaultQueue(max), after: timer}
 }
 
 func (s *shedder) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		wait, ok := s.admit()
+		wait, q, ok := s.admit()
+		if q != nil {
+			wait, ok = s.await(r.Context(), q, wait)
+		}
 		if !ok {
-			// Retry-After counts whole seconds, too coarse for a queue that
-			// drains in milliseconds; Retry-After-Ms, which generated clients
-			// read first, keeps the place to the millisecond.
-			secs := max(ceilDiv(wait, time.Second), 1)
-			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-			w.Header().Set("Retry-After-Ms", strconv.FormatInt(max(ceilDiv(wait, time.Millisecond), 1), 10))
-			WriteProblem(w, http.StatusServiceUnavailable, ProblemOverloaded,
-				fmt.Sprintf("the server is at its limit of %d requests in progress; retry after %d seconds", s.max, secs))
+			s.refuse(w, wait)
 			return
 		}
 		start := s.now()
@@ -64,18 +68,26 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// ceilDiv is d in whole units, rounded up.
-func ceilDiv(d, unit time.Duration) int64 { return int64((d + unit - 1) / unit) }
-
-// admit takes a slot, or returns how long the refused request should wait:
-// its place in the virtual queue.
-func (s *shedder) admit() (time.Duration, bool) {
+// admit takes a slot; or, all being busy, a place in the admission queue
+// with how long it may wait there; or it refuses the request with how long
+// it should wait before it comes back: its place in the virtual queue.
+func (s *shedder) admit() (time.Duration, *waiter, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.inflight < s.max {
 		s.inflight++
-		return 0, true
+		return 0, nil, true
 	}
+	if q, d := s.enqueue(); q != nil {
+		return d, q, false
+	}
+	return s.place(), nil, false
+}
+
+// place adds a refused request to the virtual queue and returns its wait.
+// The requests waiting in the admission queue are ahead of it. The caller
+// holds the lock.
+func (s *shedder) place() time.Duration {
 	now := s.now()
 	place := float64(max(s.service/time.Duration(s.max), time.Nanosecond))
 	if gone := now.Sub(s.drained); gone > 0 {
@@ -83,15 +95,18 @@ func (s *shedder) admit() (time.Duration, bool) {
 	}
 	s.drained = now
 	s.queued = min(s.queued+1, float64(maxShedWait)/place)
-	return time.Duration(s.queued * place), false
+	return time.Duration(min((s.queued+float64(len(s.queue)))*place, float64(maxShedWait)))
 }
 
-// done frees the slot and folds the request's duration into the average
-// (weight 1/8).
+// done folds the request's duration into the average (weight 1/8) and
+// hands its slot to the first request in the admission queue, or frees it.
 func (s *shedder) done(start time.Time) {
 	d := max(s.now().Sub(start), time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.inflight--
 	s.service += (d - s.service) / 8
+	s.measured = true
+	if !s.handOver() {
+		s.inflight--
+	}
 }

@@ -13,13 +13,17 @@
 // (calls that succeeded within the load window, as a share of the capacity
 // over that window), the 503s and how many carried Retry-After, attempts
 // per call, call latency, failed calls by error, and how bunched the retries
-// arrived (the busiest 100 ms against the mean).
+// arrived (the busiest 100 ms against the mean), and the CPU time an attempt
+// cost. -split runs the server in a process of its own (this program with
+// -serve), as a real fleet is not in the server's process, and reports the
+// server's share of that CPU time.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 )
 
@@ -30,6 +34,11 @@ type config struct {
 	factor         float64
 	duration       time.Duration
 	runs           int
+	// queue is the server's WithMaxQueued, -1 for its default.
+	queue      int
+	cpuprofile string
+	// split runs the server in a child process; serve is the child.
+	split, serve bool
 }
 
 // capacity is the server's throughput in requests per second.
@@ -43,21 +52,53 @@ func main() {
 	flag.Float64Var(&cfg.factor, "factor", 10, "offered load as a multiple of capacity")
 	flag.DurationVar(&cfg.duration, "duration", 3*time.Second, "how long calls are started")
 	flag.IntVar(&cfg.runs, "runs", 3, "runs; the median is printed last")
+	flag.IntVar(&cfg.queue, "queue", -1, "the server's WithMaxQueued (-1: its default, a quarter of -slots)")
+	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of all runs to this file (under -split, the server process's to this file.server)")
+	flag.BoolVar(&cfg.split, "split", false, "run the server in a process of its own, as a real fleet is not in its process")
+	flag.BoolVar(&cfg.serve, "serve", false, "be -split's server process (internal)")
 	flag.Parse()
 	if cfg.clients < 1 || cfg.slots < 1 || cfg.service <= 0 || cfg.factor <= 0 || cfg.duration <= 0 || cfg.runs < 1 {
 		fmt.Fprintln(os.Stderr, "overload: need positive -clients, -slots, -service, -factor, -duration, -runs")
 		os.Exit(2)
 	}
+	if cfg.cpuprofile != "" {
+		stop, err := profile(cfg.cpuprofile)
+		die(err)
+		defer stop()
+	}
+	if cfg.serve {
+		die(serveChild(cfg, os.Stdin, os.Stdout))
+		return
+	}
 	var out []outcome
 	printHeader(os.Stdout, cfg)
 	for range cfg.runs {
 		o, err := runOnce(cfg)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "overload:", err)
-			os.Exit(1)
-		}
+		die(err)
 		printRow(os.Stdout, "run", o)
 		out = append(out, o)
 	}
 	printRow(os.Stdout, "median", median(out))
+}
+
+// profile starts a CPU profile written to path; the function it returns
+// stops it.
+func profile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// die ends the program on an error.
+func die(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "overload:", err)
+		os.Exit(1)
+	}
 }

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -54,7 +58,14 @@ func TestSummarize(t *testing.T) {
 	retries := make([]atomic.Int64, 5)
 	retries[1].Store(6)
 	retries[3].Store(3)
-	o := summarize(cfg, calls, &counted{}, retries)
+	srv := &counted{arrivals: make([]atomic.Int64, 12)}
+	srv.arrivals[0].Store(300)
+	srv.arrivals[9].Store(100)
+	srv.arrivals[10].Store(50) // after the window
+	o := summarize(cfg, calls, srv, retries)
+	if o.arrived != 400 {
+		t.Errorf("arrived %v a second, want 400", o.arrived)
+	}
 	// 100 of the 150 successes ended within 1 s; capacity is 200 over it.
 	if o.goodput != 0.5 || o.succeeded != 150 || o.maxAttempts != 3 {
 		t.Errorf("goodput %v, succeeded %d, max attempts %d; want 0.5, 150, 3", o.goodput, o.succeeded, o.maxAttempts)
@@ -65,5 +76,41 @@ func TestSummarize(t *testing.T) {
 	// 9 retries over buckets 1 to 3: a mean of 3, a peak of 6.
 	if o.retries != 9 || o.retryPeak != 6 || o.retryMean != 3 {
 		t.Errorf("retries %d, peak %v, mean %v; want 9, 6, 3", o.retries, o.retryPeak, o.retryMean)
+	}
+}
+
+// TestServeChildReports: the -serve side of -split answers on loopback
+// once the parent has sent the run's start, and reports what it served
+// when its stdin closes.
+func TestServeChildReports(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	cfg := config{slots: 2, service: time.Millisecond, duration: time.Second, queue: -1}
+	errc := make(chan error, 1)
+	go func() { errc <- serveChild(cfg, inR, outW); outW.Close() }()
+	out := bufio.NewReader(outR)
+	url, err := out.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(inW, "%d\n", time.Now().UnixNano())
+	if ack, err := out.ReadString('\n'); ack != "ok\n" {
+		t.Fatalf("ack %q, %v", ack, err)
+	}
+	resp, err := http.Get(strings.TrimSpace(url) + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	inW.Close()
+	var r report
+	if err := json.NewDecoder(out).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || r.Served != 1 || r.Shed != 0 || r.Arrivals[0] != 1 || r.Busy < int64(time.Millisecond) {
+		t.Errorf("status %d; report %+v; want 200, one served, one arrival, a millisecond busy", resp.StatusCode, r)
 	}
 }

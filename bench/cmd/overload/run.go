@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/idemgen/idemgen/golden/orders"
@@ -45,12 +47,13 @@ func (t *counting) RoundTrip(r *http.Request) (*http.Response, error) {
 func runOnce(cfg config) (outcome, error) {
 	// Every call ends within its 10 s deadline after the last one starts.
 	horizon := cfg.duration + 11*time.Second
-	srv, counts, url, err := startServer(cfg, horizon)
+	tg, err := start(cfg, horizon)
 	if err != nil {
 		return outcome{}, err
 	}
-	defer srv.Close()
-	count := &counting{start: counts.start, retries: make([]atomic.Int64, horizon/bucket+1)}
+	defer tg.close()
+	cpu0 := cpuTime()
+	count := &counting{start: tg.start, retries: make([]atomic.Int64, horizon/bucket+1)}
 	interval := time.Duration(float64(cfg.clients) / (cfg.factor * cfg.capacity()) * float64(time.Second))
 	perClient := int(cfg.duration / interval)
 	if perClient < 1 {
@@ -64,7 +67,7 @@ func runOnce(cfg config) (outcome, error) {
 		// 1,000 clients then hold at most 2,000 loopback connections.
 		tr := &http.Transport{MaxConnsPerHost: 2, MaxIdleConnsPerHost: 2}
 		transports = append(transports, tr)
-		client, err := orders.NewClient(url, idemrt.WithHTTPClient(&http.Client{
+		client, err := orders.NewClient(tg.url, idemrt.WithHTTPClient(&http.Client{
 			Transport: &counting{next: tr, start: count.start, retries: count.retries}}))
 		if err != nil {
 			return outcome{}, err
@@ -73,14 +76,32 @@ func runOnce(cfg config) (outcome, error) {
 		// fleet's first attempts arrive at an even rate.
 		phase := interval * time.Duration(i) / time.Duration(cfg.clients)
 		wg.Go(func() {
-			fire(client, counts.start, phase, interval, calls[i*perClient:(i+1)*perClient], &wg)
+			pprof.Do(context.Background(), pprof.Labels("side", "fleet"), func(context.Context) {
+				fire(client, tg.start, phase, interval, calls[i*perClient:(i+1)*perClient], &wg)
+			})
 		})
 	}
 	wg.Wait()
 	for _, tr := range transports {
 		tr.CloseIdleConnections()
 	}
-	return summarize(cfg, calls, counts, count.retries), nil
+	fleetCPU := cpuTime() - cpu0
+	counts, serverCPU, err := tg.finish()
+	if err != nil {
+		return outcome{}, err
+	}
+	o := summarize(cfg, calls, counts, count.retries)
+	o.cpu, o.serverCPU = fleetCPU+serverCPU, serverCPU
+	return o, nil
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // fire starts len(out) calls of one client, interval apart from start+phase,

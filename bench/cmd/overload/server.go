@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -94,8 +95,11 @@ func (w *watch) Write(b []byte) (int, error) {
 func startServer(cfg config, horizon time.Duration) (*http.Server, *counted, string, error) {
 	start := time.Now()
 	c := &counted{start: start, until: start.Add(cfg.duration), arrivals: make([]atomic.Int64, horizon/bucket+1)}
-	gen, err := orders.NewServer(slow{service: cfg.service, c: c},
-		idemsrv.WithMaxInFlight(cfg.slots), idemsrv.WithoutLedger())
+	opts := []idemsrv.Option{idemsrv.WithMaxInFlight(cfg.slots), idemsrv.WithoutLedger()}
+	if cfg.queue >= 0 {
+		opts = append(opts, idemsrv.WithMaxQueued(cfg.queue))
+	}
+	gen, err := orders.NewServer(slow{service: cfg.service, c: c}, opts...)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -110,6 +114,9 @@ func startServer(cfg config, horizon time.Duration) (*http.Server, *counted, str
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 	}
-	go func() { _ = srv.Serve(ln) }()
+	// The label sorts the server's CPU from the fleet's in -cpuprofile
+	// (go tool pprof -tagfocus side=server): its connections' goroutines
+	// inherit it.
+	go pprof.Do(context.Background(), pprof.Labels("side", "server"), func(context.Context) { _ = srv.Serve(ln) })
 	return srv, c, "http://" + ln.Addr().String(), nil
 }

@@ -16,8 +16,11 @@ import (
 
 // outcome is the summary of one run.
 type outcome struct {
-	load                 string
-	calls, succeeded     int
+	load             string
+	calls, succeeded int
+	// arrived is the attempts a second that reached the server within
+	// the load window: what the fleet in fact offered.
+	arrived              float64
 	goodput              float64
 	served, shed, hinted int64
 	meanAttempts         float64
@@ -31,6 +34,26 @@ type outcome struct {
 	// handlers ran (whatever the machine made of the sleep).
 	handler   time.Duration
 	occupancy float64
+	// cpu is the CPU time fleet and server used in the run; serverCPU the
+	// server's part, when it ran in a process of its own (-split).
+	cpu, serverCPU time.Duration
+}
+
+// perAttempt is d per attempt the server answered.
+func (o outcome) perAttempt(d time.Duration) time.Duration {
+	if n := o.served + o.shed; n > 0 {
+		return d / time.Duration(n)
+	}
+	return 0
+}
+
+// cpuCell is the CPU time per attempt, with the server's part when known.
+func (o outcome) cpuCell() string {
+	all := fmt.Sprintf("%.0f µs", float64(o.perAttempt(o.cpu))/float64(time.Microsecond))
+	if o.serverCPU == 0 {
+		return all
+	}
+	return fmt.Sprintf("%s (server %.0f µs)", all, float64(o.perAttempt(o.serverCPU))/float64(time.Microsecond))
 }
 
 // summarize folds a run's calls and the server's counts into an outcome.
@@ -58,6 +81,11 @@ func summarize(cfg config, calls []call, srv *counted, retries []atomic.Int64) o
 	slices.Sort(lat)
 	o.p50, o.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
 	o.retries, o.retryPeak, o.retryMean = bunching(retries)
+	var arrived int64
+	for i := range min(int(cfg.duration/bucket), len(srv.arrivals)) {
+		arrived += srv.arrivals[i].Load()
+	}
+	o.arrived = float64(arrived) / cfg.duration.Seconds()
 	if o.served > 0 {
 		o.handler = time.Duration(srv.busy.Load() / o.served)
 	}
@@ -110,14 +138,15 @@ func loadavg() string {
 func printHeader(w io.Writer, cfg config) {
 	fmt.Fprintf(w, "### Overload: %d clients at %gx a capacity of %.0f req/s (%d slots, %v handler) for %v\n\n",
 		cfg.clients, cfg.factor, cfg.capacity(), cfg.slots, cfg.service, cfg.duration)
-	fmt.Fprintln(w, "| run | load avg | calls | goodput | slots busy | handler took | 503s | with Retry-After | attempts / call | max | p50 | p99 | failed: why | retries | retry peak / mean per 100 ms |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+	fmt.Fprintln(w, "| run | load avg | calls | arrived / s | goodput | slots busy | handler took | 503s | with Retry-After | attempts / call | max | p50 | p99 | failed: why | retries | retry peak / mean per 100 ms | CPU / attempt |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
 }
 
 func printRow(w io.Writer, name string, o outcome) {
-	fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %.1f%% | %.1f ms | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f |\n",
-		name, o.load, o.calls, 100*o.goodput, 100*o.occupancy, float64(o.handler)/float64(time.Millisecond), o.shed, o.hinted, o.meanAttempts, o.maxAttempts,
-		ms(o.p50), ms(o.p99), failureCell(o.failures), o.retries, ratio(o.retryPeak, o.retryMean))
+	fmt.Fprintf(w, "| %s | %s | %d | %.0f | %.1f%% | %.1f%% | %.1f ms | %d | %d | %.2f | %d | %s | %s | %s | %d | %.1f | %s |\n",
+		name, o.load, o.calls, o.arrived, 100*o.goodput, 100*o.occupancy, float64(o.handler)/float64(time.Millisecond), o.shed, o.hinted, o.meanAttempts, o.maxAttempts,
+		ms(o.p50), ms(o.p99), failureCell(o.failures), o.retries, ratio(o.retryPeak, o.retryMean),
+		o.cpuCell())
 }
 
 func ratio(a, b float64) float64 {
