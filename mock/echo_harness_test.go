@@ -1,0 +1,294 @@
+package mock
+
+// echoHarnessSource is echo.go of the harness program: it serves the
+// generated server with the echo Handler (client/zz_echo.go) on 127.0.0.1
+// and sends every call marked Echo through a second client.
+//
+// A call agrees when, field by field, the arguments the handler received
+// equal the ones the caller passed, and the value the client decoded
+// equals the one the handler returned. Equal means reflect.DeepEqual but
+// for what the wire cannot carry, and only that:
+//   - a nil and an empty slice or map are equal (an omitted optional list
+//     or object reads back as nil);
+//   - times are equal when they name the same instant (time.Time.Equal: the
+//     zone and the monotonic reading do not travel);
+//   - json.RawMessage values are equal when they hold the same JSON value
+//     (whitespace and member order are not kept);
+//   - an io.Reader argument is compared by the bytes read from it.
+//
+// The idempotency key is not normalized: the echo call sets it, so the
+// handler must receive it as sent. A mismatch names the first differing
+// path: "received[1].Filter.Status" (the handler's second argument) or
+// "returned.Body.Items[0].SKU".
+const echoHarnessSource = `package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"reflect"
+	"sync"
+	"time"
+
+	api "conformance/client"
+	idemrt "github.com/idemgen/idemgen/runtime"
+	idemsrv "github.com/idemgen/idemgen/server"
+)
+
+type echoResult struct {
+	Op      string ` + "`json:\"op\"`" + `
+	Outcome string ` + "`json:\"outcome\"`" + `
+	Detail  string ` + "`json:\"detail,omitempty\"`" + `
+}
+
+// echoState is what the handler saw and answered for the call in flight.
+type echoState struct {
+	mu       sync.Mutex
+	calls    map[string]call
+	received []any
+	returned any
+	saw      bool
+}
+
+func (s *echoState) handler() *api.ZzEcho {
+	return &api.ZzEcho{
+		Saw: func(op string, args ...any) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			for i, a := range args {
+				if r, ok := a.(io.Reader); ok {
+					args[i], _ = io.ReadAll(io.LimitReader(r, 1<<24))
+				}
+			}
+			s.received, s.saw = args, true
+		},
+		Answer: func(op string, out any) error {
+			if out == nil {
+				return nil
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			err := fillAnswer(reflect.ValueOf(out).Elem(), s.calls[op])
+			s.returned = reflect.ValueOf(out).Elem().Interface()
+			return err
+		},
+	}
+}
+
+// runEcho sends every Echo call to the generated server.
+func runEcho(p plan, opts ...idemrt.Option) []echoResult {
+	s := &echoState{calls: map[string]call{}}
+	for _, cl := range p.Calls {
+		s.calls[cl.Method] = cl
+	}
+	srv, err := api.NewServer(s.handler(), idemsrv.WithoutLedger())
+	if err != nil {
+		return []echoResult{{Op: "NewServer", Outcome: "error", Detail: err.Error()}}
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	c, err := api.NewClient(ts.URL, append(opts, idemrt.NoRetry())...)
+	if err != nil {
+		return []echoResult{{Op: "NewClient", Outcome: "error", Detail: err.Error()}}
+	}
+	cv := reflect.ValueOf(c)
+	var out []echoResult
+	for _, cl := range p.Calls {
+		if cl.Echo {
+			out = append(out, echoOne(s, cv, cl))
+		}
+	}
+	return out
+}
+
+func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
+	res.Op = cl.Op
+	defer func() {
+		if v := recover(); v != nil {
+			res.Outcome, res.Detail = "panic", fmt.Sprint(v)
+		}
+	}()
+	m := cv.MethodByName(cl.Method)
+	args, bad := buildArgs(m, cl)
+	if bad != nil {
+		return echoResult{Op: cl.Op, Outcome: "build", Detail: bad.Detail}
+	}
+	var sent []any
+	for _, a := range args[1:] {
+		if a.Type() == readerType {
+			sent = append(sent, cl.Raw)
+			continue
+		}
+		if cl.Key != "" && a.Kind() == reflect.Struct {
+			if f := a.FieldByName(cl.Key); f.IsValid() && f.Kind() == reflect.String {
+				f.SetString("echo-key-" + cl.Op)
+			}
+		}
+		sent = append(sent, a.Interface())
+	}
+	s.mu.Lock()
+	s.received, s.returned, s.saw = nil, nil, false
+	s.mu.Unlock()
+	out := m.Call(args)
+	if err := out[len(out)-1]; !err.IsNil() {
+		return echoResult{Op: cl.Op, Outcome: "error", Detail: fmt.Sprint(err.Interface())}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.saw {
+		return echoResult{Op: cl.Op, Outcome: "error", Detail: "the handler did not run"}
+	}
+	if d := diff("received", reflect.ValueOf(sent), reflect.ValueOf(s.received)); d != "" {
+		return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
+	}
+	if len(out) == 2 {
+		if d := diff("returned", reflect.ValueOf(s.returned), out[0]); d != "" {
+			return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
+		}
+	}
+	return echoResult{Op: cl.Op, Outcome: "equal"}
+}
+
+// fillAnswer builds the handler's answer: an <Op>Result gets the status,
+// the body in Body and the headers by field name; anything else is the
+// body itself.
+func fillAnswer(v reflect.Value, cl call) error {
+	if v.Kind() == reflect.Pointer {
+		v.Set(reflect.New(v.Type().Elem()))
+		v = v.Elem()
+	}
+	var sc reflect.StructField
+	wrapped := false
+	if v.Kind() == reflect.Struct {
+		sc, wrapped = v.Type().FieldByName("StatusCode")
+	}
+	if !wrapped || sc.Tag != "" {
+		if len(cl.Result) == 0 {
+			return nil
+		}
+		return json.Unmarshal(cl.Result, v.Addr().Interface())
+	}
+	v.FieldByName("StatusCode").SetInt(int64(cl.Status))
+	if b := v.FieldByName("Body"); b.IsValid() && len(cl.Result) > 0 {
+		if err := json.Unmarshal(cl.Result, b.Addr().Interface()); err != nil {
+			return fmt.Errorf("Body: %v", err)
+		}
+	}
+	for name, raw := range cl.Headers {
+		if f := v.FieldByName(name); f.IsValid() && f.CanSet() {
+			if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
+				return fmt.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+var (
+	timeType = reflect.TypeOf(time.Time{})
+	rawType  = reflect.TypeOf(json.RawMessage(nil))
+)
+
+// diff is the path of the first difference between a and b ("" when they
+// agree), under the normalizations of the file's comment.
+func diff(path string, a, b reflect.Value) string {
+	if !a.IsValid() || !b.IsValid() {
+		if a.IsValid() != b.IsValid() {
+			return path + ": one side is missing"
+		}
+		return ""
+	}
+	if a.Type() != b.Type() {
+		return fmt.Sprintf("%s: sent a %s, got a %s", path, a.Type(), b.Type())
+	}
+	switch {
+	case a.Type() == timeType && a.CanInterface():
+		if !a.Interface().(time.Time).Equal(b.Interface().(time.Time)) {
+			return fmt.Sprintf("%s: sent %v, got %v", path, a.Interface(), b.Interface())
+		}
+		return ""
+	case a.Type() == rawType && a.Len() > 0 && b.Len() > 0:
+		var x, y any
+		if json.Unmarshal(a.Bytes(), &x) == nil && json.Unmarshal(b.Bytes(), &y) == nil && reflect.DeepEqual(x, y) {
+			return ""
+		}
+		return fmt.Sprintf("%s: sent %s, got %s", path, a.Bytes(), b.Bytes())
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			if a.IsNil() != b.IsNil() {
+				return fmt.Sprintf("%s: sent %s, got %s", path, show(a), show(b))
+			}
+			return ""
+		}
+		return diff(path, a.Elem(), b.Elem())
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: sent %d items %s, got %d %s", path, a.Len(), show(a), b.Len(), show(b))
+		}
+		for i := range a.Len() {
+			if d := diff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); d != "" {
+				return d
+			}
+		}
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: sent %d entries %s, got %d %s", path, a.Len(), show(a), b.Len(), show(b))
+		}
+		for _, k := range a.MapKeys() {
+			if d := diff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); d != "" {
+				return d
+			}
+		}
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if d := diff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); d != "" {
+				return d
+			}
+		}
+	default:
+		return diffScalar(path, a, b)
+	}
+	return ""
+}
+
+func diffScalar(path string, a, b reflect.Value) string {
+	var same bool
+	switch a.Kind() {
+	case reflect.Bool:
+		same = a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		same = a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		same = a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		same = a.Float() == b.Float()
+	case reflect.String:
+		same = a.String() == b.String()
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		same = a.Pointer() == b.Pointer()
+	default:
+		same = a.Kind() == b.Kind()
+	}
+	if same {
+		return ""
+	}
+	return fmt.Sprintf("%s: sent %s, got %s", path, show(a), show(b))
+}
+
+// show prints a value for a report, bounded.
+func show(v reflect.Value) string {
+	s := fmt.Sprintf("%v", v)
+	if v.CanInterface() {
+		if b, err := json.Marshal(v.Interface()); err == nil {
+			s = string(b)
+		}
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+`
