@@ -164,14 +164,29 @@ func insert(v *value, keys []string, s string) {
 }
 
 // listFromIndexed turns members "0", "1"... into a list, in index order.
+// Items that are objects (lines[0][status]=v) keep the indexed object,
+// which assignList reads item by item.
 func listFromIndexed(v value) value {
-	items := make([]string, 0, len(v.members))
+	items := indexedItems(v)
+	list := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.isObj {
+			return v
+		}
+		list = append(list, it.scalar)
+	}
+	return listValue(list)
+}
+
+// indexedItems are the values of members "0", "1"..., in index order.
+func indexedItems(v value) []value {
+	items := make([]value, 0, len(v.members))
 	for i := range v.members {
 		for _, m := range v.members {
 			if m.key == strconv.Itoa(i) {
-				items = append(items, m.val.scalar)
+				items = append(items, m.val)
 			}
 		}
 	}
-	return listValue(items)
+	return items
 }

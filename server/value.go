@@ -156,13 +156,20 @@ func assignList(rv reflect.Value, v value) error {
 		rv.SetBytes(b)
 		return nil
 	}
-	items := v.list
-	if !v.isList {
-		items = []string{v.scalar}
+	var items []value
+	switch {
+	case v.isObj: // a deepObject list: members "0", "1"...
+		items = indexedItems(v)
+	case v.isList:
+		for _, s := range v.list {
+			items = append(items, scalarValue(s))
+		}
+	default:
+		items = []value{v}
 	}
 	out := reflect.MakeSlice(rv.Type(), len(items), len(items))
-	for i, s := range items {
-		if err := assign(out.Index(i), scalarValue(s)); err != nil {
+	for i, it := range items {
+		if err := assign(out.Index(i), it); err != nil {
 			return err
 		}
 	}
