@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"sync"
@@ -86,9 +87,11 @@ func runEcho(p plan, opts ...idemrt.Option) []echoResult {
 	if err != nil {
 		return []echoResult{{Op: "NewServer", Outcome: "error", Detail: err.Error()}}
 	}
-	ts := httptest.NewServer(srv)
+	// Mounted under a path of its own, as a user mounts it: a client given
+	// a URL without a path would add the spec's server path (/v1).
+	ts := httptest.NewServer(http.StripPrefix("/echo", srv))
 	defer ts.Close()
-	c, err := api.NewClient(ts.URL, append(opts, idemrt.NoRetry())...)
+	c, err := api.NewClient(ts.URL+"/echo", append(opts, idemrt.NoRetry())...)
 	if err != nil {
 		return []echoResult{{Op: "NewClient", Outcome: "error", Detail: err.Error()}}
 	}
