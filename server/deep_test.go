@@ -1,6 +1,7 @@
 package idemsrv
 
 import (
+	"encoding/json"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
@@ -50,5 +51,57 @@ func TestDeepObjectListsOfObjects(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, sent) {
 		t.Errorf("decoded %+v %+v, want %+v %+v (url %s)", *got.Details, got.Lines, *sent.Details, sent.Lines, req.URL)
+	}
+}
+
+// intOrString is a union of an integer and a string the way the generator
+// writes one: variant fields without JSON names, its own JSON methods.
+type intOrString struct {
+	Integer *int64
+	String  *string
+}
+
+func (u intOrString) MarshalJSON() ([]byte, error) {
+	if u.Integer != nil {
+		return json.Marshal(*u.Integer)
+	}
+	return json.Marshal(u.String)
+}
+
+func (u *intOrString) UnmarshalJSON(b []byte) error {
+	var n int64
+	if json.Unmarshal(b, &n) == nil {
+		u.Integer = &n
+		return nil
+	}
+	return json.Unmarshal(b, &u.String)
+}
+
+// TestScalarUnionParameters: a union of scalars is sent as its one value
+// (workflow_id=42, sku_ids=abc) and decodes back to the same variant.
+func TestScalarUnionParameters(t *testing.T) {
+	n, s := int64(42), "deploy.yml"
+	for _, sent := range []intOrString{{Integer: &n}, {String: &s}} {
+		server, _ := url.Parse("http://127.0.0.1")
+		b := wire.NewBuilder(server, "GET", "/workflows/{id}")
+		b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, sent)
+		b.Query(wire.Param{Name: "q", Style: wire.StyleForm, Explode: true}, &sent)
+		req, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := httptest.NewRequest("GET", req.URL.String(), nil)
+		e, _ := New(nil)
+		var path intOrString
+		var query *intOrString
+		d := e.Decode(httptest.NewRecorder(), r)
+		d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 1, &path)
+		d.Query(wire.Param{Name: "q", Style: wire.StyleForm, Explode: true}, &query)
+		if d.err != nil {
+			t.Fatalf("decode: %v (url %s)", d.err, req.URL)
+		}
+		if !reflect.DeepEqual(path, sent) || query == nil || !reflect.DeepEqual(*query, sent) {
+			t.Errorf("decoded %+v and %+v, want %+v (url %s)", path, query, sent, req.URL)
+		}
 	}
 }
