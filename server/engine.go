@@ -83,6 +83,7 @@ func (e *Engine) Handle(mux *http.ServeMux, pattern string, rt Route, serve http
 	if len(rt.Preconditions) > 0 {
 		h = requirePreconditions(rt.Preconditions, h)
 	}
+	h = withQueryCredentials(rt, h)
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("idemsrv: operation %s cannot be routed as %q: %v", rt.Op.ID, pattern, p)
