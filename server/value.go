@@ -3,7 +3,6 @@ package idemsrv
 import (
 	"encoding"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -42,33 +41,6 @@ const (
 
 var textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 
-// scalarUnion reports whether t is a union the way generated code writes
-// one: a struct with its own UnmarshalJSON whose fields (the variants)
-// have no JSON member names. The client sends such a value as the one
-// scalar it marshals to (workflow_id=42, sku_ids=abc), not as an object.
-func scalarUnion(t reflect.Type) bool {
-	if t.Kind() != reflect.Struct || !reflect.PointerTo(t).Implements(jsonUnmarshalerType) {
-		return false
-	}
-	for i := range t.NumField() {
-		if t.Field(i).Tag.Get("json") != "" {
-			return false
-		}
-	}
-	return t.NumField() > 0
-}
-
-// unmarshalScalar gives a union the parameter's text as JSON when it is
-// JSON (42, true), else as a JSON string: the wire does not say which, so
-// a string variant holding "42" reads back as the number variant.
-func unmarshalScalar(u json.Unmarshaler, s string) error {
-	if json.Valid([]byte(s)) && u.UnmarshalJSON([]byte(s)) == nil {
-		return nil
-	}
-	b, _ := json.Marshal(s)
-	return u.UnmarshalJSON(b)
-}
-
 // shapeOf reads the shape from the destination type: text unmarshalers
 // (time.Time, enums with their own parser) and []byte (base64) are scalars,
 // other slices lists, structs and maps objects.
@@ -77,7 +49,7 @@ func shapeOf(t reflect.Type) shape {
 		t = t.Elem()
 	}
 	switch {
-	case reflect.PointerTo(t).Implements(textUnmarshalerType) || scalarUnion(t):
+	case reflect.PointerTo(t).Implements(textUnmarshalerType) || isUnion(t):
 		return shapeScalar
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		return shapeScalar
@@ -101,8 +73,8 @@ func assign(rv reflect.Value, v value) error {
 		}
 		return assign(rv.Elem(), v)
 	}
-	if rv.CanAddr() && scalarUnion(rv.Type()) {
-		return unmarshalScalar(rv.Addr().Interface().(json.Unmarshaler), v.scalar)
+	if rv.CanAddr() && isUnion(rv.Type()) {
+		return assignUnion(rv, v)
 	}
 	if rv.CanAddr() && rv.Addr().Type().Implements(textUnmarshalerType) {
 		return rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(v.scalar))

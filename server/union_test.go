@@ -1,0 +1,97 @@
+package idemsrv
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"testing"
+
+	"github.com/idemgen/idemgen/runtime/wire"
+)
+
+type rangeSpec struct {
+	Gt  *int64 `json:"gt,omitempty"`
+	Lte *int64 `json:"lte,omitempty"`
+}
+
+// rangeOrInt is stripe's created: a range object or a timestamp.
+type rangeOrInt struct {
+	Range   *rangeSpec
+	Integer *int64
+}
+
+func (u rangeOrInt) MarshalJSON() ([]byte, error) {
+	if u.Range != nil {
+		return json.Marshal(u.Range)
+	}
+	return json.Marshal(u.Integer)
+}
+
+func (u *rangeOrInt) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '{' {
+		return json.Unmarshal(b, &u.Range)
+	}
+	return json.Unmarshal(b, &u.Integer)
+}
+
+// mapOrEmpty is stripe's metadata: an object, or "" to clear it.
+type mapOrEmpty struct {
+	Object map[string]string
+	Enum   *string
+}
+
+func (u mapOrEmpty) MarshalJSON() ([]byte, error) {
+	if u.Object != nil {
+		return json.Marshal(u.Object)
+	}
+	return json.Marshal(u.Enum)
+}
+
+func (u *mapOrEmpty) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '{' {
+		return json.Unmarshal(b, &u.Object)
+	}
+	return json.Unmarshal(b, &u.Enum)
+}
+
+// TestObjectUnions: a union whose value is an object, as a deepObject
+// query parameter (created[gt]=1) and as a form body member
+// (metadata[k]=v), decodes to the object variant the client sent.
+func TestObjectUnions(t *testing.T) {
+	gt, lte := int64(1), int64(9)
+	created := rangeOrInt{Range: &rangeSpec{Gt: &gt, Lte: &lte}}
+	server, _ := url.Parse("http://127.0.0.1")
+	b := wire.NewBuilder(server, "GET", "/charges")
+	b.Query(wire.Param{Name: "created", Style: wire.StyleDeepObject, Explode: true}, &created)
+	req, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := New(nil)
+	var got *rangeOrInt
+	d := e.Decode(httptest.NewRecorder(), httptest.NewRequest("GET", req.URL.String(), nil))
+	d.Query(wire.Param{Name: "created", Style: wire.StyleDeepObject, Explode: true}, &got)
+	if d.err != nil || got == nil || !reflect.DeepEqual(*got, created) {
+		t.Errorf("query %s decoded %+v (%v), want %+v", req.URL.RawQuery, got, d.err, created)
+	}
+
+	type update struct {
+		Metadata *mapOrEmpty `json:"metadata,omitempty"`
+		Created  *rangeOrInt `json:"created,omitempty"`
+	}
+	sent := update{Metadata: &mapOrEmpty{Object: map[string]string{"k": "v"}}, Created: &created}
+	body, err := wire.EncodeForm(sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("POST", "/charges", bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	var form update
+	d = e.Decode(httptest.NewRecorder(), r)
+	d.Form(&form, true)
+	if d.err != nil || !reflect.DeepEqual(form, sent) {
+		t.Errorf("form %s decoded %+v %+v (%v), want %+v %+v", body, form.Metadata, form.Created, d.err, sent.Metadata, sent.Created)
+	}
+}
