@@ -49,6 +49,10 @@ type confCall struct {
 	Status  int                        `json:"status,omitempty"`
 	Result  json.RawMessage            `json:"result,omitempty"`
 	Headers map[string]json.RawMessage `json:"headers,omitempty"`
+	// ResultRaw is the body encoded, for a result that is text or bytes;
+	// Measured are the result's header fields the HTTP layer sets.
+	ResultRaw []byte   `json:"resultRaw,omitempty"`
+	Measured  []string `json:"measured,omitempty"`
 }
 
 type confScheme struct {
@@ -455,6 +459,8 @@ type call struct {
 	Status  int                        ` + "`json:\"status\"`" + `
 	Result  json.RawMessage            ` + "`json:\"result\"`" + `
 	Headers map[string]json.RawMessage ` + "`json:\"headers\"`" + `
+	ResultRaw []byte                   ` + "`json:\"resultRaw\"`" + `
+	Measured  []string                 ` + "`json:\"measured\"`" + `
 }
 
 type scheme struct{ Name, Type, Scheme, In, Param string }

@@ -187,11 +187,19 @@ func echoAnswer(c *confCall, op *ir.Operation, rt *route) {
 		return
 	}
 	g := &gen{response: true}
-	if _, media := clientMedia(kr.Value.Content); media != nil && media.Schema != nil {
-		c.Result, _ = json.Marshal(g.value(media.Schema))
+	if mt, media := clientMedia(kr.Value.Content); media != nil && media.Schema != nil {
+		v := g.value(media.Schema)
+		c.Result, _ = json.Marshal(v)
+		if base := mediaBase(mt); !isJSON(base) {
+			c.ResultRaw = encode(base, v, media)
+		}
 	}
 	c.Headers = map[string]json.RawMessage{}
 	for _, h := range resp.Headers {
+		if measuredHeader(h.Name) {
+			c.Measured = append(c.Measured, h.GoName)
+			continue
+		}
 		kh := kr.Value.Headers[h.Name]
 		if kh == nil {
 			for name, v := range kr.Value.Headers {
@@ -204,6 +212,12 @@ func echoAnswer(c *confCall, op *ir.Operation, rt *route) {
 			c.Headers[h.GoName], _ = json.Marshal(g.value(kh.Value.Schema))
 		}
 	}
+}
+
+// measuredHeader reports whether a response header is the HTTP layer's
+// (net/http measures the body): a handler's value for it never travels.
+func measuredHeader(name string) bool {
+	return strings.EqualFold(name, "Content-Length") || strings.EqualFold(name, "Transfer-Encoding")
 }
 
 // echoKey names the params field of op's idempotency key (the generator
