@@ -50,6 +50,28 @@ func unmarshalScalar(u json.Unmarshaler, s string) error {
 	return u.UnmarshalJSON(b)
 }
 
+// writeUnionScalar writes a form scalar for the union t the way
+// unmarshalScalar reads a parameter: bare when it is JSON (cancel_at=1 is
+// the number variant), else quoted; an empty value is null first, as for
+// any type of its own JSON decoding.
+func writeUnionScalar(buf *bytes.Buffer, s string, t reflect.Type) error {
+	quoted, _ := json.Marshal(s)
+	cands := [][]byte{quoted}
+	switch {
+	case s == "":
+		cands = [][]byte{[]byte("null"), quoted}
+	case json.Valid([]byte(s)):
+		cands = [][]byte{[]byte(s), quoted}
+	}
+	for _, cand := range cands {
+		if json.Unmarshal(cand, reflect.New(t).Interface()) == nil {
+			buf.Write(cand)
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not a valid %s", s, t)
+}
+
 // writeUnion writes an object or a list for the union t as the JSON of the
 // first variant of that kind whose JSON the union accepts: the form and
 // deepObject text has no types, the variant gives them.

@@ -95,3 +95,27 @@ func TestObjectUnions(t *testing.T) {
 		t.Errorf("form %s decoded %+v %+v (%v), want %+v %+v", body, form.Metadata, form.Created, d.err, sent.Metadata, sent.Created)
 	}
 }
+
+// TestScalarUnionInForm: a union member of a form body holding a number
+// (cancel_at=1) decodes to the number variant, as in a query parameter.
+func TestScalarUnionInForm(t *testing.T) {
+	type update struct {
+		CancelAt *intOrString `json:"cancel_at,omitempty"`
+		Name     *intOrString `json:"name,omitempty"`
+	}
+	n, s := int64(1), "now"
+	sent := update{CancelAt: &intOrString{Integer: &n}, Name: &intOrString{String: &s}}
+	body, err := wire.EncodeForm(sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("POST", "/subscriptions", bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	e, _ := New(nil)
+	var got update
+	d := e.Decode(httptest.NewRecorder(), r)
+	d.Form(&got, true)
+	if d.err != nil || !reflect.DeepEqual(got, sent) {
+		t.Errorf("form %s decoded %+v %+v (%v), want %+v %+v", body, *got.CancelAt, *got.Name, d.err, *sent.CancelAt, *sent.Name)
+	}
+}
