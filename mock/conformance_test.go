@@ -53,6 +53,7 @@ type confCall struct {
 	// Measured are the result's header fields the HTTP layer sets.
 	ResultRaw []byte   `json:"resultRaw,omitempty"`
 	Measured  []string `json:"measured,omitempty"`
+	Form      bool     `json:"form,omitempty"` // the body is a form
 }
 
 type confScheme struct {
@@ -461,6 +462,7 @@ type call struct {
 	Headers map[string]json.RawMessage ` + "`json:\"headers\"`" + `
 	ResultRaw []byte                   ` + "`json:\"resultRaw\"`" + `
 	Measured  []string                 ` + "`json:\"measured\"`" + `
+	Form      bool                     ` + "`json:\"form\"`" + `
 }
 
 type scheme struct{ Name, Type, Scheme, In, Param string }

@@ -15,9 +15,13 @@ package mock
 //   - json.RawMessage values are equal when they hold the same JSON value
 //     (whitespace and member order are not kept);
 //   - an io.Reader argument is compared by the bytes read from it;
-//   - a Content-Length (or Transfer-Encoding) response header is what
-//     net/http measured, not what the handler said: the handler's value is
-//     not sent, so the decoded one is taken as the handler's.
+//   - in parameters and form bodies, an empty object (no members set), a
+//     list of only empty objects and an absent value are equal: the pairs
+//     of a form or a query cannot name an object that has no members;
+//   - a Content-Length, Transfer-Encoding or Content-Type response header
+//     is what net/http measured or the server encoded, not what the
+//     handler said: the handler's value is not sent, so the decoded one is
+//     taken as the handler's.
 //
 // The idempotency key is not normalized: the echo call sets it, so the
 // handler must receive it as sent. A mismatch names the first differing
@@ -32,6 +36,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -145,12 +150,19 @@ func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
 	if !s.saw {
 		return echoResult{Op: cl.Op, Outcome: "error", Detail: "the handler did not run"}
 	}
-	if d := diff("received", reflect.ValueOf(sent), reflect.ValueOf(s.received)); d != "" {
-		return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
+	if len(s.received) != len(sent) {
+		return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: fmt.Sprintf("received %d arguments, sent %d", len(s.received), len(sent))}
+	}
+	for i := range sent {
+		// Parameters and form bodies are pairs: an empty object has none.
+		d := differ{emptyAbsent: cl.Form || strings.HasSuffix(reflect.TypeOf(sent[i]).Name(), "Params")}
+		if d := d.diff(fmt.Sprintf("received[%d]", i), reflect.ValueOf(sent[i]), reflect.ValueOf(s.received[i])); d != "" {
+			return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
+		}
 	}
 	if len(out) == 2 {
 		copyMeasured(reflect.ValueOf(s.returned), out[0], cl.Measured)
-		if d := diff("returned", reflect.ValueOf(s.returned), out[0]); d != "" {
+		if d := (differ{}).diff("returned", reflect.ValueOf(s.returned), out[0]); d != "" {
 			return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
 		}
 	}
@@ -225,9 +237,16 @@ var (
 	rawType  = reflect.TypeOf(json.RawMessage(nil))
 )
 
+// differ compares under the normalizations of the file's comment;
+// emptyAbsent adds the one of parameters and form bodies.
+type differ struct{ emptyAbsent bool }
+
 // diff is the path of the first difference between a and b ("" when they
-// agree), under the normalizations of the file's comment.
-func diff(path string, a, b reflect.Value) string {
+// agree).
+func (df differ) diff(path string, a, b reflect.Value) string {
+	if df.emptyAbsent && empty(a) && empty(b) {
+		return ""
+	}
 	if !a.IsValid() || !b.IsValid() {
 		if a.IsValid() != b.IsValid() {
 			return path + ": one side is missing"
@@ -258,28 +277,28 @@ func diff(path string, a, b reflect.Value) string {
 			}
 			return ""
 		}
-		return diff(path, a.Elem(), b.Elem())
+		return df.diff(path, a.Elem(), b.Elem())
 	case reflect.Slice, reflect.Array:
 		if a.Len() != b.Len() {
 			return fmt.Sprintf("%s: sent %d items %s, got %d %s", path, a.Len(), show(a), b.Len(), show(b))
 		}
 		for i := range a.Len() {
-			if d := diff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); d != "" {
+			if d := df.diff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); d != "" {
 				return d
 			}
 		}
 	case reflect.Map:
-		if a.Len() != b.Len() {
+		if a.Len() != b.Len() && !df.emptyAbsent {
 			return fmt.Sprintf("%s: sent %d entries %s, got %d %s", path, a.Len(), show(a), b.Len(), show(b))
 		}
-		for _, k := range a.MapKeys() {
-			if d := diff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); d != "" {
+		for _, k := range append(a.MapKeys(), b.MapKeys()...) {
+			if d := df.diff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); d != "" {
 				return d
 			}
 		}
 	case reflect.Struct:
 		for i := range a.NumField() {
-			if d := diff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); d != "" {
+			if d := df.diff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); d != "" {
 				return d
 			}
 		}
@@ -287,6 +306,44 @@ func diff(path string, a, b reflect.Value) string {
 		return diffScalar(path, a, b)
 	}
 	return ""
+}
+
+// empty reports whether v has no pair on a form's or a query's wire: no
+// value, an object of empty members, a list of empty items.
+func empty(v reflect.Value) bool {
+	if !v.IsValid() {
+		return true
+	}
+	if v.Type() == rawType {
+		s := strings.TrimSpace(string(v.Bytes()))
+		return s == "" || s == "{}" || s == "[]" || s == "null"
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || empty(v.Elem())
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if !empty(v.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			if !empty(v.MapIndex(k)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !empty(v.Field(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return v.IsZero()
 }
 
 func diffScalar(path string, a, b reflect.Value) string {

@@ -215,9 +215,15 @@ func echoAnswer(c *confCall, op *ir.Operation, rt *route) {
 }
 
 // measuredHeader reports whether a response header is the HTTP layer's
-// (net/http measures the body): a handler's value for it never travels.
+// (net/http measures the body; the server writes the media type it
+// encodes): a handler's value for it never travels.
 func measuredHeader(name string) bool {
-	return strings.EqualFold(name, "Content-Length") || strings.EqualFold(name, "Transfer-Encoding")
+	for _, h := range []string{"Content-Length", "Transfer-Encoding", "Content-Type"} {
+		if strings.EqualFold(name, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // echoKey names the params field of op's idempotency key (the generator
@@ -268,6 +274,10 @@ func echoCall(c *confCall, op *ir.Operation, rt *route, served map[string]bool) 
 	}
 	c.Echo = true
 	c.Key = echoKey(op)
+	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil {
+		mt, _ := clientMedia(rb.Value.Content)
+		c.Form = mediaBase(mt) == "application/x-www-form-urlencoded"
+	}
 	echoAnswer(c, op, rt)
 }
 
