@@ -8,6 +8,9 @@ package mock
 // every client). It fails when a client does not compile or the harness
 // breaks; rejections and decode failures are generator findings, reported
 // as counts, and fail the test only with IDEMGEN_CONFORMANCE_STRICT=1.
+// The same program, compiled once, also runs the "both ends agree" check
+// of echo_test.go against the generated server, whose disagreements
+// always fail the test.
 
 import (
 	"bytes"
@@ -110,10 +113,12 @@ func TestConformanceOfGeneratedClients(t *testing.T) {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n| document | operations | generated | sent | accepted | rejected | undecodable | not buildable | other |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "\n| document | operations | generated | sent | accepted | rejected | undecodable | not buildable | other "+
+		"| served | echoed equal | mismatched | skipped (501) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range names {
-		c := summary[n]
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", n, c.Operations, c.Generated, c.Sent, c.Accepted, c.Rejected, c.Undecodable, c.Unbuildable, c.Other)
+		c, e := summary[n], summary[n].Echo
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", n, c.Operations, c.Generated, c.Sent,
+			c.Accepted, c.Rejected, c.Undecodable, c.Unbuildable, c.Other, e.Served, e.Equal, e.Mismatched, e.Skipped)
 	}
 	t.Log(b.String())
 }

@@ -105,3 +105,26 @@ func TestScalarUnionParameters(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepObjectScalar: a deepObject parameter whose value is a scalar
+// (stripe's subscription_billing_cycle_anchor, a union of "now" and a
+// timestamp) is sent as name=value and decodes back.
+func TestDeepObjectScalar(t *testing.T) {
+	n, s := int64(1700000000), "now"
+	for _, sent := range []intOrString{{Integer: &n}, {String: &s}} {
+		server, _ := url.Parse("http://127.0.0.1")
+		b := wire.NewBuilder(server, "GET", "/invoices/upcoming")
+		b.Query(wire.Param{Name: "anchor", Style: wire.StyleDeepObject, Explode: true}, &sent)
+		req, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := New(nil)
+		var got *intOrString
+		d := e.Decode(httptest.NewRecorder(), httptest.NewRequest("GET", req.URL.String(), nil))
+		d.Query(wire.Param{Name: "anchor", Style: wire.StyleDeepObject, Explode: true}, &got)
+		if d.err != nil || got == nil || !reflect.DeepEqual(*got, sent) {
+			t.Errorf("query %s decoded %+v (%v), want %+v", req.URL.RawQuery, got, d.err, sent)
+		}
+	}
+}

@@ -44,7 +44,13 @@ func parseQuery(raw string) ([]pair, error) {
 // pipeDelimited or deepObject style.
 func queryValue(p wire.Param, pairs []pair, sh shape) (value, error) {
 	if p.Style == wire.StyleDeepObject {
-		return deepValue(p.Name, pairs, sh)
+		v, err := deepValue(p.Name, pairs, sh)
+		if err != nil || v.present || sh == shapeObject {
+			return v, err
+		}
+		// A scalar under deepObject (a union holding "now") has no member
+		// to bracket: the client sends it as name=value, as form does.
+		p.Style, p.Explode = wire.StyleForm, true
 	}
 	var mine []string
 	for _, q := range pairs {
