@@ -112,19 +112,27 @@ func TestScalarUnionParameters(t *testing.T) {
 func TestDeepObjectScalar(t *testing.T) {
 	n, s := int64(1700000000), "now"
 	for _, sent := range []intOrString{{Integer: &n}, {String: &s}} {
-		server, _ := url.Parse("http://127.0.0.1")
-		b := wire.NewBuilder(server, "GET", "/invoices/upcoming")
-		b.Query(wire.Param{Name: "anchor", Style: wire.StyleDeepObject, Explode: true}, &sent)
-		req, err := b.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, _ := New(nil)
 		var got *intOrString
-		d := e.Decode(httptest.NewRecorder(), httptest.NewRequest("GET", req.URL.String(), nil))
-		d.Query(wire.Param{Name: "anchor", Style: wire.StyleDeepObject, Explode: true}, &got)
-		if d.err != nil || got == nil || !reflect.DeepEqual(*got, sent) {
-			t.Errorf("query %s decoded %+v (%v), want %+v", req.URL.RawQuery, got, d.err, sent)
+		raw, err := roundTripQuery(t, wire.Param{Name: "anchor", Style: wire.StyleDeepObject, Explode: true}, &sent, &got)
+		if err != nil || got == nil || !reflect.DeepEqual(*got, sent) {
+			t.Errorf("query %s decoded %+v (%v), want %+v", raw, got, err, sent)
 		}
 	}
+}
+
+// roundTripQuery sends sent as the query parameter p with the client's
+// builder and decodes it into dst; it returns the query string.
+func roundTripQuery(t *testing.T, p wire.Param, sent, dst any) (string, error) {
+	t.Helper()
+	server, _ := url.Parse("http://127.0.0.1")
+	b := wire.NewBuilder(server, "GET", "/items")
+	b.Query(p, sent)
+	req, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := New(nil)
+	d := e.Decode(httptest.NewRecorder(), httptest.NewRequest("GET", req.URL.String(), nil))
+	d.Query(p, dst)
+	return req.URL.RawQuery, d.err
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http/httptest"
-	"net/url"
 	"reflect"
 	"testing"
 
@@ -62,19 +61,10 @@ func (u *mapOrEmpty) UnmarshalJSON(b []byte) error {
 func TestObjectUnions(t *testing.T) {
 	gt, lte := int64(1), int64(9)
 	created := rangeOrInt{Range: &rangeSpec{Gt: &gt, Lte: &lte}}
-	server, _ := url.Parse("http://127.0.0.1")
-	b := wire.NewBuilder(server, "GET", "/charges")
-	b.Query(wire.Param{Name: "created", Style: wire.StyleDeepObject, Explode: true}, &created)
-	req, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _ := New(nil)
 	var got *rangeOrInt
-	d := e.Decode(httptest.NewRecorder(), httptest.NewRequest("GET", req.URL.String(), nil))
-	d.Query(wire.Param{Name: "created", Style: wire.StyleDeepObject, Explode: true}, &got)
-	if d.err != nil || got == nil || !reflect.DeepEqual(*got, created) {
-		t.Errorf("query %s decoded %+v (%v), want %+v", req.URL.RawQuery, got, d.err, created)
+	raw, err := roundTripQuery(t, wire.Param{Name: "created", Style: wire.StyleDeepObject, Explode: true}, &created, &got)
+	if err != nil || got == nil || !reflect.DeepEqual(*got, created) {
+		t.Errorf("query %s decoded %+v (%v), want %+v", raw, got, err, created)
 	}
 
 	type update struct {
@@ -88,8 +78,9 @@ func TestObjectUnions(t *testing.T) {
 	}
 	r := httptest.NewRequest("POST", "/charges", bytes.NewReader(body))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	e, _ := New(nil)
 	var form update
-	d = e.Decode(httptest.NewRecorder(), r)
+	d := e.Decode(httptest.NewRecorder(), r)
 	d.Form(&form, true)
 	if d.err != nil || !reflect.DeepEqual(form, sent) {
 		t.Errorf("form %s decoded %+v %+v (%v), want %+v %+v", body, form.Metadata, form.Created, d.err, sent.Metadata, sent.Created)
