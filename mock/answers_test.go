@@ -22,6 +22,8 @@ func answerSpecs(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	js, _ := filepath.Glob("../testdata/specs/*.json")
+	own = append(own, js...)
 	own = append(own, "../testdata/specs/multifile/api.yaml")
 	if testing.Short() {
 		return own

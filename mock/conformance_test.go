@@ -8,6 +8,9 @@ package mock
 // every client). It fails when a client does not compile or the harness
 // breaks; rejections and decode failures are generator findings, reported
 // as counts, and fail the test only with IDEMGEN_CONFORMANCE_STRICT=1.
+// The same program, compiled once, also runs the "both ends agree" check
+// of echo_test.go against the generated server, whose disagreements
+// always fail the test.
 
 import (
 	"bytes"
@@ -41,6 +44,19 @@ type confCall struct {
 	Body   json.RawMessage            `json:"body,omitempty"`
 	Raw    []byte                     `json:"raw,omitempty"` // the body encoded, for io.Reader and []byte bodies
 	Params map[string]json.RawMessage `json:"params,omitempty"`
+	// Echo: the call is also sent to the generated server (echo_test.go),
+	// with the key field Key set, and the handler answers Status, Result
+	// (the body) and Headers (by Go field name).
+	Echo    bool                       `json:"echo,omitempty"`
+	Key     string                     `json:"key,omitempty"`
+	Status  int                        `json:"status,omitempty"`
+	Result  json.RawMessage            `json:"result,omitempty"`
+	Headers map[string]json.RawMessage `json:"headers,omitempty"`
+	// ResultRaw is the body encoded, for a result that is text or bytes;
+	// Measured are the result's header fields the HTTP layer sets.
+	ResultRaw []byte   `json:"resultRaw,omitempty"`
+	Measured  []string `json:"measured,omitempty"`
+	Form      bool     `json:"form,omitempty"` // the body is a form
 }
 
 type confScheme struct {
@@ -65,6 +81,7 @@ type confResult struct {
 type confCounts struct {
 	Operations, Generated, Sent, Accepted, Rejected, Undecodable, Unbuildable, Other int
 	Reasons                                                                          map[string]int
+	Echo                                                                             echoCounts
 }
 
 func TestConformanceOfGeneratedClients(t *testing.T) {
@@ -96,10 +113,12 @@ func TestConformanceOfGeneratedClients(t *testing.T) {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n| document | operations | generated | sent | accepted | rejected | undecodable | not buildable | other |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "\n| document | operations | generated | sent | accepted | rejected | undecodable | not buildable | other "+
+		"| served | echoed equal | mismatched | skipped (501) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range names {
-		c := summary[n]
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", n, c.Operations, c.Generated, c.Sent, c.Accepted, c.Rejected, c.Undecodable, c.Unbuildable, c.Other)
+		c, e := summary[n], summary[n].Echo
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", n, c.Operations, c.Generated, c.Sent,
+			c.Accepted, c.Rejected, c.Undecodable, c.Unbuildable, c.Other, e.Served, e.Equal, e.Mismatched, e.Skipped)
 	}
 	t.Log(b.String())
 }
@@ -138,7 +157,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 		t.Skipf("the parser refuses the document: %v %v", err, diags.Errors())
 	}
 	counts.Operations = len(api.Operations)
-	out, err := generator.Generate(api, generator.Config{Package: "client", SkipUnsupported: true})
+	out, err := generator.Generate(api, generator.Config{Package: "client", SkipUnsupported: true, Server: true})
 	if err != nil {
 		t.Fatalf("generate: %v", err)
 	}
@@ -160,6 +179,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 	writeFile(t, filepath.Join(dir, "go.sum"), sum)
 	writeFile(t, filepath.Join(dir, "main.go"), []byte(harnessSource))
 	os.Remove(filepath.Join(dir, "client", "x"))
+	served, gaps := writeEcho(t, dir)
 
 	log := &opLog{verdict: map[string][]string{}}
 	m, err := New(path, Options{Log: log})
@@ -199,7 +219,9 @@ func conformance(t *testing.T, root, path string) confCounts {
 			continue
 		}
 		counts.Generated++
-		plan.Calls = append(plan.Calls, buildCall(op, rt))
+		c := buildCall(op, rt)
+		echoCall(&c, op, rt, served)
+		plan.Calls = append(plan.Calls, c)
 	}
 	planJSON, _ := json.Marshal(plan)
 
@@ -214,10 +236,17 @@ func conformance(t *testing.T, root, path string) confCounts {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("the harness with the generated client failed (a client that does not compile is a generator bug): %v\n%s", err, trunc(stderr.String()))
 	}
-	var results []confResult
-	if err := json.Unmarshal(stdout.Bytes(), &results); err != nil || len(results) != len(plan.Calls) {
+	var output struct {
+		Results []confResult `json:"results"`
+		Echo    []echoResult `json:"echo"`
+	}
+	err = json.Unmarshal(stdout.Bytes(), &output)
+	results := output.Results
+	if err != nil || len(results) != len(plan.Calls) {
 		t.Fatalf("harness output (%d results for %d calls): %v\n%s", len(results), len(plan.Calls), err, trunc(stdout.String()))
 	}
+	counts.Echo = reportEcho(t, plan.Calls, output.Echo, gaps)
+	vetServer(t, ctx, cmd.Env, dir)
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	for _, r := range results {
@@ -431,6 +460,14 @@ type call struct {
 	Body   json.RawMessage            ` + "`json:\"body\"`" + `
 	Raw    []byte                     ` + "`json:\"raw\"`" + `
 	Params map[string]json.RawMessage ` + "`json:\"params\"`" + `
+	Echo    bool                       ` + "`json:\"echo\"`" + `
+	Key     string                     ` + "`json:\"key\"`" + `
+	Status  int                        ` + "`json:\"status\"`" + `
+	Result  json.RawMessage            ` + "`json:\"result\"`" + `
+	Headers map[string]json.RawMessage ` + "`json:\"headers\"`" + `
+	ResultRaw []byte                   ` + "`json:\"resultRaw\"`" + `
+	Measured  []string                 ` + "`json:\"measured\"`" + `
+	Form      bool                     ` + "`json:\"form\"`" + `
 }
 
 type scheme struct{ Name, Type, Scheme, In, Param string }
@@ -489,7 +526,12 @@ func main() {
 	for _, cl := range p.Calls {
 		results = append(results, run(cv, cl))
 	}
-	json.NewEncoder(os.Stdout).Encode(results)
+	json.NewEncoder(os.Stdout).Encode(output{Results: results, Echo: runEcho(p, creds)})
+}
+
+type output struct {
+	Results []result     ` + "`json:\"results\"`" + `
+	Echo    []echoResult ` + "`json:\"echo\"`" + `
 }
 
 var (
@@ -570,9 +612,27 @@ func run(cv reflect.Value, cl call) (res result) {
 			res.Outcome, res.Detail = "panic", fmt.Sprint(v)
 		}
 	}()
-	m := cv.MethodByName(cl.Method)
+	args, bad := buildArgs(cv.MethodByName(cl.Method), cl)
+	if bad != nil {
+		return *bad
+	}
+	out := cv.MethodByName(cl.Method).Call(args)
+	errv := out[len(out)-1]
+	if errv.IsNil() {
+		return result{Op: cl.Op, Outcome: "ok"}
+	}
+	err := errv.Interface().(error)
+	var se *idemrt.StatusError
+	if errors.As(err, &se) {
+		return result{Op: cl.Op, Outcome: "status", Status: se.StatusCode, Detail: err.Error()}
+	}
+	return result{Op: cl.Op, Outcome: "error", Detail: err.Error()}
+}
+
+// buildArgs makes the arguments of one call of method m, or says why not.
+func buildArgs(m reflect.Value, cl call) ([]reflect.Value, *result) {
 	if !m.IsValid() {
-		return result{Op: cl.Op, Outcome: "missing", Detail: "no method " + cl.Method}
+		return nil, &result{Op: cl.Op, Outcome: "missing", Detail: "no method " + cl.Method}
 	}
 	t := m.Type()
 	n := t.NumIn()
@@ -587,10 +647,10 @@ func run(cv reflect.Value, cl call) (res result) {
 			for name, raw := range cl.Params {
 				f := v.Elem().FieldByName(name)
 				if !f.IsValid() {
-					return result{Op: cl.Op, Outcome: "build", Detail: at.Name() + " has no field " + name}
+					return nil, &result{Op: cl.Op, Outcome: "build", Detail: at.Name() + " has no field " + name}
 				}
 				if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
-					return result{Op: cl.Op, Outcome: "build", Detail: at.Name() + "." + name + ": " + err.Error()}
+					return nil, &result{Op: cl.Op, Outcome: "build", Detail: at.Name() + "." + name + ": " + err.Error()}
 				}
 			}
 		} else if at == readerType {
@@ -599,21 +659,11 @@ func run(cv reflect.Value, cl call) (res result) {
 			v.Elem().SetBytes(cl.Raw)
 		} else if len(cl.Body) > 0 {
 			if err := decodeBody(cl.Body, v); err != nil {
-				return result{Op: cl.Op, Outcome: "build", Detail: "body " + at.String() + ": " + err.Error()}
+				return nil, &result{Op: cl.Op, Outcome: "build", Detail: "body " + at.String() + ": " + err.Error()}
 			}
 		}
 		args = append(args, v.Elem())
 	}
-	out := m.Call(args)
-	errv := out[len(out)-1]
-	if errv.IsNil() {
-		return result{Op: cl.Op, Outcome: "ok"}
-	}
-	err := errv.Interface().(error)
-	var se *idemrt.StatusError
-	if errors.As(err, &se) {
-		return result{Op: cl.Op, Outcome: "status", Status: se.StatusCode, Detail: err.Error()}
-	}
-	return result{Op: cl.Op, Outcome: "error", Detail: err.Error()}
+	return args, nil
 }
 `

@@ -46,6 +46,10 @@ type Request struct {
 	status int
 	typ    string
 	err    error
+	// claimed are the query names the parameters read; formObjects the
+	// exploded form objects read last (formobject.go).
+	claimed     map[string]bool
+	formObjects []pendingObject
 }
 
 // Decode starts decoding r. Generated code calls the methods in the order
@@ -64,6 +68,7 @@ func (d *Request) fail(status int, typ string, err error) {
 // Failed reports whether anything could not be decoded, and if so answers
 // the request with a problem naming it (400, 413 or 415).
 func (d *Request) Failed() bool {
+	d.placeFormObjects()
 	if d.err == nil {
 		return false
 	}
@@ -100,6 +105,11 @@ func (d *Request) Query(p wire.Param, dst any) {
 		}
 		d.pairs = pairs
 	}
+	if isFormObject(p, dst) {
+		d.formObjects = append(d.formObjects, pendingObject{p, dst})
+		return
+	}
+	d.claimQuery(p)
 	d.place("query", p, dst, func(sh shape) (value, error) { return queryValue(p, d.pairs, sh) })
 }
 

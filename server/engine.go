@@ -106,7 +106,7 @@ func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 	if len(rt.Preconditions) > 0 {
 		h = requirePreconditions(rt.Preconditions, h)
 	}
-	return h
+	return withQueryCredentials(rt, h)
 }
 
 // Unserved routes rt to a 501 answer: an operation the generated server

@@ -128,8 +128,12 @@ func writeJSON(buf *bytes.Buffer, v value, t reflect.Type, depth int) error {
 		t = t.Elem()
 	}
 	switch {
+	case isUnion(t) && !v.isObj && !v.isList:
+		return writeUnionScalar(buf, v.scalar, t)
 	case reflect.PointerTo(t).Implements(jsonUnmarshalerType) && !v.isObj && !v.isList:
 		return writeCustom(buf, v.scalar, t)
+	case isUnion(t) && (v.isObj || v.isList):
+		return writeUnion(buf, v, t, depth)
 	case t.Kind() == reflect.Struct && v.isObj:
 		return writeStruct(buf, v, t, depth)
 	case t.Kind() == reflect.Map && v.isObj:

@@ -44,7 +44,13 @@ func parseQuery(raw string) ([]pair, error) {
 // pipeDelimited or deepObject style.
 func queryValue(p wire.Param, pairs []pair, sh shape) (value, error) {
 	if p.Style == wire.StyleDeepObject {
-		return deepValue(p.Name, pairs, sh)
+		v, err := deepValue(p.Name, pairs, sh)
+		if err != nil || v.present || sh == shapeObject {
+			return v, err
+		}
+		// A scalar under deepObject (a union holding "now") has no member
+		// to bracket: the client sends it as name=value, as form does.
+		p.Style, p.Explode = wire.StyleForm, true
 	}
 	var mine []string
 	for _, q := range pairs {
@@ -164,14 +170,29 @@ func insert(v *value, keys []string, s string) {
 }
 
 // listFromIndexed turns members "0", "1"... into a list, in index order.
+// Items that are objects (lines[0][status]=v) keep the indexed object,
+// which assignList reads item by item.
 func listFromIndexed(v value) value {
-	items := make([]string, 0, len(v.members))
+	items := indexedItems(v)
+	list := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.isObj {
+			return v
+		}
+		list = append(list, it.scalar)
+	}
+	return listValue(list)
+}
+
+// indexedItems are the values of members "0", "1"..., in index order.
+func indexedItems(v value) []value {
+	items := make([]value, 0, len(v.members))
 	for i := range v.members {
 		for _, m := range v.members {
 			if m.key == strconv.Itoa(i) {
-				items = append(items, m.val.scalar)
+				items = append(items, m.val)
 			}
 		}
 	}
-	return listValue(items)
+	return items
 }

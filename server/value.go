@@ -49,7 +49,7 @@ func shapeOf(t reflect.Type) shape {
 		t = t.Elem()
 	}
 	switch {
-	case reflect.PointerTo(t).Implements(textUnmarshalerType):
+	case reflect.PointerTo(t).Implements(textUnmarshalerType) || isUnion(t):
 		return shapeScalar
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		return shapeScalar
@@ -72,6 +72,9 @@ func assign(rv reflect.Value, v value) error {
 			rv.Set(reflect.New(rv.Type().Elem()))
 		}
 		return assign(rv.Elem(), v)
+	}
+	if rv.CanAddr() && isUnion(rv.Type()) {
+		return assignUnion(rv, v)
 	}
 	if rv.CanAddr() && rv.Addr().Type().Implements(textUnmarshalerType) {
 		return rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(v.scalar))
@@ -156,13 +159,20 @@ func assignList(rv reflect.Value, v value) error {
 		rv.SetBytes(b)
 		return nil
 	}
-	items := v.list
-	if !v.isList {
-		items = []string{v.scalar}
+	var items []value
+	switch {
+	case v.isObj: // a deepObject list: members "0", "1"...
+		items = indexedItems(v)
+	case v.isList:
+		for _, s := range v.list {
+			items = append(items, scalarValue(s))
+		}
+	default:
+		items = []value{v}
 	}
 	out := reflect.MakeSlice(rv.Type(), len(items), len(items))
-	for i, s := range items {
-		if err := assign(out.Index(i), scalarValue(s)); err != nil {
+	for i, it := range items {
+		if err := assign(out.Index(i), it); err != nil {
 			return err
 		}
 	}

@@ -121,6 +121,29 @@ func (o *Metadata) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// Point is an object.
+type Point struct {
+	X int64 `json:"x"`
+	Y int64 `json:"y"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Point) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Point declares is never written from them.
+func (o *Point) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
 // Quirky is a map.
 //
 // A member name encoding/json cannot carry in a struct tag.

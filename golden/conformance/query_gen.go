@@ -8,6 +8,61 @@ import (
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
+// getStylesOp is the retry contract of GetStyles (safety from the default level, retryable statuses from the default level).
+var getStylesOp = idemrt.Operation{
+	ID:        "getStyles",
+	Method:    "GET",
+	Path:      "/styles/{tags}/{point}",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// GetStylesParams holds the parameters of GetStyles.
+type GetStylesParams struct {
+	// Tags is the path parameter "tags" (required).
+	Tags []string
+	// Point is the path parameter "point" (required).
+	Point Point
+	// Codes is the query parameter "codes".
+	Codes []int64
+	// Words is the query parameter "words".
+	Words []string
+	// XTrace is the header parameter "X-Trace".
+	XTrace []string
+	// Session is the cookie parameter "session".
+	Session *string
+}
+
+// GetStyles is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// Parameter styles no other document uses, so that both ends are checked on them; label and matrix
+// path parameters, a header list, a cookie, spaceDelimited and pipeDelimited lists.
+//
+// GET /styles/{tags}/{point} (operation "getStyles").
+func (c *Client) GetStyles(ctx context.Context, params GetStylesParams, opts ...idemrt.CallOption) (*Metadata, error) {
+	b := wire.NewBuilder(c.server, "GET", "/styles/{tags}/{point}")
+	b.Path(wire.Param{Name: "tags", Style: wire.StyleLabel, Explode: true}, params.Tags)
+	b.Path(wire.Param{Name: "point", Style: wire.StyleMatrix, Explode: true}, params.Point)
+	b.Query(wire.Param{Name: "codes", Style: wire.StylePipeDelimited}, params.Codes)
+	b.Query(wire.Param{Name: "words", Style: wire.StyleSpaceDelimited}, params.Words)
+	b.Header(wire.Param{Name: "X-Trace", Style: wire.StyleSimple}, params.XTrace)
+	b.Cookie(wire.Param{Name: "session", Style: wire.StyleForm, Explode: true}, params.Session)
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&getStylesOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &getStylesOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := new(Metadata)
+	err = idemrt.DecodeJSON(resp, out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // listAppItemsOp is the retry contract of ListAppItems (safety from the default level, retryable statuses from the default level).
 var listAppItemsOp = idemrt.Operation{
 	ID:        "listAppItems",

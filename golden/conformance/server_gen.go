@@ -18,6 +18,8 @@ type Handler interface {
 	CreateRecord(ctx context.Context, body Record) (*Record, error)
 	// CreateRun serves POST /runs (operation "createRun").
 	CreateRun(ctx context.Context, body Run) (*Run, error)
+	// GetStyles serves GET /styles/{tags}/{point} (operation "getStyles").
+	GetStyles(ctx context.Context, params GetStylesParams) (*Metadata, error)
 	// ListAppItems serves GET /shared_items (operation "listAppItems").
 	ListAppItems(ctx context.Context) ([]Metadata, error)
 	// Search serves GET /search (operation "search").
@@ -47,6 +49,9 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	if err := e.Handle(createRunRoute, s.serveCreateRun); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(getStylesRoute, s.serveGetStyles); err != nil {
 		return nil, err
 	}
 	if err := e.Handle(listAppItemsRoute, s.serveListAppItems); err != nil {
@@ -106,6 +111,33 @@ func (s *Server) serveCreateRun(w http.ResponseWriter, r *http.Request) {
 	out, err := s.h.CreateRun(r.Context(), body)
 	if err != nil {
 		s.engine.WriteError(w, r, &createRunRoute, err)
+		return
+	}
+	idemsrv.WriteJSON(w, 200, out)
+}
+
+// getStylesRoute is what the server checks for GetStyles before its handler runs.
+var getStylesRoute = idemsrv.Route{
+	Op:        &getStylesOp,
+	Anonymous: true,
+}
+
+// serveGetStyles decodes a GetStyles request, calls the handler and writes its answer.
+func (s *Server) serveGetStyles(w http.ResponseWriter, r *http.Request) {
+	var params GetStylesParams
+	d := s.engine.Decode(w, r)
+	d.Path(wire.Param{Name: "tags", Style: wire.StyleLabel, Explode: true}, 0, &params.Tags)
+	d.Path(wire.Param{Name: "point", Style: wire.StyleMatrix, Explode: true}, 1, &params.Point)
+	d.Query(wire.Param{Name: "codes", Style: wire.StylePipeDelimited}, &params.Codes)
+	d.Query(wire.Param{Name: "words", Style: wire.StyleSpaceDelimited}, &params.Words)
+	d.Header(wire.Param{Name: "X-Trace", Style: wire.StyleSimple}, &params.XTrace)
+	d.Cookie(wire.Param{Name: "session", Style: wire.StyleForm, Explode: true}, &params.Session)
+	if d.Failed() {
+		return
+	}
+	out, err := s.h.GetStyles(r.Context(), params)
+	if err != nil {
+		s.engine.WriteError(w, r, &getStylesRoute, err)
 		return
 	}
 	idemsrv.WriteJSON(w, 200, out)
