@@ -1,7 +1,6 @@
 package webhooktest
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -227,18 +226,7 @@ func TestGitHubFormDelivery(t *testing.T) {
 	srv, s := newReceiver(t, idemsrv.WithGitHubSignature("new secret"))
 	form := func(h http.Header, body string) answer {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/hooks/paymentSucceeded", strings.NewReader(body))
-		for k, v := range h {
-			req.Header[k] = v
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return answer{resp.StatusCode, resp.Header, string(b)}
+		return postAs(t, srv.URL+"/hooks/paymentSucceeded", h, "application/x-www-form-urlencoded", body)
 	}
 	body := "payload=" + url.QueryEscape(event("g1"))
 	if a := form(signGitHub("new secret", "d1", clockNow, body), body); a.status != 204 {
@@ -259,14 +247,8 @@ func TestGitHubFormDelivery(t *testing.T) {
 		t.Errorf("applied %v, want paymentSucceeded once", got)
 	}
 	std, _ := newReceiver(t, idemsrv.WithStandardWebhooks(schemes[0].new))
-	req, _ := http.NewRequest(http.MethodPost, std.URL+"/hooks/paymentSucceeded", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnsupportedMediaType {
-		t.Errorf("a form to a Standard Webhooks receiver: %d, want 415", resp.StatusCode)
+	resp := postAs(t, std.URL+"/hooks/paymentSucceeded", nil, "application/x-www-form-urlencoded", body)
+	if resp.status != http.StatusUnsupportedMediaType {
+		t.Errorf("a form to a Standard Webhooks receiver: %d, want 415", resp.status)
 	}
 }

@@ -126,6 +126,12 @@ type answer struct {
 
 func post(t *testing.T, url string, h http.Header, body string) answer {
 	t.Helper()
+	return postAs(t, url, h, "application/json", body)
+}
+
+// postAs delivers body as contentType with the headers h.
+func postAs(t *testing.T, url string, h http.Header, contentType, body string) answer {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +139,7 @@ func post(t *testing.T, url string, h http.Header, body string) answer {
 	for k, v := range h {
 		req.Header[k] = v
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
