@@ -30,6 +30,8 @@ package mock
 const echoHarnessSource = `package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -72,14 +74,37 @@ func (s *echoState) handler() *api.ZzEcho {
 			}
 			s.received, s.saw = args, true
 		},
-		Answer: func(op string, out any) error {
+		Answer: func(ctx context.Context, op string, out any) error {
 			if out == nil {
 				return nil
 			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			err := fillAnswer(reflect.ValueOf(out).Elem(), s.calls[op])
-			s.returned = reflect.ValueOf(out).Elem().Interface()
+			v, cl := reflect.ValueOf(out).Elem(), s.calls[op]
+			if d, ok := out.(**idemsrv.Download); ok {
+				b := echoDownloadBytes(cl.Op)
+				*d = &idemsrv.Download{Content: bytes.NewReader(b), ContentType: cl.DownloadType}
+				s.returned = download{ContentType: cl.DownloadType, Bytes: b}
+				return nil
+			}
+			err := fillAnswer(v, cl)
+			setMediaType(v, idemsrv.MediaType(ctx), cl.Measured)
+			s.returned = v.Interface()
+			return err
+		},
+		Events: func(op string, out any) error {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			cl := s.calls[op]
+			raw, _ := json.Marshal(cl.Events)
+			err := json.Unmarshal(raw, out)
+			ids := make([]string, len(cl.Events))
+			for i := range ids {
+				if cl.SSE {
+					ids[i] = fmt.Sprint(i + 1)
+				}
+			}
+			s.returned = streamed{Events: reflect.ValueOf(out).Elem().Interface(), IDs: ids}
 			return err
 		},
 	}
@@ -90,6 +115,9 @@ func runEcho(p plan, opts ...idemrt.Option) []echoResult {
 	s := &echoState{calls: map[string]call{}}
 	for _, cl := range p.Calls {
 		s.calls[cl.Method] = cl
+		if cl.StreamMethod != "" {
+			s.calls[cl.StreamMethod] = cl
+		}
 	}
 	srv, err := api.NewServer(s.handler(), idemsrv.WithoutLedger())
 	if err != nil {
@@ -107,10 +135,24 @@ func runEcho(p plan, opts ...idemrt.Option) []echoResult {
 	var out []echoResult
 	for _, cl := range p.Calls {
 		if cl.Echo {
-			out = append(out, echoOne(s, cv, cl))
+			out = append(out, echoForms(s, cv, cl))
 		}
 	}
 	return out
+}
+
+// echoForms sends one operation through each client method that calls
+// it: the plain one, and its stream form when it has one.
+func echoForms(s *echoState, cv reflect.Value, cl call) echoResult {
+	res := echoOne(s, cv, cl)
+	if res.Outcome != "equal" || cl.StreamMethod == "" {
+		return res
+	}
+	cl.Method = cl.StreamMethod
+	if res = echoOne(s, cv, cl); res.Outcome != "equal" {
+		res.Detail = cl.StreamMethod + ": " + res.Detail
+	}
+	return res
 }
 
 func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
@@ -125,19 +167,7 @@ func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
 	if bad != nil {
 		return echoResult{Op: cl.Op, Outcome: "build", Detail: bad.Detail}
 	}
-	var sent []any
-	for _, a := range args[1:] {
-		if a.Type() == readerType {
-			sent = append(sent, cl.Raw)
-			continue
-		}
-		if cl.Key != "" && a.Kind() == reflect.Struct {
-			if f := a.FieldByName(cl.Key); f.IsValid() && f.Kind() == reflect.String {
-				f.SetString("echo-key-" + cl.Op)
-			}
-		}
-		sent = append(sent, a.Interface())
-	}
+	setKey(args[1:], cl)
 	s.mu.Lock()
 	s.received, s.returned, s.saw = nil, nil, false
 	s.mu.Unlock()
@@ -145,28 +175,69 @@ func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
 	if err := out[len(out)-1]; !err.IsNil() {
 		return echoResult{Op: cl.Op, Outcome: "error", Detail: fmt.Sprint(err.Interface())}
 	}
+	decoded, err := readDecoded(out)
+	if err != nil {
+		return echoResult{Op: cl.Op, Outcome: "error", Detail: err.Error()}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.saw {
 		return echoResult{Op: cl.Op, Outcome: "error", Detail: "the handler did not run"}
 	}
-	if len(s.received) != len(sent) {
-		return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: fmt.Sprintf("received %d arguments, sent %d", len(s.received), len(sent))}
-	}
-	for i := range sent {
-		// Parameters and form bodies are pairs: an empty object has none.
-		d := differ{emptyAbsent: cl.Form || strings.HasSuffix(reflect.TypeOf(sent[i]).Name(), "Params")}
-		if d := d.diff(fmt.Sprintf("received[%d]", i), reflect.ValueOf(sent[i]), reflect.ValueOf(s.received[i])); d != "" {
-			return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
-		}
+	if d := diffReceived(sentArgs(args[1:], cl), s.received, cl); d != "" {
+		return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
 	}
 	if len(out) == 2 {
-		copyMeasured(reflect.ValueOf(s.returned), out[0], cl.Measured)
-		if d := (differ{}).diff("returned", reflect.ValueOf(s.returned), out[0]); d != "" {
+		copyMeasured(reflect.ValueOf(s.returned), decoded, cl.Measured)
+		if d := (differ{}).diff("returned", reflect.ValueOf(s.returned), decoded); d != "" {
 			return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
 		}
 	}
 	return echoResult{Op: cl.Op, Outcome: "equal"}
+}
+
+// setKey sets the idempotency key field of the params, which the echo
+// call fills in itself so that the params can be compared whole.
+func setKey(args []reflect.Value, cl call) {
+	for _, a := range args {
+		if cl.Key != "" && a.Kind() == reflect.Struct {
+			if f := a.FieldByName(cl.Key); f.IsValid() && f.Kind() == reflect.String {
+				f.SetString("echo-key-" + cl.Op)
+			}
+		}
+	}
+}
+
+// sentArgs are the arguments the caller passed, as the handler should see
+// them: a reader body as its bytes, and the file sent without a
+// Content-Type with the one the client sends for it (bareTypes).
+func sentArgs(args []reflect.Value, cl call) []any {
+	var sent []any
+	for _, a := range args {
+		if a.Type() == readerType {
+			sent = append(sent, cl.Raw)
+			continue
+		}
+		bareTypes(a, cl)
+		sent = append(sent, a.Interface())
+	}
+	return sent
+}
+
+// diffReceived compares the arguments the caller passed with the ones the
+// handler received.
+func diffReceived(sent, received []any, cl call) string {
+	if len(received) != len(sent) {
+		return fmt.Sprintf("received %d arguments, sent %d", len(received), len(sent))
+	}
+	for i := range sent {
+		// Parameters and form bodies are pairs: an empty object has none.
+		d := differ{emptyAbsent: cl.Form || strings.HasSuffix(reflect.TypeOf(sent[i]).Name(), "Params")}
+		if d := d.diff(fmt.Sprintf("received[%d]", i), reflect.ValueOf(sent[i]), reflect.ValueOf(received[i])); d != "" {
+			return d
+		}
+	}
+	return ""
 }
 
 // copyMeasured gives the handler's result the decoded values of the
@@ -260,6 +331,11 @@ func (df differ) diff(path string, a, b reflect.Value) string {
 	case a.Type() == timeType && a.CanInterface():
 		if !a.Interface().(time.Time).Equal(b.Interface().(time.Time)) {
 			return fmt.Sprintf("%s: sent %v, got %v", path, a.Interface(), b.Interface())
+		}
+		return ""
+	case a.Type() == readerType:
+		if x, y := readAgain(a), readAgain(b); !bytes.Equal(x, y) {
+			return fmt.Sprintf("%s: sent %q, got %q", path, x, y)
 		}
 		return ""
 	case a.Type() == rawType && a.Len() > 0 && b.Len() > 0:
