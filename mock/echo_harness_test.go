@@ -219,9 +219,31 @@ func sentArgs(args []reflect.Value, cl call) []any {
 			continue
 		}
 		bareTypes(a, cl)
-		sent = append(sent, a.Interface())
+		v := a.Interface()
+		if cl.Method == cl.StreamMethod && !strings.HasSuffix(a.Type().Name(), "Params") {
+			v = streamMember(v)
+		}
+		sent = append(sent, v)
 	}
 	return sent
+}
+
+// streamMember is the body an <Op>Stream method sends: the caller's with
+// its "stream" member true (idemrt.WithJSONField), decoded as the server
+// decodes it.
+func streamMember(v any) any {
+	var obj map[string]json.RawMessage
+	raw, err := json.Marshal(v)
+	if err != nil || json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return v
+	}
+	obj["stream"] = json.RawMessage("true")
+	raw, _ = json.Marshal(obj)
+	p := reflect.New(reflect.TypeOf(v))
+	if json.Unmarshal(raw, p.Interface()) != nil {
+		return v
+	}
+	return p.Elem().Interface()
 }
 
 // diffReceived compares the arguments the caller passed with the ones the
