@@ -337,6 +337,7 @@ func writeEcho(t *testing.T, dir string) (served map[string]bool, gaps map[strin
 	writeFile(t, filepath.Join(dir, "client", "zz_echo.go"), echo)
 	writeFile(t, filepath.Join(dir, "echo.go"), []byte(echoHarnessSource))
 	writeFile(t, filepath.Join(dir, "echo_media.go"), []byte(echoMediaSource))
+	writeFile(t, filepath.Join(dir, "echo_diff.go"), []byte(echoDiffSource))
 	return served, gaps
 }
 
