@@ -57,6 +57,17 @@ type confCall struct {
 	ResultRaw []byte   `json:"resultRaw,omitempty"`
 	Measured  []string `json:"measured,omitempty"`
 	Form      bool     `json:"form,omitempty"` // the body is a form
+	// The answers that are not one decoded value (echo_media_test.go):
+	// a stream's events, sent with SSE ids when SSE is set, through
+	// StreamMethod too when the operation also answers plainly; a
+	// download's DownloadType (its bytes are ResultRaw); the declared part
+	// types of a multipart body, and whether its first file goes without.
+	Events       []json.RawMessage `json:"events,omitempty"`
+	SSE          bool              `json:"sse,omitempty"`
+	StreamMethod string            `json:"streamMethod,omitempty"`
+	DownloadType string            `json:"downloadType,omitempty"`
+	PartTypes    map[string]string `json:"partTypes,omitempty"`
+	BareFile     bool              `json:"bareFile,omitempty"`
 }
 
 type confScheme struct {
@@ -223,6 +234,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 		echoCall(&c, op, rt, served)
 		plan.Calls = append(plan.Calls, c)
 	}
+	markBareFile(plan.Calls)
 	planJSON, _ := json.Marshal(plan)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
@@ -468,6 +480,12 @@ type call struct {
 	ResultRaw []byte                   ` + "`json:\"resultRaw\"`" + `
 	Measured  []string                 ` + "`json:\"measured\"`" + `
 	Form      bool                     ` + "`json:\"form\"`" + `
+	Events       []json.RawMessage ` + "`json:\"events\"`" + `
+	SSE          bool              ` + "`json:\"sse\"`" + `
+	StreamMethod string            ` + "`json:\"streamMethod\"`" + `
+	DownloadType string            ` + "`json:\"downloadType\"`" + `
+	PartTypes    map[string]string ` + "`json:\"partTypes\"`" + `
+	BareFile     bool              ` + "`json:\"bareFile\"`" + `
 }
 
 type scheme struct{ Name, Type, Scheme, In, Param string }
@@ -543,8 +561,8 @@ var fileType = reflect.TypeOf(idemrt.File{})
 
 // decodeBody decodes the schema-built JSON into the body type; members of
 // type idemrt.File (binary multipart parts, which have no JSON form) take
-// the JSON string as their content.
-func decodeBody(body []byte, v reflect.Value) error {
+// the JSON string as their content, and the part type partType gives.
+func decodeBody(body []byte, v reflect.Value, cl call) error {
 	st := v.Elem()
 	for st.Kind() == reflect.Pointer {
 		if st.IsNil() {
@@ -573,16 +591,49 @@ func decodeBody(body []byte, v reflect.Value) error {
 	if err := json.Unmarshal(rest, v.Interface()); err != nil {
 		return err
 	}
+	first := -1
+	for i := range files {
+		if first < 0 || i < first {
+			first = i
+		}
+	}
 	for i, raw := range files {
-		if err := setFile(st.Field(i), raw, st.Type().Field(i).Name); err != nil {
+		name, _, _ := strings.Cut(st.Type().Field(i).Tag.Get("json"), ",")
+		ct := partType(cl, name, i == first)
+		if err := setFile(st.Field(i), raw, st.Type().Field(i).Name, ct); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// partType is the Content-Type the harness gives a file of the part name:
+// the one the spec's encoding declares, else text/plain; none for the
+// first file of the call marked BareFile.
+func partType(cl call, name string, first bool) string {
+	switch {
+	case cl.BareFile && first:
+		return ""
+	case cl.PartTypes[name] != "":
+		return cl.PartTypes[name]
+	}
+	return "text/plain"
+}
+
+// firstFile is the index of st's first File, *File or []File field that
+// is set, or -1.
+func firstFile(st reflect.Value) int {
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if (f.Type() == fileType || f.Type() == reflect.PointerTo(fileType) || f.Type() == reflect.SliceOf(fileType)) && !f.IsZero() {
+			return i
+		}
+	}
+	return -1
+}
+
 // setFile fills a File, *File or []File field from a JSON string or list.
-func setFile(f reflect.Value, raw json.RawMessage, name string) error {
+func setFile(f reflect.Value, raw json.RawMessage, name, ct string) error {
 	var contents []string
 	var one string
 	if json.Unmarshal(raw, &one) == nil {
@@ -592,7 +643,7 @@ func setFile(f reflect.Value, raw json.RawMessage, name string) error {
 	}
 	files := make([]idemrt.File, len(contents))
 	for i, c := range contents {
-		files[i] = idemrt.File{Name: strings.ToLower(name) + ".bin", Content: strings.NewReader(c)}
+		files[i] = idemrt.File{Name: strings.ToLower(name) + ".bin", ContentType: ct, Content: strings.NewReader(c)}
 	}
 	switch {
 	case f.Type() == fileType && len(files) > 0:
@@ -658,7 +709,7 @@ func buildArgs(m reflect.Value, cl call) ([]reflect.Value, *result) {
 		} else if at == bytesType {
 			v.Elem().SetBytes(cl.Raw)
 		} else if len(cl.Body) > 0 {
-			if err := decodeBody(cl.Body, v); err != nil {
+			if err := decodeBody(cl.Body, v, cl); err != nil {
 				return nil, &result{Op: cl.Op, Outcome: "build", Detail: "body " + at.String() + ": " + err.Error()}
 			}
 		}

@@ -14,7 +14,12 @@ package mock
 //     zone and the monotonic reading do not travel);
 //   - json.RawMessage values are equal when they hold the same JSON value
 //     (whitespace and member order are not kept);
-//   - an io.Reader argument is compared by the bytes read from it;
+//   - an io.Reader argument, or a file's Content, is compared by the bytes
+//     read from it;
+//   - a file sent without a Content-Type is compared as the type the
+//     client sends for it (echoMediaSource says which);
+//   - the body of an <Op>Stream method is compared with its "stream"
+//     member true, which that method sends whatever the caller set;
 //   - in parameters and form bodies, an empty object (no members set), a
 //     list of only empty objects and an absent value are equal: the pairs
 //     of a form or a query cannot name an object that has no members;
@@ -30,6 +35,8 @@ package mock
 const echoHarnessSource = `package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -38,7 +45,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"time"
 
 	api "conformance/client"
 	idemrt "github.com/idemgen/idemgen/runtime"
@@ -72,14 +78,37 @@ func (s *echoState) handler() *api.ZzEcho {
 			}
 			s.received, s.saw = args, true
 		},
-		Answer: func(op string, out any) error {
+		Answer: func(ctx context.Context, op string, out any) error {
 			if out == nil {
 				return nil
 			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			err := fillAnswer(reflect.ValueOf(out).Elem(), s.calls[op])
-			s.returned = reflect.ValueOf(out).Elem().Interface()
+			v, cl := reflect.ValueOf(out).Elem(), s.calls[op]
+			if d, ok := out.(**idemsrv.Download); ok {
+				b := echoDownloadBytes(cl.Op)
+				*d = &idemsrv.Download{Content: bytes.NewReader(b), ContentType: cl.DownloadType}
+				s.returned = download{ContentType: cl.DownloadType, Bytes: b}
+				return nil
+			}
+			err := fillAnswer(v, cl)
+			setMediaType(v, idemsrv.MediaType(ctx), cl.Measured)
+			s.returned = v.Interface()
+			return err
+		},
+		Events: func(op string, out any) error {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			cl := s.calls[op]
+			raw, _ := json.Marshal(cl.Events)
+			err := json.Unmarshal(raw, out)
+			ids := make([]string, len(cl.Events))
+			for i := range ids {
+				if cl.SSE {
+					ids[i] = fmt.Sprint(i + 1)
+				}
+			}
+			s.returned = streamed{Events: reflect.ValueOf(out).Elem().Interface(), IDs: ids}
 			return err
 		},
 	}
@@ -90,6 +119,9 @@ func runEcho(p plan, opts ...idemrt.Option) []echoResult {
 	s := &echoState{calls: map[string]call{}}
 	for _, cl := range p.Calls {
 		s.calls[cl.Method] = cl
+		if cl.StreamMethod != "" {
+			s.calls[cl.StreamMethod] = cl
+		}
 	}
 	srv, err := api.NewServer(s.handler(), idemsrv.WithoutLedger())
 	if err != nil {
@@ -107,10 +139,24 @@ func runEcho(p plan, opts ...idemrt.Option) []echoResult {
 	var out []echoResult
 	for _, cl := range p.Calls {
 		if cl.Echo {
-			out = append(out, echoOne(s, cv, cl))
+			out = append(out, echoForms(s, cv, cl))
 		}
 	}
 	return out
+}
+
+// echoForms sends one operation through each client method that calls
+// it: the plain one, and its stream form when it has one.
+func echoForms(s *echoState, cv reflect.Value, cl call) echoResult {
+	res := echoOne(s, cv, cl)
+	if res.Outcome != "equal" || cl.StreamMethod == "" {
+		return res
+	}
+	cl.Method = cl.StreamMethod
+	if res = echoOne(s, cv, cl); res.Outcome != "equal" {
+		res.Detail = cl.StreamMethod + ": " + res.Detail
+	}
+	return res
 }
 
 func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
@@ -125,19 +171,7 @@ func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
 	if bad != nil {
 		return echoResult{Op: cl.Op, Outcome: "build", Detail: bad.Detail}
 	}
-	var sent []any
-	for _, a := range args[1:] {
-		if a.Type() == readerType {
-			sent = append(sent, cl.Raw)
-			continue
-		}
-		if cl.Key != "" && a.Kind() == reflect.Struct {
-			if f := a.FieldByName(cl.Key); f.IsValid() && f.Kind() == reflect.String {
-				f.SetString("echo-key-" + cl.Op)
-			}
-		}
-		sent = append(sent, a.Interface())
-	}
+	setKey(args[1:], cl)
 	s.mu.Lock()
 	s.received, s.returned, s.saw = nil, nil, false
 	s.mu.Unlock()
@@ -145,28 +179,91 @@ func echoOne(s *echoState, cv reflect.Value, cl call) (res echoResult) {
 	if err := out[len(out)-1]; !err.IsNil() {
 		return echoResult{Op: cl.Op, Outcome: "error", Detail: fmt.Sprint(err.Interface())}
 	}
+	decoded, err := readDecoded(out)
+	if err != nil {
+		return echoResult{Op: cl.Op, Outcome: "error", Detail: err.Error()}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.saw {
 		return echoResult{Op: cl.Op, Outcome: "error", Detail: "the handler did not run"}
 	}
-	if len(s.received) != len(sent) {
-		return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: fmt.Sprintf("received %d arguments, sent %d", len(s.received), len(sent))}
-	}
-	for i := range sent {
-		// Parameters and form bodies are pairs: an empty object has none.
-		d := differ{emptyAbsent: cl.Form || strings.HasSuffix(reflect.TypeOf(sent[i]).Name(), "Params")}
-		if d := d.diff(fmt.Sprintf("received[%d]", i), reflect.ValueOf(sent[i]), reflect.ValueOf(s.received[i])); d != "" {
-			return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
-		}
+	if d := diffReceived(sentArgs(args[1:], cl), s.received, cl); d != "" {
+		return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
 	}
 	if len(out) == 2 {
-		copyMeasured(reflect.ValueOf(s.returned), out[0], cl.Measured)
-		if d := (differ{}).diff("returned", reflect.ValueOf(s.returned), out[0]); d != "" {
+		copyMeasured(reflect.ValueOf(s.returned), decoded, cl.Measured)
+		if d := (differ{}).diff("returned", reflect.ValueOf(s.returned), decoded); d != "" {
 			return echoResult{Op: cl.Op, Outcome: "mismatch", Detail: d}
 		}
 	}
 	return echoResult{Op: cl.Op, Outcome: "equal"}
+}
+
+// setKey sets the idempotency key field of the params, which the echo
+// call fills in itself so that the params can be compared whole.
+func setKey(args []reflect.Value, cl call) {
+	for _, a := range args {
+		if cl.Key != "" && a.Kind() == reflect.Struct {
+			if f := a.FieldByName(cl.Key); f.IsValid() && f.Kind() == reflect.String {
+				f.SetString("echo-key-" + cl.Op)
+			}
+		}
+	}
+}
+
+// sentArgs are the arguments the caller passed, as the handler should see
+// them: a reader body as its bytes, and the file sent without a
+// Content-Type with the one the client sends for it (bareTypes).
+func sentArgs(args []reflect.Value, cl call) []any {
+	var sent []any
+	for _, a := range args {
+		if a.Type() == readerType {
+			sent = append(sent, cl.Raw)
+			continue
+		}
+		bareTypes(a, cl)
+		v := a.Interface()
+		if cl.Method == cl.StreamMethod && !strings.HasSuffix(a.Type().Name(), "Params") {
+			v = streamMember(v)
+		}
+		sent = append(sent, v)
+	}
+	return sent
+}
+
+// streamMember is the body an <Op>Stream method sends: the caller's with
+// its "stream" member true (idemrt.WithJSONField), decoded as the server
+// decodes it.
+func streamMember(v any) any {
+	var obj map[string]json.RawMessage
+	raw, err := json.Marshal(v)
+	if err != nil || json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return v
+	}
+	obj["stream"] = json.RawMessage("true")
+	raw, _ = json.Marshal(obj)
+	p := reflect.New(reflect.TypeOf(v))
+	if json.Unmarshal(raw, p.Interface()) != nil {
+		return v
+	}
+	return p.Elem().Interface()
+}
+
+// diffReceived compares the arguments the caller passed with the ones the
+// handler received.
+func diffReceived(sent, received []any, cl call) string {
+	if len(received) != len(sent) {
+		return fmt.Sprintf("received %d arguments, sent %d", len(received), len(sent))
+	}
+	for i := range sent {
+		// Parameters and form bodies are pairs: an empty object has none.
+		d := differ{emptyAbsent: cl.Form || strings.HasSuffix(reflect.TypeOf(sent[i]).Name(), "Params")}
+		if d := d.diff(fmt.Sprintf("received[%d]", i), reflect.ValueOf(sent[i]), reflect.ValueOf(received[i])); d != "" {
+			return d
+		}
+	}
+	return ""
 }
 
 // copyMeasured gives the handler's result the decoded values of the
@@ -230,157 +327,5 @@ func fillAnswer(v reflect.Value, cl call) error {
 		}
 	}
 	return nil
-}
-
-var (
-	timeType = reflect.TypeOf(time.Time{})
-	rawType  = reflect.TypeOf(json.RawMessage(nil))
-)
-
-// differ compares under the normalizations of the file's comment;
-// emptyAbsent adds the one of parameters and form bodies.
-type differ struct{ emptyAbsent bool }
-
-// diff is the path of the first difference between a and b ("" when they
-// agree).
-func (df differ) diff(path string, a, b reflect.Value) string {
-	if df.emptyAbsent && empty(a) && empty(b) {
-		return ""
-	}
-	if !a.IsValid() || !b.IsValid() {
-		if a.IsValid() != b.IsValid() {
-			return path + ": one side is missing"
-		}
-		return ""
-	}
-	if a.Type() != b.Type() {
-		return fmt.Sprintf("%s: sent a %s, got a %s", path, a.Type(), b.Type())
-	}
-	switch {
-	case a.Type() == timeType && a.CanInterface():
-		if !a.Interface().(time.Time).Equal(b.Interface().(time.Time)) {
-			return fmt.Sprintf("%s: sent %v, got %v", path, a.Interface(), b.Interface())
-		}
-		return ""
-	case a.Type() == rawType && a.Len() > 0 && b.Len() > 0:
-		var x, y any
-		if json.Unmarshal(a.Bytes(), &x) == nil && json.Unmarshal(b.Bytes(), &y) == nil && reflect.DeepEqual(x, y) {
-			return ""
-		}
-		return fmt.Sprintf("%s: sent %s, got %s", path, a.Bytes(), b.Bytes())
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			if a.IsNil() != b.IsNil() {
-				return fmt.Sprintf("%s: sent %s, got %s", path, show(a), show(b))
-			}
-			return ""
-		}
-		return df.diff(path, a.Elem(), b.Elem())
-	case reflect.Slice, reflect.Array:
-		if a.Len() != b.Len() {
-			return fmt.Sprintf("%s: sent %d items %s, got %d %s", path, a.Len(), show(a), b.Len(), show(b))
-		}
-		for i := range a.Len() {
-			if d := df.diff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); d != "" {
-				return d
-			}
-		}
-	case reflect.Map:
-		if a.Len() != b.Len() && !df.emptyAbsent {
-			return fmt.Sprintf("%s: sent %d entries %s, got %d %s", path, a.Len(), show(a), b.Len(), show(b))
-		}
-		for _, k := range append(a.MapKeys(), b.MapKeys()...) {
-			if d := df.diff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); d != "" {
-				return d
-			}
-		}
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if d := df.diff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); d != "" {
-				return d
-			}
-		}
-	default:
-		return diffScalar(path, a, b)
-	}
-	return ""
-}
-
-// empty reports whether v has no pair on a form's or a query's wire: no
-// value, an object of empty members, a list of empty items.
-func empty(v reflect.Value) bool {
-	if !v.IsValid() {
-		return true
-	}
-	if v.Type() == rawType {
-		s := strings.TrimSpace(string(v.Bytes()))
-		return s == "" || s == "{}" || s == "[]" || s == "null"
-	}
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		return v.IsNil() || empty(v.Elem())
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if !empty(v.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		for _, k := range v.MapKeys() {
-			if !empty(v.MapIndex(k)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if !empty(v.Field(i)) {
-				return false
-			}
-		}
-		return true
-	}
-	return v.IsZero()
-}
-
-func diffScalar(path string, a, b reflect.Value) string {
-	var same bool
-	switch a.Kind() {
-	case reflect.Bool:
-		same = a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		same = a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		same = a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		same = a.Float() == b.Float()
-	case reflect.String:
-		same = a.String() == b.String()
-	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		same = a.Pointer() == b.Pointer()
-	default:
-		same = a.Kind() == b.Kind()
-	}
-	if same {
-		return ""
-	}
-	return fmt.Sprintf("%s: sent %s, got %s", path, show(a), show(b))
-}
-
-// show prints a value for a report, bounded.
-func show(v reflect.Value) string {
-	s := fmt.Sprintf("%v", v)
-	if v.CanInterface() {
-		if b, err := json.Marshal(v.Interface()); err == nil {
-			s = string(b)
-		}
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }
 `

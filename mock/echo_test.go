@@ -105,60 +105,98 @@ func echoHandlerSource(fset *token.FileSet, f *ast.File, iface *ast.InterfaceTyp
 		format.Node(&s, fset, n)
 		return s.String()
 	}
+	streams := false
 	for _, m := range iface.Methods.List {
 		name := m.Names[0].Name
 		ft := m.Type.(*ast.FuncType)
 		var params, args []string
+		stream := ""
 		for _, p := range ft.Params.List {
 			for range max(1, len(p.Names)) {
 				a := "a" + strconv.Itoa(len(params))
-				params = append(params, a+" "+node(p.Type))
-				if len(params) > 1 { // the context is not echoed
+				typ := node(p.Type)
+				params = append(params, a+" "+typ)
+				switch {
+				case strings.HasPrefix(typ, "*idemsrv.Stream["):
+					stream = a // the other end of the stream, not an argument
+				case len(params) > 1: // the context is not echoed
 					args = append(args, a)
 				}
 			}
 		}
+		streams = streams || stream != ""
 		fmt.Fprintf(&b, "\nfunc (e *ZzEcho) %s(%s) ", name, strings.Join(params, ", "))
-		call := strings.Join(append([]string{"e", strconv.Quote(name)}, args...), ", ")
-		if len(ft.Results.List) == 1 {
-			fmt.Fprintf(&b, "error {\n\te.Saw(%s)\n\treturn e.Answer(%q, nil)\n}\n", call[len("e, "):], name)
-			continue
+		call := strings.Join(append([]string{"e", "a0", strconv.Quote(name)}, args...), ", ")
+		switch {
+		case stream != "":
+			fmt.Fprintf(&b, "error {\n\te.Saw(%s)\n\treturn zzEchoStream(e, %q, %s)\n}\n", call[len("e, a0, "):], name, stream)
+		case len(ft.Results.List) == 1:
+			fmt.Fprintf(&b, "error {\n\te.Saw(%s)\n\treturn e.Answer(a0, %q, nil)\n}\n", call[len("e, a0, "):], name)
+		default:
+			res := node(ft.Results.List[0].Type)
+			fmt.Fprintf(&b, "(%s, error) {\n\treturn zzEchoAnswer[%s](%s)\n}\n", res, res, call)
 		}
-		res := node(ft.Results.List[0].Type)
-		fmt.Fprintf(&b, "(%s, error) {\n\treturn zzEchoAnswer[%s](%s)\n}\n", res, res, call)
 	}
-	var imports []string
+	imports := []string{`"context"`}
+	head := echoHandlerHead
+	if streams {
+		imports = append(imports, `"errors"`, `"strconv"`)
+		used["idemsrv"] = true
+		head += echoStreamHead
+	}
 	for _, is := range f.Imports {
 		path, _ := strconv.Unquote(is.Path.Value)
 		name := path[strings.LastIndex(path, "/")+1:]
 		if is.Name != nil {
 			name = is.Name.Name
 		}
-		if used[name] {
+		if used[name] && name != "context" {
 			imports = append(imports, name+" "+is.Path.Value)
 		}
 	}
 	sort.Strings(imports)
 	src := "// Code written by the conformance harness: the echo Handler.\n\npackage " + f.Name.Name +
-		"\n\nimport (\n" + strings.Join(imports, "\n") + "\n)\n" + echoHandlerHead + b.String()
+		"\n\nimport (\n" + strings.Join(imports, "\n") + "\n)\n" + head + b.String()
 	return format.Source([]byte(src))
 }
 
 const echoHandlerHead = `
 // ZzEcho is a Handler that reports what it receives and answers what the
-// harness gives it.
+// harness gives it: Answer fills a result, Events a stream's events.
 type ZzEcho struct {
 	Saw    func(op string, args ...any)
-	Answer func(op string, out any) error
+	Answer func(ctx context.Context, op string, out any) error
+	Events func(op string, out any) error
 }
 
 var _ Handler = (*ZzEcho)(nil)
 
-func zzEchoAnswer[R any](e *ZzEcho, op string, args ...any) (R, error) {
+func zzEchoAnswer[R any](e *ZzEcho, ctx context.Context, op string, args ...any) (R, error) {
 	e.Saw(op, args...)
 	var out R
-	err := e.Answer(op, &out)
+	err := e.Answer(ctx, op, &out)
 	return out, err
+}
+`
+
+// echoStreamHead sends a stream's events, numbered by SSE ids from 1 on an
+// event stream (the other framings carry data alone).
+const echoStreamHead = `
+func zzEchoStream[T any](e *ZzEcho, op string, s *idemsrv.Stream[T]) error {
+	var events []T
+	if err := e.Events(op, &events); err != nil {
+		return err
+	}
+	for i, ev := range events {
+		err := s.SendEvent(idemsrv.EventFields{ID: strconv.Itoa(i + 1)}, ev)
+		if errors.Is(err, idemsrv.ErrNotEventStream) {
+			err = s.Send(ev)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 `
 
@@ -279,6 +317,9 @@ func echoCall(c *confCall, op *ir.Operation, rt *route, served map[string]bool) 
 		c.Form = mediaBase(mt) == "application/x-www-form-urlencoded"
 	}
 	echoAnswer(c, op, rt)
+	echoStream(c, op, rt, served)
+	echoDownload(c, op, rt)
+	echoParts(c, op)
 }
 
 // writeEcho adds the echo Handler beside server_gen.go and the harness's
@@ -295,6 +336,8 @@ func writeEcho(t *testing.T, dir string) (served map[string]bool, gaps map[strin
 	}
 	writeFile(t, filepath.Join(dir, "client", "zz_echo.go"), echo)
 	writeFile(t, filepath.Join(dir, "echo.go"), []byte(echoHarnessSource))
+	writeFile(t, filepath.Join(dir, "echo_media.go"), []byte(echoMediaSource))
+	writeFile(t, filepath.Join(dir, "echo_diff.go"), []byte(echoDiffSource))
 	return served, gaps
 }
 
