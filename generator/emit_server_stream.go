@@ -84,7 +84,7 @@ func (g *gen) emitStreamForm(rt *serverRoute) jen.Code {
 	op, ids := rt.op, g.opNames[rt.op]
 	m := streamMedia(op)
 	route := jen.Commentf("%s is what the server checks for %s before its handler runs.", ids.streamRoute, ids.stream).Line().
-		Var().Id(ids.streamRoute).Op("=").Id(ids.route).Dot("WithStream").Call(jen.Qual(rtPath, framingConst(m.Framing)), jen.Lit(m.Name))
+		Var().Id(ids.streamRoute).Op("=").Add(withStreamSwitch(op, jen.Id(ids.route).Dot("WithStream").Call(jen.Qual(rtPath, framingConst(m.Framing)), jen.Lit(m.Name))))
 	body, args := g.serveDecodes(rt)
 	body = append(body, g.serveStreamCall(op, ids.stream, ids.streamRoute, args))
 	serve := jen.Commentf("serve%s decodes a %s request, calls the handler and streams its answer.", ids.stream, ids.stream).Line().

@@ -64,9 +64,30 @@ func echoStream(c *confCall, op *ir.Operation, rt *route, served map[string]bool
 		c.SSE = m.Framing == ir.FramingSSE
 		if name := op.GoName + "Stream"; served[name] {
 			c.StreamMethod = name
+			c.Body = streamOff(c.Body)
 		}
 		return
 	}
+}
+
+// streamOff sets the planned body's "stream" member, when it has one, to
+// false: the caller of the plain method asks for the plain answer, as
+// OpenAI's API needs, since a body's "stream": true picks the stream form
+// (idemsrv.Route.WithStreamSwitch) whatever Accept says.
+func streamOff(body json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) != nil || obj == nil {
+		return body
+	}
+	if _, ok := obj["stream"]; !ok {
+		return body
+	}
+	obj["stream"] = json.RawMessage("false")
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // eventSchema is the kin-openapi schema of one event, chosen as the parser

@@ -14,6 +14,9 @@ import (
 type StreamFormat struct {
 	Framing   idemrt.Framing
 	MediaType string
+	// Switch is the request body's top-level boolean member that asks for
+	// the stream when true, beside Accept (WithStreamSwitch); "" for none.
+	Switch string
 }
 
 // EventFields are the Server-Sent Events fields of one event besides its

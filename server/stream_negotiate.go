@@ -19,13 +19,14 @@ func (rt Route) WithStream(f idemrt.Framing, mediaType string) Route {
 // on route rt) or as a stream (stream, on route srt, made with WithStream),
 // chosen by the request's Accept: a request that names the stream's media
 // type, and nothing it prefers to it, gets the stream, as the generated
-// client's <Op>Stream method asks. Each form is checked as Handle checks
+// client's <Op>Stream method asks; so does one whose body's stream switch
+// is true (WithStreamSwitch). Each form is checked as Handle checks
 // it; the stream form never runs through the ledger.
 func (e *Engine) HandleEither(rt Route, serve http.HandlerFunc, srt Route, stream http.HandlerFunc) error {
 	plain, streamed := e.guard(rt, serve), e.guard(srt, stream)
 	media := srt.Stream.MediaType
 	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if wantsStream(r, media) {
+		if wantsStream(r, media) || e.switchedOn(w, r, srt.Stream.Switch) {
 			streamed.ServeHTTP(w, r)
 			return
 		}

@@ -143,7 +143,7 @@ func (s *Server) serveCreateCompletion(w http.ResponseWriter, r *http.Request) {
 }
 
 // createCompletionStreamRoute is what the server checks for CreateCompletionStream before its handler runs.
-var createCompletionStreamRoute = createCompletionRoute.WithStream(idemrt.FramingSSE, "text/event-stream")
+var createCompletionStreamRoute = createCompletionRoute.WithStream(idemrt.FramingSSE, "text/event-stream").WithStreamSwitch("stream")
 
 // serveCreateCompletionStream decodes a CreateCompletionStream request, calls the handler and streams its answer.
 func (s *Server) serveCreateCompletionStream(w http.ResponseWriter, r *http.Request) {
