@@ -73,7 +73,7 @@ func NewWebhookReceiver(routes []WebhookRoute, opts ...WebhookOption) (*WebhookR
 func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeWebhookProblem(w, http.StatusMethodNotAllowed, ProblemWebhookMethod, "webhooks are delivered with POST")
+		WriteProblem(w, http.StatusMethodNotAllowed, ProblemWebhookMethod, "webhooks are delivered with POST")
 		return
 	}
 	body, ok := rc.readBody(w, r)
@@ -87,19 +87,19 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if isFormMedia(r.Header.Get("Content-Type")) {
 		var err error
 		if body, err = formPayload(body); err != nil {
-			writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, err.Error())
+			WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, err.Error())
 			return
 		}
 	}
 	env := readEnvelope(body)
 	rt := rc.route(r, env)
 	if rt == nil {
-		writeWebhookProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event or the payload's type")
+		WriteProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event or the payload's type")
 		return
 	}
 	call, err := rt.bind(body)
 	if err != nil {
-		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
 		return
 	}
 	rc.run(w, r, rc.deliveryID(id, r.Header, env), call)
@@ -116,13 +116,13 @@ func (rc *WebhookReceiver) verify(w http.ResponseWriter, r *http.Request, body [
 	case err == nil:
 		return id, true
 	case isErr(err, ErrWebhookHeaders):
-		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, err.Error())
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, err.Error())
 	case isErr(err, ErrWebhookStale):
-		writeWebhookProblem(w, http.StatusUnauthorized, ProblemWebhookStale, err.Error())
+		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookStale, err.Error())
 	case isErr(err, ErrWebhookUnsigned):
-		writeWebhookProblem(w, http.StatusUnauthorized, ProblemWebhookUnsigned, err.Error())
+		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookUnsigned, err.Error())
 	default:
-		writeWebhookProblem(w, http.StatusUnauthorized, ProblemWebhookSignature, err.Error())
+		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookSignature, err.Error())
 	}
 	return "", false
 }

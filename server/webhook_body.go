@@ -23,7 +23,7 @@ func isErr(err, target error) bool { return errors.Is(err, target) }
 // anything is verified or decoded; ok is false once it has answered.
 func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMedia(ct) && !rc.takesForm(ct) {
-		writeWebhookProblem(w, http.StatusUnsupportedMediaType, ProblemWebhookMedia, "a delivery's body must be JSON")
+		WriteProblem(w, http.StatusUnsupportedMediaType, ProblemWebhookMedia, "a delivery's body must be JSON")
 		return nil, false
 	}
 	// A real-time deadline: it bounds a sender that trickles its body.
@@ -32,13 +32,13 @@ func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]b
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		writeWebhookProblem(w, http.StatusRequestEntityTooLarge, ProblemWebhookTooBig, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
+		WriteProblem(w, http.StatusRequestEntityTooLarge, ProblemWebhookTooBig, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
 		return nil, false
 	case err != nil:
-		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the body could not be read in time")
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the body could not be read in time")
 		return nil, false
 	case len(bytes.TrimSpace(b)) == 0:
-		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the delivery has no body")
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the delivery has no body")
 		return nil, false
 	}
 	return b, true
@@ -112,7 +112,7 @@ func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string
 		return
 	}
 	if id == "" {
-		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
 		return
 	}
 	scope := "unverified"
@@ -122,7 +122,7 @@ func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string
 	done, err := rc.cfg.ledger.Deliver(r.Context(), ledger.ID{Caller: "webhook", Operation: scope, Key: id}, call)
 	switch {
 	case errors.Is(err, ledger.ErrDeliveryID):
-		writeWebhookProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
 	case errors.Is(err, ledger.ErrDeliveryStore):
 		w.Header().Set("Retry-After", "1")
 		rc.fail(w, r, err, http.StatusServiceUnavailable, ProblemWebhookStore)
@@ -130,7 +130,7 @@ func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string
 		rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
 	case done == ledger.InFlight:
 		w.Header().Set("Retry-After", "1")
-		writeWebhookProblem(w, http.StatusConflict, ProblemWebhookInFlight, "this delivery is being applied; deliver it again later")
+		WriteProblem(w, http.StatusConflict, ProblemWebhookInFlight, "this delivery is being applied; deliver it again later")
 	case done == ledger.Duplicate:
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.WriteHeader(http.StatusNoContent)
@@ -145,7 +145,7 @@ func (rc *WebhookReceiver) fail(w http.ResponseWriter, r *http.Request, err erro
 	if rc.cfg.onError != nil {
 		rc.cfg.onError(r, err)
 	}
-	writeWebhookProblem(w, status, typ, "the delivery was not applied; deliver it again")
+	WriteProblem(w, status, typ, "the delivery was not applied; deliver it again")
 }
 
 // runWebhook calls call and turns a panic into an error.

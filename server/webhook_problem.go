@@ -1,11 +1,5 @@
 package idemsrv
 
-import (
-	"encoding/json"
-	"net/http"
-	"strconv"
-)
-
 // Problem types of the webhook receiver's refusals, answered as
 // application/problem+json (RFC 9457).
 const (
@@ -22,23 +16,3 @@ const (
 	ProblemWebhookFailed    = "https://idemgen.dev/problems/internal"
 	ProblemWebhookStore     = "https://idemgen.dev/problems/store-unavailable"
 )
-
-// webhookProblem is an RFC 9457 problem details object.
-type webhookProblem struct {
-	Type   string `json:"type"`
-	Title  string `json:"title"`
-	Status int    `json:"status"`
-	Detail string `json:"detail,omitempty"`
-}
-
-// writeWebhookProblem answers status with a problem+json body. detail is
-// text written for the sender, never an internal error's message.
-func writeWebhookProblem(w http.ResponseWriter, status int, typ, detail string) {
-	b, _ := json.Marshal(webhookProblem{Type: typ, Title: http.StatusText(status), Status: status, Detail: detail})
-	h := w.Header()
-	h.Set("Content-Type", "application/problem+json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	w.Write(b)
-}
