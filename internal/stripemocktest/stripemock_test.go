@@ -9,25 +9,19 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/idemgen/idemgen/annotate"
 	"github.com/idemgen/idemgen/generator"
+	"github.com/idemgen/idemgen/internal/stripespec"
 	"github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ir"
-	"github.com/idemgen/idemgen/parser"
 )
-
-// stripeMockVersion is the release .ci/run installs.
-const stripeMockVersion = "v0.203.0"
 
 // outcome is one call's result as the driver reports it.
 type outcome struct {
@@ -42,8 +36,9 @@ func TestStripeMockAcceptsEveryOperation(t *testing.T) {
 		t.Skip("builds and drives a 594-operation client")
 	}
 	start := time.Now()
-	bin, spec := stripeMock(t)
-	api := loadStripe(t, spec)
+	spec := stripespec.Spec(t)
+	bin := stripespec.Binary(t)
+	api := stripespec.Load(t, spec)
 	calls, expandless := plan(api)
 	dir := writeDriverModule(t, api, calls)
 	mockURL := startStripeMock(t, bin)
@@ -55,69 +50,6 @@ func TestStripeMockAcceptsEveryOperation(t *testing.T) {
 	}
 	report(t, api, calls, byID, rec, expandless)
 	t.Logf("run time %s (generate, build and %d calls)", time.Since(start).Round(time.Second), len(calls))
-}
-
-// stripeMock finds the binary and its embedded spec in the module cache;
-// without them the test skips, or fails under CI=true.
-func stripeMock(t *testing.T) (bin, spec string) {
-	miss := func(format string, args ...any) {
-		msg := fmt.Sprintf(format, args...) + "; install it with go install github.com/stripe/stripe-mock@" + stripeMockVersion
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	bin, err := exec.LookPath("stripe-mock")
-	if err != nil {
-		gobin := goEnv(t, "GOBIN")
-		if gobin == "" {
-			gobin = filepath.Join(goEnv(t, "GOPATH"), "bin")
-		}
-		bin = filepath.Join(gobin, "stripe-mock")
-		if _, err := os.Stat(bin); err != nil {
-			miss("stripe-mock is neither on PATH nor in %s", gobin)
-		}
-	}
-	spec = filepath.Join(goEnv(t, "GOMODCACHE"), "github.com", "stripe", "stripe-mock@"+stripeMockVersion, "embedded", "openapi", "spec3.json")
-	if _, err := os.Stat(spec); err != nil {
-		miss("stripe-mock's spec3.json is not in the module cache (%v)", err)
-	}
-	return bin, spec
-}
-
-func goEnv(t *testing.T, name string) string {
-	b, err := exec.Command("go", "env", name).Output()
-	if err != nil {
-		t.Fatalf("go env %s: %v", name, err)
-	}
-	return strings.TrimSpace(string(b))
-}
-
-// loadStripe parses the spec with the overlay idemgen annotate
-// --key-header Idempotency-Key writes.
-func loadStripe(t *testing.T, spec string) *ir.API {
-	src, err := os.ReadFile(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := annotate.Options{KeyHeader: "Idempotency-Key"}.Annotate(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	local := filepath.Join(dir, "spec3.json")
-	overlay := filepath.Join(dir, "keys.overlay.yaml")
-	if err := os.WriteFile(local, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(overlay, res.Overlay("stripe-mock keys", "spec3.json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	api, diags, err := parser.Load(local, parser.Options{Overlays: []string{overlay}})
-	if err != nil || diags.HasErrors() {
-		t.Fatalf("loading %s: %v %v", spec, err, diags.Errors())
-	}
-	return api
 }
 
 // writeDriverModule generates the client into a temp module that replaces

@@ -40,12 +40,12 @@ func Golden(t testing.TB, path string, got []byte) {
 }
 
 // SharedSpecsDir returns the folder of real-world specs beside the checkout
-// (<module root>/../shared/specs, or $IDEMGEN_SHARED_SPECS when set), or, in a
+// (<RepoRoot>/../shared/specs, or $IDEMGEN_SHARED_SPECS when set), or, in a
 // git worktree, beside the main checkout the worktree belongs to; "" when
 // none exists.
 func SharedSpecsDir(t testing.TB) string {
 	t.Helper()
-	root := ModuleRoot(t)
+	root := RepoRoot(t)
 	candidates := []string{filepath.Join(root, "..", "shared", "specs")}
 	if env := os.Getenv("IDEMGEN_SHARED_SPECS"); env != "" {
 		candidates = []string{env}
@@ -92,6 +92,24 @@ func RealSpecs(t testing.TB, slow string) string {
 		t.Skip("../shared/specs not found beside the checkout (set IDEMGEN_SHARED_SPECS)")
 	}
 	return dir
+}
+
+// RepoRoot returns the checkout's root: the nearest directory above the
+// test's module that holds go.work (the modules nested in the repository,
+// server/internal/sdkjudge say, share it), else the module's root.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	root := ModuleRoot(t)
+	for dir := root; ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return root
+		}
+		dir = parent
+	}
 }
 
 // ModuleRoot returns the directory holding the module's go.mod.
