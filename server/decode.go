@@ -48,7 +48,7 @@ type Request struct {
 	err    error
 	// claimed are the query names the parameters read; formObjects the
 	// exploded form objects read last (formobject.go).
-	claimed     map[string]bool
+	claimed     []string
 	formObjects []pendingObject
 }
 

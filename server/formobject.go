@@ -48,9 +48,10 @@ func isFormObject(p wire.Param, dst any) bool {
 // pairs are matched by the part before the bracket).
 func (d *Request) claimQuery(p wire.Param) {
 	if d.claimed == nil {
-		d.claimed = map[string]bool{}
+		// One allocation for the usual few query parameters.
+		d.claimed = make([]string, 0, 8)
 	}
-	d.claimed[p.Name] = true
+	d.claimed = append(d.claimed, p.Name)
 }
 
 // formObjectPairs are the pairs left to an exploded form object.
@@ -59,7 +60,7 @@ func (d *Request) formObjectPairs() []pair {
 	var out []pair
 	for _, q := range d.pairs {
 		name, _, _ := strings.Cut(q.name, "[")
-		if d.claimed[name] || slices.Contains(creds, q.name) {
+		if slices.Contains(d.claimed, name) || slices.Contains(creds, q.name) {
 			continue
 		}
 		out = append(out, q)
