@@ -49,19 +49,29 @@ func (o *item) SetUnknownMembers(m map[string]stdjson.RawMessage) {
 }
 
 // TestNoUnknownMembersCostNoAllocation: encoding and decoding a value whose
-// models hold no unknown members allocate what the library alone does.
+// models hold no unknown members allocate no more than the library alone does.
+// A collection can empty the library's pools during either measurement, so a
+// count is taken as the lowest of three.
 func TestNoUnknownMembersCostNoAllocation(t *testing.T) {
 	v := item{ID: "a", Kids: []item{{ID: "b"}, {ID: "c", Kids: []item{{ID: "d"}}}}}
 	data, _ := Marshal(&v)
-	plain := testing.AllocsPerRun(100, func() { _, _ = fastMarshal(&v) })
-	keeping := testing.AllocsPerRun(100, func() { _, _ = Marshal(&v) })
-	if keeping != plain {
+	plain := fewestAllocs(func() { _, _ = fastMarshal(&v) })
+	keeping := fewestAllocs(func() { _, _ = Marshal(&v) })
+	if keeping > plain {
 		t.Errorf("Marshal: %v allocations, the library alone %v", keeping, plain)
 	}
 	var out item
-	plain = testing.AllocsPerRun(100, func() { out = item{}; _ = fastUnmarshal(data, &out) })
-	keeping = testing.AllocsPerRun(100, func() { out = item{}; _ = Unmarshal(data, &out) })
-	if keeping != plain {
+	plain = fewestAllocs(func() { out = item{}; _ = fastUnmarshal(data, &out) })
+	keeping = fewestAllocs(func() { out = item{}; _ = Unmarshal(data, &out) })
+	if keeping > plain {
 		t.Errorf("Unmarshal: %v allocations, the library alone %v", keeping, plain)
 	}
+}
+
+func fewestAllocs(f func()) float64 {
+	least := testing.AllocsPerRun(100, f)
+	for range 2 {
+		least = min(least, testing.AllocsPerRun(100, f))
+	}
+	return least
 }
