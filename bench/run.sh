@@ -16,8 +16,9 @@
 # (go test -count for the overhead benchmarks; 10), BENCH_TIME (-benchtime; 1s),
 # LARGE_COUNT (runs of the large-response benchmarks; 6), LARGE_TIME (their
 # -benchtime; 100x), SERVER_COUNT (interleaved runs of the server
-# benchmarks; 8), OVERLOAD_ARGS (flags of bench/cmd/overload; its
-# defaults are a 5 ms handler, 8 slots, 1,000 clients at 10x for 3 s, 3 runs).
+# benchmarks; 8), OVERLOAD_ARGS (flags of bench/cmd/overload; -split when
+# unset, with its defaults: a 5 ms handler, 8 slots, 1,000 clients at 10x
+# for 10 s, 3 runs).
 #
 # Needs only Go and the Go module proxy: the peers are installed at pinned
 # versions into bench/.bin, and peak RSS is read from the kernel by a Go
@@ -201,9 +202,9 @@ table_gencompare() {
 # table_overload runs the fleet of bench/cmd/overload against golden/orders
 # behind WithMaxInFlight (docs/server.md, "Overload, measured").
 table_overload() {
-  log "overload (${OVERLOAD_ARGS:-defaults})"
+  log "overload (${OVERLOAD_ARGS:--split})"
   # shellcheck disable=SC2086 # OVERLOAD_ARGS is a list of flags
-  "$BIN/overload" ${OVERLOAD_ARGS:-} > "$OUT/overload.md"
+  "$BIN/overload" ${OVERLOAD_ARGS:--split} > "$OUT/overload.md"
 }
 
 # table_servers runs bench/serverbench SERVER_COUNT times with -count 1,
