@@ -46,6 +46,10 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 		l.serveUnkeyed(w, r, rt, id, h)
 		return
 	}
+	// Every answer names its key, as Stripe's do, so the caller's logs tie
+	// each response (a replay, a 409, a 422) to its intent. parseKey admits
+	// only printable ASCII without quotes, safe to echo.
+	w.Header().Set(rt.keyHeader, key)
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.cfg.MaxBody))
 	if err != nil {
 		writeProblem(w, http.StatusRequestEntityTooLarge, ProblemBodyTooBig, err.Error())

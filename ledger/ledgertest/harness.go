@@ -216,6 +216,15 @@ func (f *fixture) wantCounts(orders, events int) {
 	}
 }
 
+// wantKeyEchoed: every answer to a keyed request names its key, as Stripe's
+// do, so a caller's logs tie each response to its intent.
+func wantKeyEchoed(t *testing.T, w *httptest.ResponseRecorder, key string) {
+	t.Helper()
+	if got := w.Header().Values("Idempotency-Key"); len(got) != 1 || got[0] != key {
+		t.Errorf("the answer's Idempotency-Key = %q, want [%q]", got, key)
+	}
+}
+
 func wantStatus(t *testing.T, w *httptest.ResponseRecorder, status int) {
 	t.Helper()
 	if w.Code != status {

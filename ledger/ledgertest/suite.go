@@ -70,6 +70,7 @@ func testAbsent(t *testing.T, open Opener) {
 	if got := rec.ExpiresAt.Sub(rec.CreatedAt); got != ttl {
 		t.Errorf("row TTL = %v, want %v", got, ttl)
 	}
+	wantKeyEchoed(t, w, "k1")
 }
 
 func testReplay(t *testing.T, open Opener) {
@@ -93,6 +94,7 @@ func testReplay(t *testing.T, open Opener) {
 	if again.Header().Get("X-Not-Stored") != "" {
 		t.Errorf("a header outside StoredHeaders was replayed")
 	}
+	wantKeyEchoed(t, again, "k1")
 	if f.calls.Load() != 1 {
 		t.Errorf("handler ran %d times, want 1", f.calls.Load())
 	}
@@ -111,6 +113,7 @@ func testMismatch(t *testing.T, open Opener) {
 	if ct := w.Header().Get("Content-Type"); ct != "application/problem+json" {
 		t.Errorf("422 Content-Type = %q, want application/problem+json", ct)
 	}
+	wantKeyEchoed(t, w, "k1")
 	after, _ := f.row("alice", "k1")
 	if after.Fingerprint != before.Fingerprint || !bytes.Equal(after.Response.Body, before.Response.Body) {
 		t.Errorf("the 422 changed the ledger row")
@@ -145,6 +148,7 @@ func testBusy(t *testing.T, open Opener) {
 	if got := w.Header().Get("Retry-After"); got != "2" {
 		t.Errorf("Retry-After = %q, want 2 (1.5s rounded up)", got)
 	}
+	wantKeyEchoed(t, w, "k1")
 	f.wantCounts(0, 0)
 	if rec, _ := f.row("alice", "k1"); rec.LeaseOwner != "other-process" {
 		t.Errorf("the 409 took the lease: owner %q", rec.LeaseOwner)

@@ -208,6 +208,10 @@ func TestStripeRetryReplays(t *testing.T) {
 	if got := c.LastResponse.Header.Get("Idempotent-Replayed"); got != "true" {
 		t.Errorf("Idempotent-Replayed %q, want true", got)
 	}
+	// stripe-go reads the key the answer names, as Stripe's answers do.
+	if len(wire) > 0 && c.LastResponse.IdempotencyKey != wire[0] {
+		t.Errorf("LastResponse.IdempotencyKey %q, want the key sent, %q", c.LastResponse.IdempotencyKey, wire[0])
+	}
 	var raw map[string]any
 	if err := json.Unmarshal(c.LastResponse.RawJSON, &raw); err != nil || raw["id"] != "cus_1" {
 		t.Errorf("replayed body %s", c.LastResponse.RawJSON)
