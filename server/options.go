@@ -22,8 +22,11 @@ type config struct {
 	bodyTimeout time.Duration
 	busyAfter   time.Duration
 	streamWrite time.Duration
+	keepAlive   time.Duration
 	now         func() time.Time
-	onError     func(*http.Request, error)
+	// after starts the stream keep-alive's timer; tests replace it.
+	after   func(time.Duration) (<-chan time.Time, func() bool)
+	onError func(*http.Request, error)
 }
 
 // WithLedger runs every keyed operation through l: the key is reserved before
@@ -85,7 +88,8 @@ func WithBodyLimits(depth int, timeout time.Duration) Option {
 	}
 }
 
-// WithClock sets the clock the overload estimate reads; tests inject one.
+// WithClock sets the clock the overload estimate and the stream keep-alive
+// read; tests inject one.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) {
 		if now != nil {
@@ -96,7 +100,7 @@ func WithClock(now func() time.Time) Option {
 
 func newConfig(opts []Option) config {
 	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, busyAfter: time.Second,
-		streamWrite: defaultStreamWrite, now: time.Now}
+		streamWrite: defaultStreamWrite, keepAlive: defaultKeepAlive, now: time.Now, after: realTimer}
 	for _, o := range opts {
 		o(&c)
 	}

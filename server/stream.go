@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"time"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
@@ -82,8 +83,12 @@ func WithStreamWriteTimeout(d time.Duration) Option {
 // *idemrt.StatusError is that status). An error returned after it aborts
 // the connection: the client sees the stream cut, not ended, and a safe
 // operation's client reconnects with Last-Event-ID. A Stream is not safe
-// for concurrent use.
+// for concurrent use by handlers; the server's keep-alive
+// (WithStreamKeepAlive) writes between their events safely.
 type Stream[T any] struct {
+	// mu orders the handler's writes and the keep-alive's.
+	mu      sync.Mutex
+	now     func() time.Time
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	ctx     context.Context
@@ -92,6 +97,8 @@ type Stream[T any] struct {
 	lastID  string
 	timeout time.Duration
 	started bool
+	// lastWrite is when the last frame (or the headers) went out.
+	lastWrite time.Time
 	// err is the write error that broke the stream: every later Send
 	// returns it.
 	err error
@@ -112,9 +119,6 @@ func (s *Stream[T]) Send(v T) error { return s.SendEvent(EventFields{}, v) }
 // SendEvent is Send with the event's id, type and retry (text/event-stream
 // only).
 func (s *Stream[T]) SendEvent(f EventFields, v T) error {
-	if s.err != nil {
-		return s.err
-	}
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
@@ -130,16 +134,23 @@ func (s *Stream[T]) SendEvent(f EventFields, v T) error {
 // that may wait a while for its first one (a client waits for the headers
 // only as long as its call deadline). After it, an error can no longer be
 // answered as a status.
-func (s *Stream[T]) Start() error {
+func (s *Stream[T]) Start() error { return s.write(nil) }
+
+// write sends the headers when they have not gone yet, then frame, and
+// flushes, all under the write deadline; after a write error it returns
+// that error and writes nothing.
+func (s *Stream[T]) write(frame []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writeLocked(frame)
+}
+
+// writeLocked is write with s.mu held.
+func (s *Stream[T]) writeLocked(frame []byte) error {
 	if s.err != nil {
 		return s.err
 	}
-	return s.write(nil)
-}
-
-// write sends the headers when they have not gone yet, then frame, and
-// flushes, all under the write deadline.
-func (s *Stream[T]) write(frame []byte) error {
+	s.lastWrite = s.now()
 	// ErrNotSupported (a writer that takes no deadline) leaves the write
 	// unbounded, as it would be anyway.
 	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
@@ -168,8 +179,10 @@ func (s *Stream[T]) write(frame []byte) error {
 // answer by what serve returned. Generated code calls it.
 func ServeStream[T any](e *Engine, w http.ResponseWriter, r *http.Request, rt *Route, status int, serve func(*Stream[T]) error) {
 	s := &Stream[T]{w: w, rc: http.NewResponseController(w), ctx: r.Context(), format: *rt.Stream, status: status,
-		lastID: r.Header.Get("Last-Event-ID"), timeout: e.cfg.streamWrite}
+		lastID: r.Header.Get("Last-Event-ID"), timeout: e.cfg.streamWrite, now: e.cfg.now}
+	stopKeepAlive := s.startKeepAlive(&e.cfg)
 	err := serve(s)
+	stopKeepAlive()
 	if s.started {
 		// The connection may serve another request after this one.
 		defer s.rc.SetWriteDeadline(time.Time{})
