@@ -37,6 +37,10 @@ type shedder struct {
 	maxQueued int
 	measured  bool
 	after     func(time.Duration) (<-chan time.Time, func() bool)
+	// held is when each admitted request got its slot, by its response
+	// writer, so that a stream can give its slot back when it starts
+	// (release) and the request's end then finds it gone.
+	held map[http.ResponseWriter]time.Time
 }
 
 const (
@@ -49,7 +53,7 @@ const (
 
 func newShedder(max int, now func() time.Time) *shedder {
 	return &shedder{max: max, now: now, service: initialService, refusals: refusals(max),
-		maxQueued: defaultQueue(max), after: timer}
+		maxQueued: defaultQueue(max), after: timer, held: make(map[http.ResponseWriter]time.Time, max)}
 }
 
 func (s *shedder) wrap(h http.Handler) http.Handler {
@@ -62,10 +66,30 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 			s.refuse(w, wait)
 			return
 		}
-		start := s.now()
-		defer s.done(start)
+		s.hold(w)
+		defer s.release(w)
 		h.ServeHTTP(w, r)
 	})
+}
+
+// hold notes when the request answered on w got its slot.
+func (s *shedder) hold(w http.ResponseWriter) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held[w] = s.now()
+}
+
+// release gives back the slot of the request answered on w, once: when a
+// stream starts (its status and headers are out, and it is an open
+// connection from then on, not work waiting for a slot), else when the
+// request ends.
+func (s *shedder) release(w http.ResponseWriter) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if start, ok := s.held[w]; ok {
+		delete(s.held, w)
+		s.doneLocked(start)
+	}
 }
 
 // admit takes a slot; or, all being busy, a place in the admission queue
@@ -101,9 +125,14 @@ func (s *shedder) place() time.Duration {
 // done folds the request's duration into the average (weight 1/8) and
 // hands its slot to the first request in the admission queue, or frees it.
 func (s *shedder) done(start time.Time) {
-	d := max(s.now().Sub(start), time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.doneLocked(start)
+}
+
+// doneLocked is done with the lock held.
+func (s *shedder) doneLocked(start time.Time) {
+	d := max(s.now().Sub(start), time.Millisecond)
 	s.service += (d - s.service) / 8
 	s.measured = true
 	if !s.handOver() {

@@ -99,6 +99,9 @@ type Stream[T any] struct {
 	started bool
 	// lastWrite is when the last frame (or the headers) went out.
 	lastWrite time.Time
+	// onStart gives back the request's WithMaxInFlight slot, if it holds
+	// one, when the headers go out.
+	onStart func()
 	// err is the write error that broke the stream: every later Send
 	// returns it.
 	err error
@@ -156,6 +159,9 @@ func (s *Stream[T]) writeLocked(frame []byte) error {
 	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
 	if !s.started {
 		s.started = true
+		if s.onStart != nil {
+			s.onStart()
+		}
 		h := s.w.Header()
 		h.Set("Content-Type", s.format.MediaType)
 		h.Set("Cache-Control", "no-cache")
@@ -180,6 +186,9 @@ func (s *Stream[T]) writeLocked(frame []byte) error {
 func ServeStream[T any](e *Engine, w http.ResponseWriter, r *http.Request, rt *Route, status int, serve func(*Stream[T]) error) {
 	s := &Stream[T]{w: w, rc: http.NewResponseController(w), ctx: r.Context(), format: *rt.Stream, status: status,
 		lastID: r.Header.Get("Last-Event-ID"), timeout: e.cfg.streamWrite, now: e.cfg.now}
+	if e.shed != nil {
+		s.onStart = func() { e.shed.release(w) }
+	}
 	stopKeepAlive := s.startKeepAlive(&e.cfg)
 	err := serve(s)
 	stopKeepAlive()
