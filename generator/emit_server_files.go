@@ -23,13 +23,13 @@ func (g *gen) handlerReturns(op *ir.Operation) jen.Code {
 // writeDownload serves a download handler's answer, with ranges when its
 // content is seekable:
 //
-//	idemsrv.WriteDownload(w, r, 200, "application/pdf", out)
+//	s.engine.WriteDownload(w, r, 200, "application/pdf", out)
 func writeDownload(op *ir.Operation) jen.Code {
 	def := "application/octet-stream"
 	if types := binaryTypes(op); len(types) > 0 && !strings.Contains(types[0], "*") {
 		def = types[0]
 	}
-	return jen.Qual(srvPath, "WriteDownload").Call(jen.Id("w"), jen.Id("r"), jen.Lit(successStatus(op)), jen.Lit(def), jen.Id("out"))
+	return jen.Id("s").Dot("engine").Dot("WriteDownload").Call(jen.Id("w"), jen.Id("r"), jen.Lit(successStatus(op)), jen.Lit(def), jen.Id("out"))
 }
 
 // successTypes lists, once each in IR order, the media types of the

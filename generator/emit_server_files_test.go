@@ -20,8 +20,8 @@ func TestServerServesFilesAndMedia(t *testing.T) {
 		},
 		"streaming.yaml": {
 			"DownloadFile(ctx context.Context, params DownloadFileParams) (*idemsrv.Download, error)",
-			`idemsrv.WriteDownload(w, r, 200, "application/octet-stream", out)`,
-			`idemsrv.WriteDownload(w, r, 200, "image/png", out)`,
+			`s.engine.WriteDownload(w, r, 200, "application/octet-stream", out)`,
+			`s.engine.WriteDownload(w, r, 200, "image/png", out)`,
 		},
 	} {
 		src := serverFiles(t, spec)["server_gen.go"]

@@ -40,8 +40,22 @@ type Download struct {
 
 // WriteDownload answers status with d's content; a nil d is a 500. def is
 // the Content-Type when d names none. Ranges apply to a 200 of a seekable
-// content only: another status is sent whole.
-func WriteDownload(w http.ResponseWriter, r *http.Request, status int, def string, d *Download) {
+// content only: another status is sent whole. Generated code calls it.
+//
+// The request's WithMaxInFlight slot is given back before the content goes
+// out, as a stream's is when it starts: the slot covers the handler's work
+// to produce the answer, and a slow client taking a large file must not
+// keep other requests out. A Content whose reading is itself costly work
+// is bounded by the handler.
+func (e *Engine) WriteDownload(w http.ResponseWriter, r *http.Request, status int, def string, d *Download) {
+	if e.shed != nil {
+		e.shed.release(w)
+	}
+	writeDownload(w, r, status, def, d)
+}
+
+// writeDownload is WriteDownload past the overload limit.
+func writeDownload(w http.ResponseWriter, r *http.Request, status int, def string, d *Download) {
 	if d == nil || d.Content == nil {
 		writeInternal(w)
 		return

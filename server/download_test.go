@@ -17,7 +17,7 @@ func serveDownload(t *testing.T, d *Download, header http.Header) *http.Response
 		r.Header[k] = v
 	}
 	w := httptest.NewRecorder()
-	WriteDownload(w, r, 200, "application/pdf", d)
+	writeDownload(w, r, 200, "application/pdf", d)
 	return w.Result()
 }
 

@@ -1,6 +1,7 @@
 package idemsrv
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -66,5 +67,51 @@ func handle(t *testing.T, e *Engine, rt Route, serve http.HandlerFunc) {
 	t.Helper()
 	if err := e.Handle(rt, serve); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// blockingReader gives one byte, says so on reading, then waits for
+// release before the end.
+type blockingReader struct {
+	reading, release chan struct{}
+	sent             bool
+}
+
+func (b *blockingReader) Read(p []byte) (int, error) {
+	if !b.sent {
+		b.sent = true
+		close(b.reading)
+		p[0] = 'x'
+		return 1, nil
+	}
+	<-b.release
+	return 0, io.EOF
+}
+
+// TestShedReleasesADownload: a download gives back its slot before its
+// content goes out, so a slow client taking a large file does not keep a
+// plain request out under WithMaxInFlight(1).
+func TestShedReleasesADownload(t *testing.T) {
+	e := newTestEngine(t, WithMaxInFlight(1), WithMaxQueued(0))
+	body := &blockingReader{reading: make(chan struct{}), release: make(chan struct{})}
+	handle(t, e, Route{Op: &idemrt.Operation{ID: "file", Method: "GET", Path: "/file"}}, func(w http.ResponseWriter, r *http.Request) {
+		e.WriteDownload(w, r, 200, "application/pdf", &Download{Content: body})
+	})
+	handle(t, e, Route{Op: &idemrt.Operation{ID: "ping", Method: "GET", Path: "/ping"}}, func(http.ResponseWriter, *http.Request) {})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.Root().ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/file", nil))
+	}()
+	<-body.reading
+	w := httptest.NewRecorder()
+	e.Root().ServeHTTP(w, httptest.NewRequest("GET", "/ping", nil))
+	if w.Code != http.StatusOK {
+		t.Errorf("a plain request beside a download in progress got %d, want 200", w.Code)
+	}
+	close(body.release)
+	<-done
+	if e.shed.inflight != 0 {
+		t.Errorf("%d in flight after both ended, want none", e.shed.inflight)
 	}
 }

@@ -178,7 +178,7 @@ func (s *Server) serveCreateSpeech(w http.ResponseWriter, r *http.Request) {
 		s.engine.WriteError(w, r, &createSpeechRoute, err)
 		return
 	}
-	idemsrv.WriteDownload(w, r, 200, "application/octet-stream", out)
+	s.engine.WriteDownload(w, r, 200, "application/octet-stream", out)
 }
 
 // createSpeechStreamRoute is what the server checks for CreateSpeechStream before its handler runs.
@@ -216,7 +216,7 @@ func (s *Server) serveDownloadFile(w http.ResponseWriter, r *http.Request) {
 		s.engine.WriteError(w, r, &downloadFileRoute, err)
 		return
 	}
-	idemsrv.WriteDownload(w, r, 200, "application/octet-stream", out)
+	s.engine.WriteDownload(w, r, 200, "application/octet-stream", out)
 }
 
 // exportRecordSequenceRoute is what the server checks for ExportRecordSequence before its handler runs.
@@ -280,7 +280,7 @@ func (s *Server) serveGetArchive(w http.ResponseWriter, r *http.Request) {
 		s.engine.WriteError(w, r, &getArchiveRoute, err)
 		return
 	}
-	idemsrv.WriteDownload(w, r, 200, "application/vnd.example.archive", out)
+	s.engine.WriteDownload(w, r, 200, "application/vnd.example.archive", out)
 }
 
 // getAvatarRoute is what the server checks for GetAvatar before its handler runs.
@@ -302,7 +302,7 @@ func (s *Server) serveGetAvatar(w http.ResponseWriter, r *http.Request) {
 		s.engine.WriteError(w, r, &getAvatarRoute, err)
 		return
 	}
-	idemsrv.WriteDownload(w, r, 200, "image/png", out)
+	s.engine.WriteDownload(w, r, 200, "image/png", out)
 }
 
 // getInvoicePdfRoute is what the server checks for GetInvoicePdf before its handler runs.
@@ -324,7 +324,7 @@ func (s *Server) serveGetInvoicePdf(w http.ResponseWriter, r *http.Request) {
 		s.engine.WriteError(w, r, &getInvoicePdfRoute, err)
 		return
 	}
-	idemsrv.WriteDownload(w, r, 200, "application/pdf", out)
+	s.engine.WriteDownload(w, r, 200, "application/pdf", out)
 }
 
 // getReportRoute is what the server checks for GetReport before its handler runs.
