@@ -94,7 +94,7 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	env := readEnvelope(body)
 	rt := rc.route(r, env)
 	if rt == nil {
-		WriteProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event or the payload's type")
+		WriteProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event and the payload's action, or the payload's type")
 		return
 	}
 	call, err := rt.bind(body)
@@ -128,8 +128,8 @@ func (rc *WebhookReceiver) verify(w http.ResponseWriter, r *http.Request, body [
 }
 
 // route picks the webhook: the one the path's last segment names; on the
-// root, the one X-GitHub-Event names, else the one the payload's type is
-// pinned to. nil is "no such webhook".
+// root, the one X-GitHub-Event (and the payload's action) names, else the
+// one the payload's type is pinned to. nil is "no such webhook".
 func (rc *WebhookReceiver) route(r *http.Request, env envelope) *WebhookRoute {
 	p := r.URL.Path
 	last := p[strings.LastIndexByte(p, '/')+1:]
@@ -140,15 +140,36 @@ func (rc *WebhookReceiver) route(r *http.Request, env envelope) *WebhookRoute {
 		return nil
 	}
 	if ev := r.Header.Get("X-GitHub-Event"); ev != "" {
-		if rt := rc.byName[ev]; rt != nil {
-			return rt
-		}
-		return rc.byType[ev]
+		return rc.githubRoute(ev, env.Action)
 	}
 	if env.Type != "" {
 		return rc.byType[env.Type]
 	}
 	return nil
+}
+
+// githubRoute is the webhook of a GitHub delivery of event ev (the
+// X-GitHub-Event header) whose payload's action member is action ("" when
+// it has none). GitHub's OpenAPI description names its webhooks
+// "<event>-<action>" in kebab case: pull_request with action
+// auto_merge_disabled is "pull-request-auto-merge-disabled", and an event
+// without actions is its own name ("push"). A webhook named after the
+// event alone ("pull_request" or "pull-request") takes the actions no
+// webhook names, and a payload type pinned to the event name comes last.
+func (rc *WebhookReceiver) githubRoute(ev, action string) *WebhookRoute {
+	kebab := strings.ReplaceAll(ev, "_", "-")
+	if action != "" {
+		if rt := rc.byName[kebab+"-"+strings.ReplaceAll(action, "_", "-")]; rt != nil {
+			return rt
+		}
+	}
+	if rt := rc.byName[ev]; rt != nil {
+		return rt
+	}
+	if rt := rc.byName[kebab]; rt != nil {
+		return rt
+	}
+	return rc.byType[ev]
 }
 
 func (rc *WebhookReceiver) isRoot(p string) bool {

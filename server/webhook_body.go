@@ -79,17 +79,19 @@ func isJSONMedia(ct string) bool {
 // envelope holds the members routing and dedupe read from a payload
 // object; both are "" when absent or not strings.
 type envelope struct {
-	Type string
-	ID   string
+	Type   string
+	ID     string
+	Action string
 }
 
-// readEnvelope reads type and id from a payload object through the
+// readEnvelope reads type, id and action from a payload object through the
 // runtime's codec (so its depth bound applies); anything else yields an
 // empty envelope and the payload's own decode reports what is wrong.
 func readEnvelope(body []byte) envelope {
 	var raw struct {
-		Type json.RawMessage `json:"type"`
-		ID   json.RawMessage `json:"id"`
+		Type   json.RawMessage `json:"type"`
+		ID     json.RawMessage `json:"id"`
+		Action json.RawMessage `json:"action"`
 	}
 	if wire.UnmarshalDeclared(body, &raw) != nil {
 		return envelope{}
@@ -97,6 +99,7 @@ func readEnvelope(body []byte) envelope {
 	var env envelope
 	_ = json.Unmarshal(raw.Type, &env.Type)
 	_ = json.Unmarshal(raw.ID, &env.ID)
+	_ = json.Unmarshal(raw.Action, &env.Action)
 	return env
 }
 

@@ -140,15 +140,7 @@ func TestWebhookRouting(t *testing.T) {
 			want[c.webhook]++
 		}
 	}
-	got := s.applied(t)
-	for w, n := range want {
-		if got[w] != n {
-			t.Errorf("%s applied %d, want %d (all: %v)", w, got[w], n, got)
-		}
-	}
-	if s.total(t) != 3 {
-		t.Errorf("applied %v", got)
-	}
+	s.wantApplied(t, want)
 }
 
 // TestWebhookHostile: an oversized body, deep JSON, garbage headers and a

@@ -55,6 +55,21 @@ func (s *sink) apply(which string) func(ctx context.Context, p payment) error {
 	}
 }
 
+// wantApplied: the sink applied exactly want, by webhook, and nothing else.
+func (s *sink) wantApplied(t *testing.T, want map[string]int) {
+	t.Helper()
+	got, total := s.applied(t), 0
+	for w, n := range want {
+		total += n
+		if got[w] != n {
+			t.Errorf("%s applied %d, want %d (all: %v)", w, got[w], n, got)
+		}
+	}
+	if s.total(t) != total {
+		t.Errorf("applied %v, want %v", got, want)
+	}
+}
+
 func (s *sink) applied(t *testing.T) map[string]int {
 	t.Helper()
 	rows, err := s.db.Query(`SELECT webhook, COUNT(*) FROM applied GROUP BY webhook`)
@@ -88,6 +103,17 @@ var clockNow = time.Unix(1_800_000_000, 0)
 // its ledger on SQLite in t.TempDir(), at /hooks/.
 func newReceiver(t *testing.T, opts ...idemsrv.WebhookOption) (*httptest.Server, *sink) {
 	t.Helper()
+	return newReceiverOf(t, func(s *sink) []idemsrv.WebhookRoute {
+		return []idemsrv.WebhookRoute{
+			idemsrv.NewWebhookRoute("paymentSucceeded", "payment.succeeded", s.apply("paymentSucceeded")),
+			idemsrv.NewWebhookRoute("paymentFailed", "", s.apply("paymentFailed")),
+		}
+	}, opts...)
+}
+
+// newReceiverOf is newReceiver with the routes made by routes.
+func newReceiverOf(t *testing.T, routes func(*sink) []idemsrv.WebhookRoute, opts ...idemsrv.WebhookOption) (*httptest.Server, *sink) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "ledger.db"))
 	if err != nil {
@@ -102,12 +128,8 @@ func newReceiver(t *testing.T, opts ...idemsrv.WebhookOption) (*httptest.Server,
 		t.Fatal(err)
 	}
 	s := &sink{db: st.DB()}
-	routes := []idemsrv.WebhookRoute{
-		idemsrv.NewWebhookRoute("paymentSucceeded", "payment.succeeded", s.apply("paymentSucceeded")),
-		idemsrv.NewWebhookRoute("paymentFailed", "", s.apply("paymentFailed")),
-	}
 	opts = append([]idemsrv.WebhookOption{idemsrv.WithWebhookLedger(l), idemsrv.WithWebhookClock(func() time.Time { return clockNow })}, opts...)
-	rc, err := idemsrv.NewWebhookReceiver(routes, opts...)
+	rc, err := idemsrv.NewWebhookReceiver(routes(s), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
