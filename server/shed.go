@@ -2,6 +2,7 @@ package idemsrv
 
 import (
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 )
@@ -66,10 +67,23 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 			s.refuse(w, wait)
 			return
 		}
+		if !byPointer(w) {
+			// Not a map key that cannot panic: the slot is held to the end.
+			defer s.done(s.now())
+			h.ServeHTTP(w, r)
+			return
+		}
 		s.hold(w)
 		defer s.release(w)
 		h.ServeHTTP(w, r)
 	})
+}
+
+// byPointer reports whether w is a pointer, which every ResponseWriter of
+// net/http and of common middleware is: a safe key of held. A value type
+// may hold a map, and hashing it would panic.
+func byPointer(w http.ResponseWriter) bool {
+	return reflect.TypeOf(w).Kind() == reflect.Pointer
 }
 
 // hold notes when the request answered on w got its slot.

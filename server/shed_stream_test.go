@@ -115,3 +115,25 @@ func TestShedReleasesADownload(t *testing.T) {
 		t.Errorf("%d in flight after both ended, want none", e.shed.inflight)
 	}
 }
+
+// valueWriter is a ResponseWriter passed by value that holds a map, as a
+// middleware's may: it cannot be a map key.
+type valueWriter struct {
+	http.ResponseWriter
+	notes map[string]string
+}
+
+// TestShedTakesAWriterPassedByValue: a response writer that is not a
+// pointer is served, its slot held to the end, instead of panicking as a
+// map key.
+func TestShedTakesAWriterPassedByValue(t *testing.T) {
+	e := newTestEngine(t, WithMaxInFlight(1))
+	handle(t, e, Route{Op: &idemrt.Operation{ID: "ping", Method: "GET", Path: "/ping"}}, func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+	})
+	rec := httptest.NewRecorder()
+	e.Root().ServeHTTP(valueWriter{ResponseWriter: rec, notes: map[string]string{}}, httptest.NewRequest("GET", "/ping", nil))
+	if rec.Code != http.StatusAccepted || e.shed.inflight != 0 {
+		t.Errorf("status %d, %d in flight; want 202 and none", rec.Code, e.shed.inflight)
+	}
+}
