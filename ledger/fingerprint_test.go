@@ -119,16 +119,16 @@ func FuzzCanonicalJSON(f *testing.F) {
 func TestParseKey(t *testing.T) {
 	ok := map[string]string{"abc": "abc", `"abc"`: "abc", " k-1 ": "k-1"}
 	for in, want := range ok {
-		if got, valid := parseKey([]string{in}); !valid || got != want {
-			t.Errorf("parseKey(%q) = %q, %v; want %q", in, got, valid, want)
+		if got, valid := ParseKey([]string{in}); !valid || got != want {
+			t.Errorf("ParseKey(%q) = %q, %v; want %q", in, got, valid, want)
 		}
 	}
 	for _, in := range [][]string{{""}, {`""`}, {"a b"}, {"a", "b"}, {"é"}, {string(make([]byte, 256))}} {
-		if _, valid := parseKey(in); valid {
-			t.Errorf("parseKey(%q) accepted an invalid key", in)
+		if _, valid := ParseKey(in); valid {
+			t.Errorf("ParseKey(%q) accepted an invalid key", in)
 		}
 	}
-	if k, valid := parseKey(nil); !valid || k != "" {
+	if k, valid := ParseKey(nil); !valid || k != "" {
 		t.Errorf("absent header = %q, %v; want \"\", true", k, valid)
 	}
 }

@@ -35,7 +35,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 		writeProblem(w, http.StatusUnauthorized, ProblemCaller, err.Error())
 		return
 	}
-	key, ok := parseKey(r.Header.Values(rt.keyHeader))
+	key, ok := ParseKey(r.Header.Values(rt.keyHeader))
 	if !ok {
 		writeProblem(w, http.StatusBadRequest, ProblemBadKey,
 			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", rt.keyHeader, maxKeyLen))
@@ -47,8 +47,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 		return
 	}
 	// Every answer names its key, as Stripe's do, so the caller's logs tie
-	// each response (a replay, a 409, a 422) to its intent. parseKey admits
-	// only printable ASCII without quotes, safe to echo.
+	// each response (a replay, a 409, a 422) to its intent.
 	w.Header().Set(rt.keyHeader, key)
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.cfg.MaxBody))
 	if err != nil {
@@ -89,9 +88,12 @@ func checkCaller(caller string) error {
 	return nil
 }
 
-// parseKey accepts one header value, bare or as a structured-field string
-// ("..."), as the draft writes it. An absent header yields "", true.
-func parseKey(values []string) (string, bool) {
+// ParseKey reads the values of an idempotency key header as the ledger
+// does: one value, bare or as a structured-field string ("..."), as the
+// draft writes it, of 1 to 255 printable ASCII characters without '"' or
+// '\'. An absent header yields "", true. A key it returns is safe to echo
+// in a response header.
+func ParseKey(values []string) (string, bool) {
 	if len(values) == 0 {
 		return "", true
 	}
