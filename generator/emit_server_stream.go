@@ -38,10 +38,14 @@ func streamFormat(op *ir.Operation) jen.Code {
 // <Op>Stream form) on a Stream, with the decoded args:
 //
 //	idemsrv.ServeStream(s.engine, w, r, &watchEventsRoute, 200, func(stream *idemsrv.Stream[Event]) error {
-//		return s.h.WatchEvents(r.Context(), params, stream)
+//		return s.h.WatchEvents(stream.Context(), params, stream)
 //	})
+//
+// The handler's context is the stream's, which also ends when the server
+// drains its streams (idemsrv.WithStreamDrain); args[0] is the request's.
 func (g *gen) serveStreamCall(op *ir.Operation, method, route string, args []jen.Code) jen.Code {
 	event := g.eventType(streamMedia(op))
+	args = append([]jen.Code{jen.Id("stream").Dot("Context").Call()}, args[1:]...)
 	call := jen.Id("s").Dot("h").Dot(method).Call(append(args, jen.Id("stream"))...)
 	serve := jen.Func().Params(jen.Id("stream").Op("*").Qual(srvPath, "Stream").Types(event)).Error().Block(jen.Return(call))
 	return jen.Qual(srvPath, "ServeStream").Call(jen.Id("s").Dot("engine"), jen.Id("w"), jen.Id("r"),
@@ -77,7 +81,7 @@ func (g *gen) serverStreamForm(rt *serverRoute) bool {
 //		var body CompletionRequest
 //		... (decoded as for CreateCompletion)
 //		idemsrv.ServeStream(s.engine, w, r, &createCompletionStreamRoute, 200, func(stream *idemsrv.Stream[CompletionChunk]) error {
-//			return s.h.CreateCompletionStream(r.Context(), body, stream)
+//			return s.h.CreateCompletionStream(stream.Context(), body, stream)
 //		})
 //	}
 func (g *gen) emitStreamForm(rt *serverRoute) jen.Code {

@@ -1,6 +1,7 @@
 package idemsrv
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -23,7 +24,9 @@ type config struct {
 	busyAfter   time.Duration
 	streamWrite time.Duration
 	keepAlive   time.Duration
-	now         func() time.Time
+	// drain, when done, ends every stream (WithStreamDrain).
+	drain context.Context
+	now   func() time.Time
 	// after starts the stream keep-alive's timer; tests replace it.
 	after   func(time.Duration) (<-chan time.Time, func() bool)
 	onError func(*http.Request, error)

@@ -108,6 +108,11 @@ type Stream[T any] struct {
 	buf []byte
 }
 
+// Context is the request's context, also cancelled (with ErrDraining as
+// its cause) when the server drains its streams (WithStreamDrain). The
+// generated server hands it to the handler.
+func (s *Stream[T]) Context() context.Context { return s.ctx }
+
 // LastEventID is the request's Last-Event-ID header: the id of the last
 // event a reconnecting client received ("" on a first connection). Send
 // the events after it. It is the client's text: parse it, do not trust it.
@@ -122,8 +127,8 @@ func (s *Stream[T]) Send(v T) error { return s.SendEvent(EventFields{}, v) }
 // SendEvent is Send with the event's id, type and retry (text/event-stream
 // only).
 func (s *Stream[T]) SendEvent(f EventFields, v T) error {
-	if err := s.ctx.Err(); err != nil {
-		return err
+	if s.ctx.Err() != nil {
+		return context.Cause(s.ctx)
 	}
 	frame, err := appendEvent(s.buf[:0], s.format.Framing, f, v)
 	if err != nil {
@@ -184,7 +189,13 @@ func (s *Stream[T]) writeLocked(frame []byte) error {
 // new Stream answering rt.Stream's format with status, then ends the
 // answer by what serve returned. Generated code calls it.
 func ServeStream[T any](e *Engine, w http.ResponseWriter, r *http.Request, rt *Route, status int, serve func(*Stream[T]) error) {
-	s := &Stream[T]{w: w, rc: http.NewResponseController(w), ctx: r.Context(), format: *rt.Stream, status: status,
+	ctx, release := drainable(e.cfg.drain, r.Context())
+	defer release()
+	if draining(ctx) {
+		writeDraining(w)
+		return
+	}
+	s := &Stream[T]{w: w, rc: http.NewResponseController(w), ctx: ctx, format: *rt.Stream, status: status,
 		lastID: r.Header.Get("Last-Event-ID"), timeout: e.cfg.streamWrite, now: e.cfg.now}
 	if e.shed != nil {
 		s.onStart = func() { e.shed.release(w) }
@@ -196,15 +207,25 @@ func ServeStream[T any](e *Engine, w http.ResponseWriter, r *http.Request, rt *R
 		// The connection may serve another request after this one.
 		defer s.rc.SetWriteDeadline(time.Time{})
 	}
+	s.end(e, r, rt, err)
+}
+
+// end finishes the answer by what the handler returned.
+func (s *Stream[T]) end(e *Engine, r *http.Request, rt *Route, err error) {
 	switch {
 	case r.Context().Err() != nil, s.err != nil:
 		// The client went away, or stopped reading: there is no one to
 		// answer, and the stream is broken already.
+	case draining(s.ctx) && !s.started:
+		writeDraining(s.w)
+	case draining(s.ctx):
+		// Cut, so that the client resumes on another instance.
+		panic(http.ErrAbortHandler)
 	case err == nil && !s.started:
 		_ = s.Start()
 	case err == nil:
 	case !s.started:
-		e.WriteError(w, r, rt, err)
+		e.WriteError(s.w, r, rt, err)
 	default:
 		if e.cfg.onError != nil {
 			e.cfg.onError(r, err)

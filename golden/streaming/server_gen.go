@@ -154,7 +154,7 @@ func (s *Server) serveCreateCompletionStream(w http.ResponseWriter, r *http.Requ
 		return
 	}
 	idemsrv.ServeStream(s.engine, w, r, &createCompletionStreamRoute, 200, func(stream *idemsrv.Stream[CompletionChunk]) error {
-		return s.h.CreateCompletionStream(r.Context(), body, stream)
+		return s.h.CreateCompletionStream(stream.Context(), body, stream)
 	})
 }
 
@@ -193,7 +193,7 @@ func (s *Server) serveCreateSpeechStream(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	idemsrv.ServeStream(s.engine, w, r, &createSpeechStreamRoute, 200, func(stream *idemsrv.Stream[SpeechChunk]) error {
-		return s.h.CreateSpeechStream(r.Context(), body, stream)
+		return s.h.CreateSpeechStream(stream.Context(), body, stream)
 	})
 }
 
@@ -229,7 +229,7 @@ var exportRecordSequenceRoute = idemsrv.Route{
 // serveExportRecordSequence decodes a ExportRecordSequence request, calls the handler and writes its answer.
 func (s *Server) serveExportRecordSequence(w http.ResponseWriter, r *http.Request) {
 	idemsrv.ServeStream(s.engine, w, r, &exportRecordSequenceRoute, 200, func(stream *idemsrv.Stream[Record]) error {
-		return s.h.ExportRecordSequence(r.Context(), stream)
+		return s.h.ExportRecordSequence(stream.Context(), stream)
 	})
 }
 
@@ -243,7 +243,7 @@ var exportRecordsRoute = idemsrv.Route{
 // serveExportRecords decodes a ExportRecords request, calls the handler and writes its answer.
 func (s *Server) serveExportRecords(w http.ResponseWriter, r *http.Request) {
 	idemsrv.ServeStream(s.engine, w, r, &exportRecordsRoute, 200, func(stream *idemsrv.Stream[Record]) error {
-		return s.h.ExportRecords(r.Context(), stream)
+		return s.h.ExportRecords(stream.Context(), stream)
 	})
 }
 
@@ -257,7 +257,7 @@ var exportRecordsNdjsonRoute = idemsrv.Route{
 // serveExportRecordsNdjson decodes a ExportRecordsNdjson request, calls the handler and writes its answer.
 func (s *Server) serveExportRecordsNdjson(w http.ResponseWriter, r *http.Request) {
 	idemsrv.ServeStream(s.engine, w, r, &exportRecordsNdjsonRoute, 200, func(stream *idemsrv.Stream[Record]) error {
-		return s.h.ExportRecordsNdjson(r.Context(), stream)
+		return s.h.ExportRecordsNdjson(stream.Context(), stream)
 	})
 }
 
@@ -381,7 +381,7 @@ func (s *Server) serveRunJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.ServeStream(s.engine, w, r, &runJobRoute, 200, func(stream *idemsrv.Stream[JobProgress]) error {
-		return s.h.RunJob(r.Context(), body, params, stream)
+		return s.h.RunJob(stream.Context(), body, params, stream)
 	})
 }
 
@@ -401,7 +401,7 @@ func (s *Server) serveWatchEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.ServeStream(s.engine, w, r, &watchEventsRoute, 200, func(stream *idemsrv.Stream[Event]) error {
-		return s.h.WatchEvents(r.Context(), params, stream)
+		return s.h.WatchEvents(stream.Context(), params, stream)
 	})
 }
 
@@ -415,6 +415,6 @@ var watchTickerRoute = idemsrv.Route{
 // serveWatchTicker decodes a WatchTicker request, calls the handler and writes its answer.
 func (s *Server) serveWatchTicker(w http.ResponseWriter, r *http.Request) {
 	idemsrv.ServeStream(s.engine, w, r, &watchTickerRoute, 200, func(stream *idemsrv.Stream[string]) error {
-		return s.h.WatchTicker(r.Context(), stream)
+		return s.h.WatchTicker(stream.Context(), stream)
 	})
 }

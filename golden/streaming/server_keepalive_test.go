@@ -13,11 +13,13 @@ import (
 )
 
 // quietFeed sends one event, stays silent for pause, then sends another;
-// opens counts the streams it was asked for.
+// opens counts the streams it was asked for, and ended, when set, receives
+// the cause of a context that ended the pause.
 type quietFeed struct {
 	streaming.Handler
 	pause time.Duration
 	opens atomic.Int32
+	ended chan error
 }
 
 func (q *quietFeed) WatchEvents(ctx context.Context, _ streaming.WatchEventsParams, s *idemsrv.Stream[streaming.Event]) error {
@@ -30,6 +32,9 @@ func (q *quietFeed) WatchEvents(ctx context.Context, _ streaming.WatchEventsPara
 	select {
 	case <-time.After(q.pause):
 	case <-ctx.Done():
+		if q.ended != nil {
+			q.ended <- context.Cause(ctx)
+		}
 		return ctx.Err()
 	}
 	return s.SendEvent(idemsrv.EventFields{ID: "2"}, streaming.Event{ID: "e2"})

@@ -72,7 +72,7 @@ var exportTradesRoute = idemsrv.Route{
 // serveExportTrades decodes a ExportTrades request, calls the handler and writes its answer.
 func (s *Server) serveExportTrades(w http.ResponseWriter, r *http.Request) {
 	idemsrv.ServeStream(s.engine, w, r, &exportTradesRoute, 200, func(stream *idemsrv.Stream[Trade]) error {
-		return s.h.ExportTrades(r.Context(), stream)
+		return s.h.ExportTrades(stream.Context(), stream)
 	})
 }
 
@@ -86,7 +86,7 @@ var tailLogsRoute = idemsrv.Route{
 // serveTailLogs decodes a TailLogs request, calls the handler and writes its answer.
 func (s *Server) serveTailLogs(w http.ResponseWriter, r *http.Request) {
 	idemsrv.ServeStream(s.engine, w, r, &tailLogsRoute, 200, func(stream *idemsrv.Stream[string]) error {
-		return s.h.TailLogs(r.Context(), stream)
+		return s.h.TailLogs(stream.Context(), stream)
 	})
 }
 
@@ -100,6 +100,6 @@ var watchPricesRoute = idemsrv.Route{
 // serveWatchPrices decodes a WatchPrices request, calls the handler and writes its answer.
 func (s *Server) serveWatchPrices(w http.ResponseWriter, r *http.Request) {
 	idemsrv.ServeStream(s.engine, w, r, &watchPricesRoute, 200, func(stream *idemsrv.Stream[Price]) error {
-		return s.h.WatchPrices(r.Context(), stream)
+		return s.h.WatchPrices(stream.Context(), stream)
 	})
 }
