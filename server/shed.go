@@ -68,7 +68,7 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 			return
 		}
 		if !byPointer(w) {
-			// Not a map key that cannot panic: the slot is held to the end.
+			// Not safe to hash (see byPointer): the slot is held to the end.
 			defer s.done(s.now())
 			h.ServeHTTP(w, r)
 			return

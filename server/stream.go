@@ -118,8 +118,9 @@ func (s *Stream[T]) Context() context.Context { return s.ctx }
 // the events after it. It is the client's text: parse it, do not trust it.
 func (s *Stream[T]) LastEventID() string { return s.lastID }
 
-// Send writes v as the next event and flushes it. It returns the request's
-// context error once the client went away, and the write error when the
+// Send writes v as the next event and flushes it. It returns the cause of
+// the stream's Context once it ended (context.Canceled when the client went
+// away, ErrDraining when the server drains), and the write error when the
 // client does not take the event within the stream write timeout; the
 // handler should then return.
 func (s *Stream[T]) Send(v T) error { return s.SendEvent(EventFields{}, v) }
