@@ -1,6 +1,7 @@
 package idemsrv
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strconv"
@@ -47,9 +48,18 @@ type Download struct {
 // to produce the answer, and a slow client taking a large file must not
 // keep other requests out. A Content whose reading is itself costly work
 // is bounded by the handler.
+//
+// When the server drains (WithStreamDrain), a download still going out is
+// cut at its next write, as a stream is: a seekable one resumes with Range
+// on another instance.
 func (e *Engine) WriteDownload(w http.ResponseWriter, r *http.Request, status int, def string, d *Download) {
 	if e.shed != nil {
 		e.shed.release(w)
+	}
+	if e.cfg.drain != nil {
+		rc := http.NewResponseController(w)
+		stop := context.AfterFunc(e.cfg.drain, func() { _ = rc.SetWriteDeadline(time.Now()) })
+		defer stop()
 	}
 	writeDownload(w, r, status, def, d)
 }

@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
+
+	idemrt "github.com/idemgen/idemgen/runtime"
 )
 
 // TestStreamDrainCutsAStartedStream: when the server drains, a started
@@ -62,5 +65,40 @@ func TestStreamDrainBeforeStart(t *testing.T) {
 	})
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" {
 		t.Errorf("status %d, Retry-After %q; want 503 and 1", w.Code, w.Header().Get("Retry-After"))
+	}
+}
+
+// endless is a download's content that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
+
+// TestDrainCutsADownload: a download going out to a client that stopped
+// reading is cut when the server drains, so Shutdown is not held up by it.
+func TestDrainCutsADownload(t *testing.T) {
+	drain, stop := context.WithCancel(context.Background())
+	e := newTestEngine(t, WithStreamDrain(drain))
+	returned := make(chan struct{})
+	handle(t, e, Route{Op: &idemrt.Operation{ID: "file", Method: "GET", Path: "/file"}}, func(w http.ResponseWriter, r *http.Request) {
+		defer close(returned)
+		e.WriteDownload(w, r, 200, "application/octet-stream", &Download{Content: endless{}})
+	})
+	ts := httptest.NewServer(e.Root())
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + "/file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	stop()
+	select {
+	case <-returned:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the download was still going out 10 s after the drain")
 	}
 }
