@@ -41,12 +41,12 @@ func (q *quietFeed) WatchEvents(ctx context.Context, _ streaming.WatchEventsPara
 }
 
 // watchQuietly reads a stream from a server built with opts whose handler
-// is silent for 600 ms between its two events, through a generated client
-// that cuts a stream silent for 250 ms; it returns the events read and how
+// is silent for 900 ms between its two events, through a generated client
+// that cuts a stream silent for 400 ms; it returns the events read and how
 // many streams the handler opened.
 func watchQuietly(t *testing.T, opts ...idemsrv.Option) ([]streaming.Event, int32) {
 	t.Helper()
-	h := &quietFeed{pause: 600 * time.Millisecond}
+	h := &quietFeed{pause: 900 * time.Millisecond}
 	srv, err := streaming.NewServer(h, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func watchQuietly(t *testing.T, opts ...idemsrv.Option) ([]streaming.Event, int3
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.WatchEvents(context.Background(), streaming.WatchEventsParams{}, idemrt.WithIdleTimeout(250*time.Millisecond))
+	s, err := c.WatchEvents(context.Background(), streaming.WatchEventsParams{}, idemrt.WithIdleTimeout(400*time.Millisecond))
 	return drain(t, s, err), h.opens.Load()
 }
 
@@ -68,7 +68,7 @@ func watchQuietly(t *testing.T, opts ...idemsrv.Option) ([]streaming.Event, int3
 // cuts it and resumes with Last-Event-ID, so the handler runs twice.
 func TestServerKeepAliveHoldsAQuietStream(t *testing.T) {
 	if testing.Short() {
-		t.Skip("1.2 s of real silence")
+		t.Skip("1.8 s of real silence")
 	}
 	got, opens := watchQuietly(t, idemsrv.WithStreamKeepAlive(20*time.Millisecond))
 	if len(got) != 2 || got[0].ID != "e1" || got[1].ID != "e2" || opens != 1 {
