@@ -179,17 +179,16 @@ func (p *sseParser) dispatch() (Event, bool) {
 // lineParser reads JSON Lines (application/jsonl, application/x-ndjson:
 // one value per line, blank lines skipped, a CR before the LF dropped) and
 // JSON text sequences (application/json-seq, RFC 7464: each value after an
-// RS byte, surrounding whitespace dropped).
+// RS byte, surrounding whitespace dropped; seqReader).
 type lineParser struct {
-	records *recordReader
+	records recordSource
 }
 
 func newLineParser(r io.Reader, f Framing, limit int) *lineParser {
-	delim := "\n"
 	if f == FramingJSONSeq {
-		delim = "\x1e"
+		return &lineParser{records: newSeqReader(r, limit)}
 	}
-	return &lineParser{records: newRecordReader(r, delim, limit)}
+	return &lineParser{records: newRecordReader(r, "\n", limit)}
 }
 
 // next returns the next non-empty record as an event's data.
