@@ -130,16 +130,41 @@ func TestStreamKeepAliveWaitsOutARecentEvent(t *testing.T) {
 	}
 }
 
-// TestStreamKeepAliveOnlyForSSE: JSON Lines, JSON text sequences and a
-// server built WithStreamKeepAlive(0) start no keep-alive at all.
-func TestStreamKeepAliveOnlyForSSE(t *testing.T) {
+// TestStreamKeepAliveByFraming: a quiet JSON text sequence gets a lone RS,
+// which its readers skip; JSON Lines, which has no such thing, and a server
+// built WithStreamKeepAlive(0) start no keep-alive at all.
+func TestStreamKeepAliveByFraming(t *testing.T) {
+	seq := &StreamFormat{Framing: idemrt.FramingJSONSeq, MediaType: "application/json-seq"}
+	k := newKeepAliveTimers()
+	e := keepAliveEngine(t, k, WithStreamKeepAlive(time.Second))
+	step := make(chan struct{})
+	var w *httptest.ResponseRecorder
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w = serveStream(t, e, seq, nil, func(s *Stream[note]) error {
+			if err := s.Send(note{N: 1}); err != nil {
+				return err
+			}
+			step <- struct{}{}
+			<-step
+			return s.Send(note{N: 2})
+		})
+	}()
+	<-step
+	k.fire(t, time.Second, time.Second)
+	<-k.asked
+	step <- struct{}{}
+	<-done
+	if got, want := w.Body.String(), "\x1e{\"n\":1}\n\x1e\x1e{\"n\":2}\n"; got != want {
+		t.Errorf("json-seq body %q, want %q", got, want)
+	}
 	cases := []struct {
 		name string
 		f    *StreamFormat
 		opts []Option
 	}{
 		{"jsonl", &StreamFormat{Framing: idemrt.FramingJSONLines, MediaType: "application/jsonl"}, nil},
-		{"json-seq", &StreamFormat{Framing: idemrt.FramingJSONSeq, MediaType: "application/json-seq"}, nil},
 		{"sse, off", sseFormat, []Option{WithStreamKeepAlive(0)}},
 	}
 	for _, c := range cases {

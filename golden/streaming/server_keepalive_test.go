@@ -40,6 +40,21 @@ func (q *quietFeed) WatchEvents(ctx context.Context, _ streaming.WatchEventsPara
 	return s.SendEvent(idemsrv.EventFields{ID: "2"}, streaming.Event{ID: "e2"})
 }
 
+// ExportRecordSequence is the same in a JSON text sequence, which has no
+// event ids: a cut stream cannot resume.
+func (q *quietFeed) ExportRecordSequence(ctx context.Context, s *idemsrv.Stream[streaming.Record]) error {
+	q.opens.Add(1)
+	if err := s.Send(streaming.Record{ID: 1}); err != nil {
+		return err
+	}
+	select {
+	case <-time.After(q.pause):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return s.Send(streaming.Record{ID: 2})
+}
+
 // watchQuietly reads a stream from a server built with opts whose handler
 // is silent for 900 ms between its two events, through a generated client
 // that cuts a stream silent for 400 ms; it returns the events read and how
@@ -77,5 +92,44 @@ func TestServerKeepAliveHoldsAQuietStream(t *testing.T) {
 	got, opens = watchQuietly(t, idemsrv.WithStreamKeepAlive(0))
 	if len(got) != 2 || opens != 2 {
 		t.Errorf("without keep-alives: events %+v over %d streams, want 2 over 2 (a cut and a resume)", got, opens)
+	}
+}
+
+// TestServerKeepAliveHoldsAQuietSequence: the same judge for a JSON text
+// sequence, whose keep-alive is a lone RS: with it the generated client
+// reads both records over one stream; without it (the control) the client
+// cuts the silent stream, which cannot resume (no ids), and the call fails.
+func TestServerKeepAliveHoldsAQuietSequence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1.8 s of real silence")
+	}
+	read := func(opts ...idemsrv.Option) ([]int64, error) {
+		h := &quietFeed{pause: 900 * time.Millisecond}
+		srv, err := streaming.NewServer(h, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(srv)
+		defer ts.Close()
+		c, err := streaming.NewClient(ts.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := c.ExportRecordSequence(context.Background(), idemrt.WithIdleTimeout(400*time.Millisecond))
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		var ids []int64
+		for s.Next() {
+			ids = append(ids, s.Current().ID)
+		}
+		return ids, s.Err()
+	}
+	if ids, err := read(idemsrv.WithStreamKeepAlive(20 * time.Millisecond)); err != nil || len(ids) != 2 {
+		t.Errorf("with keep-alives: records %v, %v; want 1 and 2", ids, err)
+	}
+	if ids, err := read(idemsrv.WithStreamKeepAlive(0)); err == nil {
+		t.Errorf("without keep-alives: records %v and no error; want the silent stream cut", ids)
 	}
 }
