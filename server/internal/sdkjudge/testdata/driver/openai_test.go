@@ -1,11 +1,15 @@
 package driver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -29,6 +33,8 @@ type openaiHandler struct {
 	chat   received[gen.CreateChatCompletionRequest]
 	files  received[gen.ListFilesParams]
 	upload received[uploaded]
+	// pause, when set, is the silence between two streamed chunks.
+	pause time.Duration
 }
 
 const chatAnswer = `{"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":"gpt-4o-2024-08-06",
@@ -66,6 +72,13 @@ func (h *openaiHandler) CreateChatCompletionStream(ctx context.Context, body gen
 		}
 		if err := stream.Send(*v); err != nil {
 			return err
+		}
+		if h.pause > 0 {
+			select {
+			case <-time.After(h.pause):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 	}
 	return nil
@@ -165,6 +178,70 @@ func TestOpenAIChatCompletionStreaming(t *testing.T) {
 	}
 	if len(acc.Choices) != 1 || acc.Choices[0].Message.Content != "Paris" || acc.Choices[0].FinishReason != "stop" {
 		t.Errorf("accumulated %+v", acc.ChatCompletion)
+	}
+}
+
+// wireTap is a transport that keeps the raw bytes of the response bodies
+// the SDK reads.
+type wireTap struct {
+	mu  sync.Mutex
+	raw bytes.Buffer
+}
+
+func (w *wireTap) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		resp.Body = &tapBody{ReadCloser: resp.Body, tap: w}
+	}
+	return resp, err
+}
+
+func (w *wireTap) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.raw.String()
+}
+
+type tapBody struct {
+	io.ReadCloser
+	tap *wireTap
+}
+
+func (b *tapBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.tap.mu.Lock()
+	b.tap.raw.Write(p[:n])
+	b.tap.mu.Unlock()
+	return n, err
+}
+
+// TestOpenAIStreamingThroughKeepAlives: openai-go reads a stream whose
+// handler pauses between chunks long enough for the server's keep-alive
+// comments to go out between them, and gets every chunk, nothing more.
+func TestOpenAIStreamingThroughKeepAlives(t *testing.T) {
+	h := &openaiHandler{pause: 150 * time.Millisecond}
+	srv, err := gen.NewServer(h, idemsrv.WithStreamKeepAlive(10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tap := &wireTap{}
+	c := oai.NewClient(option.WithBaseURL(serve(t, "/v1", srv)+"/v1"), option.WithAPIKey("sk-test"),
+		option.WithMaxRetries(0), option.WithHTTPClient(&http.Client{Transport: tap}))
+	stream := c.Chat.Completions.NewStreaming(context.Background(), chatParams)
+	acc := oai.ChatCompletionAccumulator{}
+	n := 0
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+		n++
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != len(chatChunks) || len(acc.Choices) != 1 || acc.Choices[0].Message.Content != "Paris" {
+		t.Errorf("%d chunks, accumulated %+v", n, acc.ChatCompletion)
+	}
+	if !strings.Contains(tap.String(), ": keep-alive") {
+		t.Errorf("no keep-alive on the wire: %q", tap.String())
 	}
 }
 
