@@ -132,7 +132,7 @@ func (l *Ledger) releaseDelivery(ctx context.Context, id ID, owner string) {
 // checkDeliveryID applies the key rules of Handle to every part of id.
 func checkDeliveryID(id ID) error {
 	for _, s := range []string{id.Caller, id.Operation, id.Key} {
-		if s == "" || len(s) > maxKeyLen || !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+		if s == "" || len(s) > MaxKeyLen || !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
 			return fmt.Errorf("%w: %q", ErrDeliveryID, s)
 		}
 	}

@@ -13,8 +13,9 @@ import (
 	"unicode/utf8"
 )
 
-// maxKeyLen bounds a key; UUIDs are 36 characters.
-const maxKeyLen = 255
+// MaxKeyLen bounds an idempotency key in bytes (a UUID is 36), and the
+// operation names Handle takes.
+const MaxKeyLen = 255
 
 // Handle wraps h as the keyed operation named operation. The operation name
 // is part of both the row's identity and the fingerprint, so one key used on
@@ -38,7 +39,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 	key, ok := ParseKey(r.Header.Values(rt.keyHeader))
 	if !ok {
 		writeProblem(w, http.StatusBadRequest, ProblemBadKey,
-			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", rt.keyHeader, maxKeyLen))
+			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", rt.keyHeader, MaxKeyLen))
 		return
 	}
 	id := ID{Caller: caller, Operation: rt.operation, Key: key}
@@ -104,7 +105,7 @@ func ParseKey(values []string) (string, bool) {
 	if len(k) >= 2 && k[0] == '"' && k[len(k)-1] == '"' {
 		k = k[1 : len(k)-1]
 	}
-	if k == "" || len(k) > maxKeyLen {
+	if k == "" || len(k) > MaxKeyLen {
 		return "", false
 	}
 	for i := 0; i < len(k); i++ {

@@ -41,7 +41,7 @@ type route struct {
 // neither rt nor Config names a Caller.
 func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 	op := rt.Operation
-	if op == "" || len(op) > maxKeyLen || !utf8.ValidString(op) || strings.IndexByte(op, 0) >= 0 {
+	if op == "" || len(op) > MaxKeyLen || !utf8.ValidString(op) || strings.IndexByte(op, 0) >= 0 {
 		panic(fmt.Sprintf("ledger: invalid operation name %q", op))
 	}
 	r := &route{operation: op, keyHeader: l.cfg.KeyHeader, caller: l.cfg.Caller,

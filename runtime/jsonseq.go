@@ -74,39 +74,35 @@ func (q *seqReader) next() ([]byte, error) {
 		if len(chunk) == 0 {
 			return q.buf, err
 		}
-		end, done := q.consume(chunk)
+		end, delim := q.consume(chunk)
 		if len(q.buf)+end > q.limit {
 			return nil, fmt.Errorf("%w: a JSON text of more than %d bytes", ErrEventTooLarge, q.limit)
 		}
 		q.buf = append(q.buf, chunk[:end]...)
-		if done || end < len(chunk) {
-			// Past the RS or the ending LF.
-			_, _ = q.r.Discard(end + 1)
-		} else {
+		switch delim {
+		case 0:
 			_, _ = q.r.Discard(end)
-		}
-		switch {
-		case done:
+			continue
+		case '\n':
+			_, _ = q.r.Discard(end + 1)
 			return q.buf, nil
-		case end < len(chunk) && len(bytes.TrimSpace(q.buf)) > 0:
+		}
+		_, _ = q.r.Discard(end + 1)
+		if len(bytes.TrimSpace(q.buf)) > 0 {
 			// The RS that begins the next text ends this one.
 			return q.buf, nil
-		case end < len(chunk):
-			q.buf, q.scan = q.buf[:0], textScan{}
 		}
+		q.buf, q.scan = q.buf[:0], textScan{}
 	}
 }
 
-// consume scans chunk up to an RS (end is its index) or a LF ending the
-// value (end is its index, done set); else end is len(chunk).
-func (q *seqReader) consume(chunk []byte) (end int, done bool) {
+// consume scans chunk up to an RS or a LF that ends the value, and returns
+// its index and that byte; else len(chunk) and 0.
+func (q *seqReader) consume(chunk []byte) (end int, delim byte) {
 	for i, c := range chunk {
-		if c == 0x1e {
-			return i, false
-		}
-		if q.scan.step(c) {
-			return i, true
+		if c == 0x1e || q.scan.step(c) {
+			return i, c
 		}
 	}
-	return len(chunk), false
+	return len(chunk), 0
 }

@@ -24,7 +24,7 @@ func requireKey(header string, h http.Handler) http.Handler {
 		key, ok := ledger.ParseKey(vals)
 		if !ok {
 			WriteProblem(w, http.StatusBadRequest, ledger.ProblemBadKey,
-				fmt.Sprintf("%s must be one non-empty string of at most 255 printable characters", header))
+				fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", header, ledger.MaxKeyLen))
 			return
 		}
 		w.Header().Set(header, key)
