@@ -200,9 +200,20 @@ func testMissingKey(t *testing.T, open Opener) {
 	f.h.ServeHTTP(w, r)
 	wantStatus(t, w, http.StatusBadRequest)
 	wantStatus(t, f.do("alice", "has space", body1), http.StatusBadRequest)
+	// A key the ledger refuses is never echoed: a hostile one would
+	// otherwise reach the answer's headers.
+	for _, hostile := range []string{"k\u0085x", "k\"x", "k\\x"} {
+		w := f.do("alice", hostile, body1)
+		wantStatus(t, w, http.StatusBadRequest)
+		if got := w.Header().Values("Idempotency-Key"); len(got) != 0 {
+			t.Errorf("the refused key %q was echoed as %q", hostile, got)
+		}
+	}
 	f.wantCounts(0, 0)
 	// The draft's structured-field form "..." names the same key as the bare one.
-	wantStatus(t, f.do("alice", `"k1"`, body1), http.StatusCreated)
+	quoted := f.do("alice", `"k1"`, body1)
+	wantStatus(t, quoted, http.StatusCreated)
+	wantKeyEchoed(t, quoted, "k1")
 	again := f.do("alice", "k1", body1)
 	if again.Header().Get(ledger.ReplayedHeader) != "true" {
 		t.Errorf(`"k1" and k1 were treated as two keys`)
