@@ -78,6 +78,10 @@ type confPlan struct {
 	URL     string       `json:"url"`
 	Schemes []confScheme `json:"schemes"`
 	Calls   []confCall   `json:"calls"`
+	// Prism is the command that runs Stoplight Prism, when the echo calls
+	// are also judged by it (echo_judge_test.go); Spec is the document.
+	Prism []string `json:"prism,omitempty"`
+	Spec  string   `json:"spec,omitempty"`
 }
 
 // confResult is what the harness saw for one call.
@@ -93,6 +97,15 @@ type confCounts struct {
 	Operations, Generated, Sent, Accepted, Rejected, Undecodable, Unbuildable, Other int
 	Reasons                                                                          map[string]int
 	Echo                                                                             echoCounts
+	Judged                                                                           judgeCounts
+}
+
+// strictDocument reports whether a document's findings fail the test: our
+// own documents hold one case per defect found so far, so they must
+// round-trip always and a regression fails CI; the real ones only with
+// IDEMGEN_CONFORMANCE_STRICT=1.
+func strictDocument(path string) bool {
+	return os.Getenv("IDEMGEN_CONFORMANCE_STRICT") == "1" || strings.Contains(filepath.ToSlash(path), "testdata/specs/")
 }
 
 func TestConformanceOfGeneratedClients(t *testing.T) {
@@ -125,11 +138,15 @@ func TestConformanceOfGeneratedClients(t *testing.T) {
 	sort.Strings(names)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| document | operations | generated | sent | accepted | rejected | undecodable | not buildable | other "+
-		"| served | echoed equal | mismatched | skipped (501) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+		"| served | echoed equal | mismatched | skipped (501) | judged by Prism | with violations |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range names {
-		c, e := summary[n], summary[n].Echo
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", n, c.Operations, c.Generated, c.Sent,
-			c.Accepted, c.Rejected, c.Undecodable, c.Unbuildable, c.Other, e.Served, e.Equal, e.Mismatched, e.Skipped)
+		c, e, j := summary[n], summary[n].Echo, summary[n].Judged
+		judged, violated := fmt.Sprint(j.Judged), fmt.Sprint(j.Violated)
+		if j.NotRun {
+			judged, violated = "not run", "-"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", n, c.Operations, c.Generated, c.Sent,
+			c.Accepted, c.Rejected, c.Undecodable, c.Unbuildable, c.Other, e.Served, e.Equal, e.Mismatched, e.Skipped, judged, violated)
 	}
 	t.Log(b.String())
 }
@@ -235,6 +252,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 		plan.Calls = append(plan.Calls, c)
 	}
 	markBareFile(plan.Calls)
+	plan.Prism, plan.Spec = prismFor(t, path)
 	planJSON, _ := json.Marshal(plan)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
@@ -249,8 +267,9 @@ func conformance(t *testing.T, root, path string) confCounts {
 		t.Fatalf("the harness with the generated client failed (a client that does not compile is a generator bug): %v\n%s", err, trunc(stderr.String()))
 	}
 	var output struct {
-		Results []confResult `json:"results"`
-		Echo    []echoResult `json:"echo"`
+		Results []confResult  `json:"results"`
+		Echo    []echoResult  `json:"echo"`
+		Judged  []judgeResult `json:"judged"`
 	}
 	err = json.Unmarshal(stdout.Bytes(), &output)
 	results := output.Results
@@ -258,6 +277,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 		t.Fatalf("harness output (%d results for %d calls): %v\n%s", len(results), len(plan.Calls), err, trunc(stdout.String()))
 	}
 	counts.Echo = reportEcho(t, plan.Calls, output.Echo, gaps)
+	counts.Judged = reportJudged(t, plan, output.Judged, strictDocument(path))
 	vetServer(t, ctx, cmd.Env, dir)
 	log.mu.Lock()
 	defer log.mu.Unlock()
@@ -303,11 +323,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 	for _, k := range keys {
 		t.Logf("  %4d  %s", counts.Reasons[k], k)
 	}
-	// Our own documents hold one case per defect found so far: they must
-	// round-trip always, so a regression fails CI; the real ones only
-	// with IDEMGEN_CONFORMANCE_STRICT=1.
-	strict := os.Getenv("IDEMGEN_CONFORMANCE_STRICT") == "1" || strings.Contains(filepath.ToSlash(path), "testdata/specs/")
-	if strict && counts.Accepted-counts.Undecodable != counts.Generated {
+	if strictDocument(path) && counts.Accepted-counts.Undecodable != counts.Generated {
 		t.Errorf("strict: %d of %d operations did not round-trip", counts.Generated-(counts.Accepted-counts.Undecodable), counts.Generated)
 	}
 	return counts
@@ -494,6 +510,8 @@ type plan struct {
 	URL     string   ` + "`json:\"url\"`" + `
 	Schemes []scheme ` + "`json:\"schemes\"`" + `
 	Calls   []call   ` + "`json:\"calls\"`" + `
+	Prism   []string ` + "`json:\"prism\"`" + `
+	Spec    string   ` + "`json:\"spec\"`" + `
 }
 
 type result struct {
@@ -544,12 +562,13 @@ func main() {
 	for _, cl := range p.Calls {
 		results = append(results, run(cv, cl))
 	}
-	json.NewEncoder(os.Stdout).Encode(output{Results: results, Echo: runEcho(p, creds)})
+	json.NewEncoder(os.Stdout).Encode(output{Results: results, Echo: runEcho(p, creds), Judged: runJudged(p, creds)})
 }
 
 type output struct {
-	Results []result     ` + "`json:\"results\"`" + `
-	Echo    []echoResult ` + "`json:\"echo\"`" + `
+	Results []result      ` + "`json:\"results\"`" + `
+	Echo    []echoResult  ` + "`json:\"echo\"`" + `
+	Judged  []judgeResult ` + "`json:\"judged\"`" + `
 }
 
 var (

@@ -114,8 +114,8 @@ func (s *echoState) handler() *api.ZzEcho {
 	}
 }
 
-// runEcho sends every Echo call to the generated server.
-func runEcho(p plan, opts ...idemrt.Option) []echoResult {
+// newEchoState knows the calls of the plan by client method.
+func newEchoState(p plan) *echoState {
 	s := &echoState{calls: map[string]call{}}
 	for _, cl := range p.Calls {
 		s.calls[cl.Method] = cl
@@ -123,6 +123,12 @@ func runEcho(p plan, opts ...idemrt.Option) []echoResult {
 			s.calls[cl.StreamMethod] = cl
 		}
 	}
+	return s
+}
+
+// runEcho sends every Echo call to the generated server.
+func runEcho(p plan, opts ...idemrt.Option) []echoResult {
+	s := newEchoState(p)
 	srv, err := api.NewServer(s.handler(), idemsrv.WithoutLedger())
 	if err != nil {
 		return []echoResult{{Op: "NewServer", Outcome: "error", Detail: err.Error()}}

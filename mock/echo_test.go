@@ -338,6 +338,7 @@ func writeEcho(t *testing.T, dir string) (served map[string]bool, gaps map[strin
 	writeFile(t, filepath.Join(dir, "echo.go"), []byte(echoHarnessSource))
 	writeFile(t, filepath.Join(dir, "echo_media.go"), []byte(echoMediaSource))
 	writeFile(t, filepath.Join(dir, "echo_diff.go"), []byte(echoDiffSource))
+	writeFile(t, filepath.Join(dir, "judge.go"), []byte(echoJudgeSource))
 	return served, gaps
 }
 

@@ -22,7 +22,10 @@ import (
 // keyOf finds a keyed operation's key header: x-idempotent {key: {in:
 // header, name}} on the operation or its path item, or a declared
 // Idempotency-Key header parameter. optional says the key may be absent
-// (only a declared, not required parameter allows that).
+// (only a declared, not required parameter allows that). x-idempotent:
+// true or false says the operation is not keyed, whatever it declares: an
+// Idempotency-Key parameter is then an ordinary header, as the generated
+// client sends it (the key-parameter-ignored rule of docs/extensions.md).
 func keyOf(item *openapi3.PathItem, op *openapi3.Operation) (string, bool) {
 	for _, ext := range []map[string]any{op.Extensions, item.Extensions} {
 		v, ok := ext["x-idempotent"]
@@ -31,7 +34,7 @@ func keyOf(item *openapi3.PathItem, op *openapi3.Operation) (string, bool) {
 		}
 		obj, ok := v.(map[string]any)
 		if !ok {
-			break // true/false: not keyed by the extension
+			return "", false
 		}
 		key, _ := obj["key"].(map[string]any)
 		name, _ := key["name"].(string)

@@ -653,3 +653,20 @@ func TestMultipartPartsOfUndecodableTypes(t *testing.T) {
 		t.Errorf("without the required name part: %d, want 400", s)
 	}
 }
+
+// TestBooleanIdempotentOverridesTheKeyHeader: under x-idempotent: true a
+// declared Idempotency-Key header is an ordinary one (the generated client
+// sends it as any header), so the mock keeps no ledger for it: the same
+// value with another payload executes again instead of answering 422.
+func TestBooleanIdempotentOverridesTheKeyHeader(t *testing.T) {
+	srv := idemgenmock.Start(t, "../testdata/specs/webhooks.yaml")
+	for _, body := range []string{`{"amount":1}`, `{"amount":2}`} {
+		resp, b := do(t, "POST", srv.URL+"/payments", body, "Idempotency-Key", "same")
+		if resp.StatusCode != http.StatusCreated || resp.Header.Get("Idempotent-Replayed") != "" {
+			t.Fatalf("%s: %d %s replayed=%q, want 201 and no replay", body, resp.StatusCode, b, resp.Header.Get("Idempotent-Replayed"))
+		}
+	}
+	if st := srv.Stats().Operations["createPayment"]; st.Executions != 2 {
+		t.Errorf("stats %+v: want 2 executions", st)
+	}
+}
