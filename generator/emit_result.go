@@ -36,7 +36,7 @@ func (g *gen) returns(op *ir.Operation) (jen.Code, func(jen.Code) jen.Code) {
 // response that declares several kinds of media adds Text or Bytes for its
 // string and []byte bodies (Body200Text, or BodyText on the first status).
 func resultFields(op *ir.Operation) ([]respBody, map[string]string) {
-	distinct := distinctBodies(successBodies(op))
+	distinct := distinctBodies(resultBodies(op))
 	names := map[string]string{}
 	used := namespace{"StatusCode": true, "ContentType": true}
 	for i, b := range distinct {
@@ -212,11 +212,6 @@ func (g *gen) emitDecodeResult(op *ir.Operation) []jen.Code {
 		out = append(out, jen.Qual(wirePath, "HeaderInto").Call(jen.Id("resp").Dot("Header"), jen.Lit(h.Name),
 			jen.Op("&").Id("out").Dot(used.claim(h.GoName, "Header"))))
 	}
-	if len(redirectResponses(op)) > 0 && len(successBodies(op)) > 0 {
-		// A declared redirect has no body to decode, whatever the 2xx has.
-		out = append(out, jen.If(jen.Id("resp").Dot("StatusCode").Op("/").Lit(100).Op("==").Lit(3)).Block(
-			jen.Qual(rtPath, "Discard").Call(jen.Id("resp")), jen.Return(jen.Id("out"), jen.Nil())))
-	}
 	out = append(out, decodeBodies(op, names))
 	return append(out,
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -224,33 +219,14 @@ func (g *gen) emitDecodeResult(op *ir.Operation) []jen.Code {
 }
 
 // decodeBodies decodes the body into the field of its status's type: a
-// switch on the status when statuses decode differently, the first one's
-// way as the default.
+// switch on the status when statuses decode differently (byStatus), the
+// first one's way as the default; a declared redirect without a body is
+// discarded.
 func decodeBodies(op *ir.Operation, names map[string]string) jen.Code {
-	groups := responseGroups(successBodies(op))
-	if len(groups) == 0 {
-		return jen.Qual(rtPath, "Discard").Call(jen.Id("resp"))
-	}
-	first := decodeGroup(groups[0], names)
-	if len(groups) == 1 {
-		return first
-	}
-	var cases []jen.Code
-	for _, grp := range groups[1:] {
-		if groupSignature(grp) == groupSignature(groups[0]) {
-			continue // the default case decodes it the same way
-		}
-		r := grp[0].resp
-		cond := jen.Id("resp").Dot("StatusCode").Op("==").Lit(r.Status)
-		if r.Class > 0 {
-			cond = jen.Id("resp").Dot("StatusCode").Op("/").Lit(100).Op("==").Lit(r.Class)
-		}
-		cases = append(cases, jen.Case(cond).Block(decodeGroup(grp, names)))
-	}
-	if len(cases) == 0 {
-		return first
-	}
-	return jen.Switch().Block(append(cases, jen.Default().Block(first))...)
+	status := func() *jen.Statement { return jen.Id("resp").Dot("StatusCode") }
+	each := func(grp []respBody) jen.Code { return decodeGroup(grp, names) }
+	return byStatus(status, responseGroups(resultBodies(op)), bodilessRedirects(op), each,
+		jen.Qual(rtPath, "Discard").Call(jen.Id("resp")))
 }
 
 // responseGroups splits bodies (in IR order) into one group per response.

@@ -226,7 +226,7 @@ func (g *gen) emitRespond(op *ir.Operation) []jen.Code {
 	}
 	used := namespace{"StatusCode": true}
 	_, names := resultFields(op)
-	for _, b := range distinctBodies(successBodies(op)) {
+	for _, b := range distinctBodies(resultBodies(op)) {
 		used[names[b.key]] = true
 	}
 	for _, h := range successHeaders(op) {
@@ -237,29 +237,13 @@ func (g *gen) emitRespond(op *ir.Operation) []jen.Code {
 }
 
 // writeBodies writes the field of the status's body type: a switch on the
-// status when statuses carry different types, the first one's otherwise.
+// status when statuses carry different types (byStatus), the first one's
+// otherwise; a declared redirect without a body is written empty.
 func writeBodies(op *ir.Operation, names map[string]string) jen.Code {
-	groups := responseGroups(successBodies(op))
-	if len(groups) == 0 {
-		return jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Id("st"))
-	}
-	first := writeGroup(groups[0], jen.Id("st"), names)
-	var cases []jen.Code
-	for _, grp := range groups[1:] {
-		if groupSignature(grp) == groupSignature(groups[0]) {
-			continue
-		}
-		r := grp[0].resp
-		cond := jen.Id("st").Op("==").Lit(r.Status)
-		if r.Class > 0 {
-			cond = jen.Id("st").Op("/").Lit(100).Op("==").Lit(r.Class)
-		}
-		cases = append(cases, jen.Case(cond).Block(writeGroup(grp, jen.Id("st"), names)))
-	}
-	if len(cases) == 0 {
-		return first
-	}
-	return jen.Switch().Block(append(cases, jen.Default().Block(first))...)
+	status := func() *jen.Statement { return jen.Id("st") }
+	each := func(grp []respBody) jen.Code { return writeGroup(grp, jen.Id("st"), names) }
+	return byStatus(status, responseGroups(resultBodies(op)), bodilessRedirects(op), each,
+		jen.Qual(srvPath, "WriteEmpty").Call(jen.Id("w"), jen.Id("st")))
 }
 
 // writeBody writes one body of kind b.kind:

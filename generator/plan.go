@@ -173,6 +173,35 @@ func successBodies(op *ir.Operation) []respBody {
 	return out
 }
 
+// resultBodies are the bodies an <Op>Result holds: the success bodies, then
+// those the declared redirects carry (a 307 whose JSON body names where to
+// go, say). A redirect is handed back unfollowed, so its body is the
+// caller's to read.
+func resultBodies(op *ir.Operation) []respBody {
+	out := successBodies(op)
+	for _, r := range redirectResponses(op) {
+		if bs := responseBodies(r); len(bs) > 0 {
+			// One kind (JSON first): a redirect's media type is not
+			// negotiated.
+			b := bs[0]
+			b.multi = false
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// bodilessRedirects lists the declared redirects that carry no body.
+func bodilessRedirects(op *ir.Operation) []*ir.Response {
+	var out []*ir.Response
+	for _, r := range redirectResponses(op) {
+		if len(responseBodies(r)) == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // responseBodies groups a response's media types by how they decode: JSON
 // into the model (application/json preferred over other +json types), text/*
 // into a string, anything else into bytes. A response without content has
@@ -278,7 +307,7 @@ func successHeaders(op *ir.Operation) []*ir.Header {
 // when its main method decodes the answer and it declares success headers
 // or success bodies of different types.
 func needsResult(op *ir.Operation) bool {
-	return mainShape(op) == shapePlain && (len(successHeaders(op)) > 0 || len(distinctBodies(successBodies(op))) > 1 ||
+	return mainShape(op) == shapePlain && (len(successHeaders(op)) > 0 || len(distinctBodies(resultBodies(op))) > 1 ||
 		len(redirectResponses(op)) > 0)
 }
 

@@ -103,6 +103,64 @@ func (o *DocumentUpload) UnmarshalJSON(data []byte) error {
 	return wire.UnmarshalExtra(data, &o.AdditionalProperties, "caption", "expand", "file", "labels", "link", "metadata")
 }
 
+// ExportLink is an object.
+type ExportLink struct {
+	URL string `json:"url"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ExportLink) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ExportLink declares is never written from them.
+func (o *ExportLink) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// ExportState is an object.
+type ExportState struct {
+	State ExportStateState `json:"state"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o ExportState) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// ExportState declares is never written from them.
+func (o *ExportState) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// ExportStateState is an enumeration.
+type ExportStateState string
+
+// The values of ExportStateState the API document lists.
+const (
+	ExportStateStateQueued  ExportStateState = "queued"
+	ExportStateStateRunning ExportStateState = "running"
+)
+
+// IsKnown reports whether e is one of the values the API document lists.
+func (e ExportStateState) IsKnown() bool {
+	return wire.Known(e, ExportStateStateQueued, ExportStateStateRunning)
+}
+
 // Problem is an object.
 type Problem struct {
 	Title *string `json:"title,omitempty"`

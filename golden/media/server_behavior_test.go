@@ -26,6 +26,8 @@ type mediaEcho struct {
 	upload media.DocumentUpload
 	file   []byte
 	report *media.GetReportResult
+	// link is what GetExportLink answers.
+	link *media.GetExportLinkResult
 }
 
 func (e *mediaEcho) CancelSearch(_ context.Context, body *media.CancelSearchRequest, p media.CancelSearchParams) error {
@@ -39,6 +41,10 @@ func (e *mediaEcho) CreateExport(context.Context) (*media.Document, error) {
 
 func (e *mediaEcho) GetExport(_ context.Context, p media.GetExportParams) (*media.Document, error) {
 	return &media.Document{ID: p.ID}, nil
+}
+
+func (e *mediaEcho) GetExportLink(context.Context, media.GetExportLinkParams) (*media.GetExportLinkResult, error) {
+	return e.link, nil
 }
 
 func (e *mediaEcho) StartLogin(context.Context) (*media.StartLoginResult, error) {

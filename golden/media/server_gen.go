@@ -21,6 +21,8 @@ type Handler interface {
 	CreateExport(ctx context.Context) (*Document, error)
 	// GetExport serves GET /exports/{id} (operation "getExport").
 	GetExport(ctx context.Context, params GetExportParams) (*Document, error)
+	// GetExportLink serves GET /exports/{id}/link (operation "getExportLink").
+	GetExportLink(ctx context.Context, params GetExportLinkParams) (*GetExportLinkResult, error)
 	// GetReport serves GET /reports/{report_id} (operation "getReport").
 	GetReport(ctx context.Context, params GetReportParams) (*GetReportResult, error)
 	// PutBlob serves PUT /blobs/{name} (operation "putBlob").
@@ -57,6 +59,9 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	if err := e.Handle(getExportRoute, s.serveGetExport); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(getExportLinkRoute, s.serveGetExportLink); err != nil {
 		return nil, err
 	}
 	if err := e.Handle(getReportRoute, s.serveGetReport); err != nil {
@@ -142,6 +147,41 @@ func (s *Server) serveGetExport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.WriteJSON(w, 200, out)
+}
+
+// getExportLinkRoute is what the server checks for GetExportLink before its handler runs.
+var getExportLinkRoute = idemsrv.Route{
+	Op:        &getExportLinkOp,
+	Anonymous: true,
+}
+
+// serveGetExportLink decodes a GetExportLink request, calls the handler and writes its answer.
+func (s *Server) serveGetExportLink(w http.ResponseWriter, r *http.Request) {
+	var params GetExportLinkParams
+	d := s.engine.Decode(w, r)
+	d.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, 0, &params.ID)
+	if d.Failed() {
+		return
+	}
+	out, err := s.h.GetExportLink(r.Context(), params)
+	if err != nil {
+		s.engine.WriteError(w, r, &getExportLinkRoute, err)
+		return
+	}
+	if out == nil {
+		s.engine.WriteError(w, r, &getExportLinkRoute, idemsrv.ErrNilResult)
+		return
+	}
+	idemsrv.SetHeader(w, "Location", out.Location)
+	st := idemsrv.Status(out.StatusCode, 200)
+	switch {
+	case st == 303:
+		idemsrv.WriteJSON(w, st, out.Body303)
+	case st == 304:
+		idemsrv.WriteEmpty(w, st)
+	default:
+		idemsrv.WriteJSON(w, st, out.Body)
+	}
 }
 
 // getReportRoute is what the server checks for GetReport before its handler runs.
