@@ -121,9 +121,7 @@ func (s *Server) checkBody(r *http.Request, rt *route, body []byte, opts *openap
 	}
 	switch {
 	case mt == "multipart/form-data":
-		// kin-openapi stops at the first part it cannot decode; the
-		// required parts are checked here whatever it reads.
-		return missingParts(media, ct, body), nil
+		return validateMultipart(media, ct, body, opts), nil
 	case mt == "application/x-www-form-urlencoded":
 		// Nested forms (a[b][0]=v) are beyond kin-openapi's decoder:
 		// the mock decodes and validates them itself.
@@ -188,7 +186,7 @@ func missingParts(media *openapi3.MediaType, ct string, body []byte) []FieldErro
 	}
 	seen := map[string]bool{}
 	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	for n := 0; n < 10000; n++ {
+	for n := 0; n < maxParts; n++ {
 		part, err := mr.NextPart()
 		if err != nil {
 			break
@@ -277,6 +275,15 @@ func validateForm(rt *route, media *openapi3.MediaType, body []byte) []FieldErro
 	form, ok := decodeForm(body)
 	if !ok {
 		return []FieldError{{In: "body", Reason: "not a valid form (application/x-www-form-urlencoded) body"}}
+	}
+	return validateFormValue(media, form)
+}
+
+// validateFormValue validates a decoded form (or multipart body) against
+// the media type's schema, its strings first given the schema's types.
+func validateFormValue(media *openapi3.MediaType, form map[string]any) []FieldError {
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return nil
 	}
 	v := coerceForm(form, media.Schema, 0)
 	opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}, formatOpts...)
