@@ -14,7 +14,8 @@ import (
 
 // filesSpec is Stripe's POST /v1/files in small: a closed multipart schema
 // whose list and object travel as deepObject parts (expand[0],
-// file_link_data[create]).
+// file_link_data[create]); with OpenAI's untyped model (an anyOf of a
+// string and an enumeration) and a JSON part its encoding declares.
 const filesSpec = `openapi: 3.0.3
 info: {title: files, version: "1"}
 paths:
@@ -29,6 +30,7 @@ paths:
             encoding:
               expand: {style: deepObject, explode: true}
               file_link_data: {style: deepObject, explode: true}
+              metadata: {contentType: application/json}
             schema:
               type: object
               additionalProperties: false
@@ -43,6 +45,14 @@ paths:
                   properties:
                     create: {type: boolean}
                     expires_at: {type: integer}
+                model:
+                  anyOf:
+                    - {type: string}
+                    - {type: string, enum: [whisper-1]}
+                metadata:
+                  type: object
+                  properties:
+                    pages: {type: integer}
       responses:
         "200":
           description: The file.
@@ -51,11 +61,13 @@ paths:
               schema: {type: object, properties: {id: {type: string}}}
 `
 
-// TestNestedMultipartPartsAreValidatedAsTheirProperty: part names that
+// TestMultipartPartsAreValidatedAsTheirProperties: part names that
 // nest are read as the list and object they stand for, so a closed schema
 // accepts them and their values are checked (kin-openapi's decoder alone
-// refused expand[0] as an undefined property and checked nothing in it).
-func TestNestedMultipartPartsAreValidatedAsTheirProperty(t *testing.T) {
+// refused expand[0] as an undefined property and checked nothing in it); a
+// text part of an untyped schema is text (kin-openapi read it as null), and
+// a part its encoding declares JSON is decoded as JSON.
+func TestMultipartPartsAreValidatedAsTheirProperties(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "files.yaml")
 	if err := os.WriteFile(path, []byte(filesSpec), 0o644); err != nil {
 		t.Fatal(err)
@@ -74,14 +86,16 @@ func TestNestedMultipartPartsAreValidatedAsTheirProperty(t *testing.T) {
 		return resp.StatusCode, string(body)
 	}
 	if st, body := post([2]string{"purpose", "dispute_evidence"}, [2]string{"expand[0]", "links"}, [2]string{"expand[1]", "owner"},
-		[2]string{"file_link_data[create]", "true"}, [2]string{"file_link_data[expires_at]", "1700000000"}); st != http.StatusOK {
+		[2]string{"file_link_data[create]", "true"}, [2]string{"file_link_data[expires_at]", "1700000000"},
+		[2]string{"model", "whisper-1"}, [2]string{"metadata", `{"pages":3}`}); st != http.StatusOK {
 		t.Fatalf("valid nested parts: %d %s, want 200", st, body)
 	}
 	for name, bad := range map[string][][2]string{
-		"an item too long":      {{"purpose", "dispute_evidence"}, {"expand[0]", "far-too-long"}},
-		"a boolean that is not": {{"purpose", "dispute_evidence"}, {"file_link_data[create]", "maybe"}},
-		"an undeclared member":  {{"purpose", "dispute_evidence"}, {"file_link_data[create]", "true"}, {"other[x]", "1"}},
-		"a missing required":    {{"expand[0]", "links"}},
+		"an item too long":            {{"purpose", "dispute_evidence"}, {"expand[0]", "far-too-long"}},
+		"a boolean that is not":       {{"purpose", "dispute_evidence"}, {"file_link_data[create]", "maybe"}},
+		"an undeclared member":        {{"purpose", "dispute_evidence"}, {"file_link_data[create]", "true"}, {"other[x]", "1"}},
+		"a missing required":          {{"expand[0]", "links"}},
+		"a JSON part of another type": {{"purpose", "dispute_evidence"}, {"metadata", `{"pages":"three"}`}},
 	} {
 		if st, body := post(bad...); st != http.StatusBadRequest || !strings.Contains(body, "invalid-request") {
 			t.Errorf("%s: %d %s, want a 400 invalid-request", name, st, body)

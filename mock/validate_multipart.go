@@ -14,71 +14,80 @@ import (
 // maxParts bounds the parts read from one multipart body.
 const maxParts = 10000
 
-// validateMultipart checks a multipart body. One whose part names nest
-// (expand[0], link[pages]: a deepObject encoding, as Stripe's clients and
-// ours send it) is read and validated here, as a form is: kin-openapi's
-// decoder takes each nested name for a property of its own, unknown to the
-// schema. Any other is left to kin-openapi, with the required parts
-// checked here whatever it reads (it stops at the first part it cannot
-// decode).
+// validateMultipart checks a multipart body by reading it here, as a form
+// is read: kin-openapi's decoder takes a nested part name (expand[0],
+// file_link_data[create]: a deepObject encoding, as Stripe's clients and
+// ours send it) for a property of its own, unknown to the schema, reads a
+// text part whose schema has no type (OpenAI's model: anyOf of a string
+// and an enumeration) as null, and stops at a part in a media type it
+// cannot decode (text/markdown). A body that is not well-formed multipart
+// is left to kin-openapi, with the required parts checked here.
 func validateMultipart(media *openapi3.MediaType, ct string, body []byte, opts *openapi3filter.Options) []FieldError {
-	form, nested, ok := nestedParts(ct, body)
-	if !nested || !ok {
+	form, ok := readParts(media, ct, body)
+	if !ok {
 		return missingParts(media, ct, body)
 	}
 	opts.ExcludeRequestBody = true
 	return validateFormValue(media, form)
 }
 
-// nestedParts reads a multipart body into the value its parts stand for,
+// readParts reads a multipart body into the value its parts stand for,
 // as decodeForm reads a form: a file part is its content, a JSON part (by
-// its Content-Type) its decoded value, any other part its text. nested is
-// false, and nothing is built, when no part name nests.
-func nestedParts(ct string, body []byte) (form map[string]any, nested, ok bool) {
+// its Content-Type, else its encoding's) its decoded value, any other part
+// its text; a nested name (a[b], a[0]) builds the object or list.
+func readParts(media *openapi3.MediaType, ct string, body []byte) (map[string]any, bool) {
 	_, params, err := mime.ParseMediaType(ct)
 	if err != nil || params["boundary"] == "" {
-		return nil, false, false
+		return nil, false
 	}
-	type part struct {
-		path []string
-		v    any
-	}
-	var parts []part
+	form := map[string]any{}
 	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	for n := 0; n < maxParts; n++ {
+	for n := 0; ; n++ {
 		p, err := mr.NextPart()
 		if err == io.EOF {
-			break
+			return form, true
 		}
-		if err != nil {
-			return nil, nested, false
+		if err != nil || n == maxParts {
+			return nil, false
 		}
 		path, pathOK := formPath(p.FormName())
 		data, err := io.ReadAll(p)
 		if !pathOK || err != nil {
-			return nil, nested, false
+			return nil, false
 		}
-		nested = nested || len(path) > 1
-		parts = append(parts, part{path, partValue(p, data)})
-	}
-	if !nested {
-		return nil, false, true
-	}
-	form = map[string]any{}
-	for _, p := range parts {
-		if s, isText := p.v.(string); isText || len(p.path) > 1 {
-			insertForm(form, p.path, asText(p.v, s))
+		v := partValue(p, data, encodingType(media, path[0]))
+		if s, isText := v.(string); isText || len(path) > 1 {
+			insertForm(form, path, asText(v, s))
 			continue
 		}
-		form[p.path[0]] = p.v
+		switch old := form[path[0]].(type) {
+		case nil:
+			form[path[0]] = v
+		case []any:
+			form[path[0]] = append(old, v)
+		default:
+			form[path[0]] = []any{old, v}
+		}
 	}
-	return form, true, true
+}
+
+// encodingType is the content type the media type's encoding declares for
+// a property, if any.
+func encodingType(media *openapi3.MediaType, name string) string {
+	if e := media.Encoding[name]; e != nil {
+		return e.ContentType
+	}
+	return ""
 }
 
 // partValue is what one part carries: a JSON part's decoded value, else
 // its bytes as text.
-func partValue(p *multipart.Part, data []byte) any {
-	if p.FileName() == "" && isJSON(mediaBase(p.Header.Get("Content-Type"))) {
+func partValue(p *multipart.Part, data []byte, declared string) any {
+	ct := p.Header.Get("Content-Type")
+	if ct == "" {
+		ct = declared
+	}
+	if p.FileName() == "" && isJSON(mediaBase(ct)) {
 		var v any
 		if json.Unmarshal(data, &v) == nil {
 			return v
