@@ -94,6 +94,11 @@ func coerceForm(v any, ref *openapi3.SchemaRef, depth int) any {
 		return v
 	}
 	s := ref.Value
+	if x, isText := v.(string); isText && !s.Type.IsEmpty() && len(s.OneOf)+len(s.AnyOf) > 0 {
+		// A union under a type of its own (Discord's integer oneOf of
+		// constants): the type decides, the variants only narrow.
+		v = coerceString(x, s, depth)
+	}
 	if c, ok := coerceUnion(v, s, depth); ok {
 		return c
 	}

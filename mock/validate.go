@@ -24,6 +24,17 @@ var formatOpts = []openapi3.SchemaValidationOption{
 	openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
 }
 
+// schemaOpts are the options the mock's own request checks validate with:
+// as a request, every error, formats, and JSON Schema 2020-12 for an
+// OpenAPI 3.1 document (const, type lists), as openapi3filter does.
+func (rt *route) schemaOpts() []openapi3.SchemaValidationOption {
+	opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}, formatOpts...)
+	if rt.kroute != nil && rt.kroute.Spec != nil && rt.kroute.Spec.IsOpenAPI31OrLater() {
+		opts = append(opts, openapi3.EnableJSONSchema2020())
+	}
+	return opts
+}
+
 // problemBase prefixes the type URIs of the mock's own problems.
 const problemBase = "https://github.com/idemgen/idemgen/blob/main/docs/mock.md#"
 
@@ -90,7 +101,7 @@ func (s *Server) validateRequest(r *http.Request, rt *route, pathParams map[stri
 	if err != nil {
 		security = collect(err, &fields)
 	}
-	fields = dedupe(append(withDeepObjects(r, rt, fields), bodyFields...))
+	fields = dedupe(append(withOwnQueryParams(r, rt, fields), bodyFields...))
 	if len(fields) == 0 {
 		return nil
 	}
@@ -121,7 +132,7 @@ func (s *Server) checkBody(r *http.Request, rt *route, body []byte, opts *openap
 	}
 	switch {
 	case mt == "multipart/form-data":
-		return validateMultipart(media, ct, body, opts), nil
+		return validateMultipart(rt, media, ct, body, opts), nil
 	case mt == "application/x-www-form-urlencoded":
 		// Nested forms (a[b][0]=v) are beyond kin-openapi's decoder:
 		// the mock decodes and validates them itself.
@@ -135,20 +146,22 @@ func (s *Server) checkBody(r *http.Request, rt *route, body []byte, opts *openap
 	return nil, nil
 }
 
-// withDeepObjects puts the mock's verdict on deepObject parameters in
-// place of kin-openapi's, which refuses lists and nested objects in them.
-func withDeepObjects(r *http.Request, rt *route, fields []FieldError) []FieldError {
-	deep := deepObjectParams(rt)
-	if len(deep) == 0 {
+// withOwnQueryParams puts the mock's verdict on the query parameters
+// kin-openapi cannot decode in place of its own: deepObject ones (it
+// refuses lists and nested objects in them) and form ones whose schema is
+// a union (unionParams).
+func withOwnQueryParams(r *http.Request, rt *route, fields []FieldError) []FieldError {
+	deep, unions := deepObjectParams(rt), unionParams(rt)
+	if len(deep)+len(unions) == 0 {
 		return fields
 	}
 	kept := fields[:0]
 	for _, f := range fields {
-		if !(f.In == openapi3.ParameterInQuery && deep[f.Name] != nil) {
+		if !(f.In == openapi3.ParameterInQuery && (deep[f.Name] != nil || unions[f.Name] != nil)) {
 			kept = append(kept, f)
 		}
 	}
-	return append(kept, validateDeepObjects(r, deep)...)
+	return append(append(kept, validateDeepObjects(r, rt, deep)...), validateUnionParams(r, rt, unions)...)
 }
 
 // invalidRequest is the problem of a request with failing fields: 401 when
@@ -230,7 +243,7 @@ func deepObjectParams(rt *route) map[string]*openapi3.Parameter {
 
 // validateDeepObjects reads each deepObject parameter from the query as a
 // form key (name[a][0][b]=v) and validates it against its schema.
-func validateDeepObjects(r *http.Request, deep map[string]*openapi3.Parameter) []FieldError {
+func validateDeepObjects(r *http.Request, rt *route, deep map[string]*openapi3.Parameter) []FieldError {
 	var out []FieldError
 	q := r.URL.Query()
 	for _, name := range sortedKeys(deep) {
@@ -254,15 +267,23 @@ func validateDeepObjects(r *http.Request, deep map[string]*openapi3.Parameter) [
 			}
 			continue
 		}
-		v := coerceForm(form[name], p.Schema, 0)
-		opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}, formatOpts...)
-		if err := p.Schema.Value.VisitJSON(v, opts...); err != nil {
-			n := len(out)
-			schemaErrors(err, FieldError{In: "query", Name: name}, &out)
-			if len(out) == n {
-				out = append(out, FieldError{In: "query", Name: name, Reason: err.Error()})
-			}
-		}
+		out = append(out, validateParamValue(rt, p, form[name])...)
+	}
+	return out
+}
+
+// validateParamValue validates a query parameter's decoded value, its
+// strings first given the schema's types.
+func validateParamValue(rt *route, p *openapi3.Parameter, v any) []FieldError {
+	v = coerceForm(v, p.Schema, 0)
+	err := p.Schema.Value.VisitJSON(v, rt.schemaOpts()...)
+	if err == nil {
+		return nil
+	}
+	var out []FieldError
+	schemaErrors(err, FieldError{In: "query", Name: p.Name}, &out)
+	if len(out) == 0 {
+		out = append(out, FieldError{In: "query", Name: p.Name, Reason: err.Error()})
 	}
 	return out
 }
@@ -276,18 +297,17 @@ func validateForm(rt *route, media *openapi3.MediaType, body []byte) []FieldErro
 	if !ok {
 		return []FieldError{{In: "body", Reason: "not a valid form (application/x-www-form-urlencoded) body"}}
 	}
-	return validateFormValue(media, form)
+	return validateFormValue(rt, media, form)
 }
 
 // validateFormValue validates a decoded form (or multipart body) against
 // the media type's schema, its strings first given the schema's types.
-func validateFormValue(media *openapi3.MediaType, form map[string]any) []FieldError {
+func validateFormValue(rt *route, media *openapi3.MediaType, form map[string]any) []FieldError {
 	if media == nil || media.Schema == nil || media.Schema.Value == nil {
 		return nil
 	}
 	v := coerceForm(form, media.Schema, 0)
-	opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}, formatOpts...)
-	err := media.Schema.Value.VisitJSON(v, opts...)
+	err := media.Schema.Value.VisitJSON(v, rt.schemaOpts()...)
 	if err == nil {
 		return nil
 	}

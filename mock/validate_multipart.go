@@ -22,13 +22,13 @@ const maxParts = 10000
 // and an enumeration) as null, and stops at a part in a media type it
 // cannot decode (text/markdown). A body that is not well-formed multipart
 // is left to kin-openapi, with the required parts checked here.
-func validateMultipart(media *openapi3.MediaType, ct string, body []byte, opts *openapi3filter.Options) []FieldError {
+func validateMultipart(rt *route, media *openapi3.MediaType, ct string, body []byte, opts *openapi3filter.Options) []FieldError {
 	form, ok := readParts(media, ct, body)
 	if !ok {
 		return missingParts(media, ct, body)
 	}
 	opts.ExcludeRequestBody = true
-	return validateFormValue(media, form)
+	return validateFormValue(rt, media, form)
 }
 
 // readParts reads a multipart body into the value its parts stand for,
