@@ -62,7 +62,9 @@ func formPath(key string) ([]string, bool) {
 	return path, true
 }
 
-func insertForm(m map[string]any, path []string, v string) {
+// insertForm puts v at path in m; a second value at one place makes a
+// list. v is a string from a form, or any decoded value (a JSON part).
+func insertForm(m map[string]any, path []string, v any) {
 	k := path[0]
 	if len(path) == 1 || (len(path) == 2 && path[1] == "") {
 		switch old := m[k].(type) {
@@ -74,7 +76,7 @@ func insertForm(m map[string]any, path []string, v string) {
 			}
 		case []any:
 			m[k] = append(old, v)
-		case string:
+		default:
 			m[k] = []any{old, v}
 		}
 		return

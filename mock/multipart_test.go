@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,5 +101,41 @@ func TestMultipartPartsAreValidatedAsTheirProperties(t *testing.T) {
 		if st, body := post(bad...); st != http.StatusBadRequest || !strings.Contains(body, "invalid-request") {
 			t.Errorf("%s: %d %s, want a 400 invalid-request", name, st, body)
 		}
+	}
+}
+
+// TestHostileMultipartIsBounded: a part name nested past the form depth
+// and a body of more parts than the mock reads are refused, in bounded
+// work, not decoded.
+func TestHostileMultipartIsBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "files.yaml")
+	if err := os.WriteFile(path, []byte(filesSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := idemgenmock.Start(t, path)
+	send := func(names []string) (int, string) {
+		var b bytes.Buffer
+		w := multipart.NewWriter(&b)
+		w.SetBoundary("b") // parts of 50 bytes: 10,000 fit the 1 MiB bound
+		w.WriteField("purpose", "dispute_evidence")
+		fw, _ := w.CreateFormFile("file", "a.png")
+		fw.Write([]byte("x"))
+		for _, n := range names {
+			w.WriteField(n, "1")
+		}
+		w.Close()
+		resp, body := do(t, "POST", srv.URL+"/v1/files", b.String(), "Content-Type", w.FormDataContentType())
+		return resp.StatusCode, string(body)
+	}
+	deep := "file_link_data" + strings.Repeat("[a]", 40)
+	if st, body := send([]string{deep}); st != http.StatusBadRequest {
+		t.Errorf("a name 40 deep: %d %s, want 400", st, body)
+	}
+	many := make([]string, 10001)
+	for i := range many {
+		many[i] = "e" + strconv.Itoa(i%10)
+	}
+	if st, body := send(many); st != http.StatusBadRequest {
+		t.Errorf("10,003 parts: %d %.200s, want 400", st, body)
 	}
 }

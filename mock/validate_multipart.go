@@ -55,19 +55,7 @@ func readParts(media *openapi3.MediaType, ct string, body []byte) (map[string]an
 		if !pathOK || err != nil {
 			return nil, false
 		}
-		v := partValue(p, data, encodingType(media, path[0]))
-		if s, isText := v.(string); isText || len(path) > 1 {
-			insertForm(form, path, asText(v, s))
-			continue
-		}
-		switch old := form[path[0]].(type) {
-		case nil:
-			form[path[0]] = v
-		case []any:
-			form[path[0]] = append(old, v)
-		default:
-			form[path[0]] = []any{old, v}
-		}
+		insertForm(form, path, partValue(p, data, encodingType(media, path[0])))
 	}
 }
 
@@ -94,13 +82,4 @@ func partValue(p *multipart.Part, data []byte, declared string) any {
 		}
 	}
 	return string(data)
-}
-
-// asText is a part's value as form text: s when it is text, else its JSON.
-func asText(v any, s string) string {
-	if _, isText := v.(string); isText {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
