@@ -74,15 +74,24 @@ func (c *call) judge(s *sent) verdict {
 		return verdict{act: actFail}
 	}
 	if s.err == nil {
-		// A key the engine made has never been sent before this call's
-		// first send (a transport replay makes that send the second).
-		fresh := c.req.Key == "" && c.sends == 1
-		return decideStatus(c.op, s.resp.StatusCode, replayed(s.resp.Header), fresh, &s.adv)
+		return decideStatus(c.op, s.resp.StatusCode, replayed(s.resp.Header), c.keyAnswer(s), &s.adv)
 	}
 	if c.ctx.Err() != nil {
 		return c.ctxVerdict(s.written)
 	}
 	return decideError(c.op, s.written)
+}
+
+// keyAnswer reads what a keyed operation's 409 or 422 says about its key;
+// any other answer says nothing.
+func (c *call) keyAnswer(s *sent) keyAnswer {
+	if c.op.Safety != Keyed || !isKeyStatus(s.resp.StatusCode) || replayed(s.resp.Header) {
+		return keyUnsaid
+	}
+	// A key the engine made has never been sent before this call's first
+	// send (a transport replay makes that send the second).
+	fresh := c.req.Key == "" && c.sends == 1
+	return readKeyAnswer(s.resp, fresh, c.pol.ErrorBodyTimeout)
 }
 
 // replayed reports ReplayedHeader: true. The header is indexed directly,

@@ -34,8 +34,8 @@ func (op *Operation) safe() bool { return op.Safety == Idempotent || op.Safety =
 
 // decideStatus applies DESIGN.md section 4 to a response status: the
 // status table (decideTable), then the server's explicit word (heed).
-func decideStatus(op *Operation, status int, replayed, fresh bool, adv *advice) verdict {
-	return adv.heed(op, decideTable(op, status, replayed, fresh, adv.limited), replayed)
+func decideStatus(op *Operation, status int, replayed bool, key keyAnswer, adv *advice) verdict {
+	return adv.heed(op, decideTable(op, status, replayed, key, adv.limited), replayed)
 }
 
 // decideTable is the status table.
@@ -45,13 +45,14 @@ func decideStatus(op *Operation, status int, replayed, fresh bool, adv *advice) 
 // Stripe-style servers send it): a keyed operation's 409 or 422 is then the
 // business answer itself, final, not "in progress" or "key reused".
 //
-// fresh says the key was made by the engine for this call and this is the
-// call's first send: no earlier request with the key exists, so a 409
-// cannot be "in progress" and a 422 cannot be "key reused". They are the
-// operation's business answers (a conflict, a validation error).
+// key is what a keyed operation's 409 or 422 says about its key
+// (readKeyAnswer): the operation's own answer (a conflict, a validation
+// error) when the key is the engine's and this is its first send, or when
+// the server's problem type is not the idempotency layer's; else "key
+// reused" or "in progress", by the problem type or, without one, the status.
 //
 // limited says the answer carries a rate-limit signal (readAdvice).
-func decideTable(op *Operation, status int, replayed, fresh, limited bool) verdict {
+func decideTable(op *Operation, status int, replayed bool, key keyAnswer, limited bool) verdict {
 	// A gateway's 502/504 proves nothing about the origin, and a 409 on a
 	// keyed operation says the first attempt is still running.
 	unknown := status == http.StatusBadGateway || status == http.StatusGatewayTimeout
@@ -68,18 +69,30 @@ func decideTable(op *Operation, status int, replayed, fresh, limited bool) verdi
 		return verdict{act: actFail, rule: ErrPreconditionFailed}
 	case replayed:
 		return verdict{act: actReturn}
-	case op.Safety == Keyed && fresh && (status == http.StatusConflict || status == http.StatusUnprocessableEntity):
-		return verdict{act: actReturn}
-	case op.Safety == Keyed && status == http.StatusConflict:
-		return verdict{act: actRetry, why: ReasonInProgress, unknown: true}
-	case op.Safety == Keyed && status == http.StatusUnprocessableEntity:
-		return verdict{act: actFail, rule: ErrKeyReuse}
+	case op.Safety == Keyed && isKeyStatus(status):
+		return keyVerdict(status, key)
 	case op.Retryable.Contains(status) && (op.safe() || status == http.StatusTooManyRequests):
 		// limited here is a 503's exhausted quota: its reset is the wait,
 		// and a call that cannot wait for it says it was rate limited.
 		return verdict{act: actRetry, why: ReasonStatus, unknown: unknown, limited: limited}
 	}
 	return verdict{act: actReturn, unknown: unknown}
+}
+
+// isKeyStatus reports the statuses the idempotency layer answers a key with.
+func isKeyStatus(status int) bool {
+	return status == http.StatusConflict || status == http.StatusUnprocessableEntity
+}
+
+// keyVerdict decides a keyed operation's 409 or 422.
+func keyVerdict(status int, key keyAnswer) verdict {
+	switch {
+	case key == keyBusiness:
+		return verdict{act: actReturn}
+	case key == keyReused || key == keyUnsaid && status == http.StatusUnprocessableEntity:
+		return verdict{act: actFail, rule: ErrKeyReuse}
+	}
+	return verdict{act: actRetry, why: ReasonInProgress, unknown: true}
 }
 
 // heed applies the server's explicit word (Stripe-Should-Retry,

@@ -36,8 +36,9 @@
 //	412                                | ErrPreconditionFailed         | ErrPreconditionFailed
 //	keyed op: 409 (in progress)        | wait, retry with the same key | -
 //	keyed op: 422 (key reused)         | fail fast: ErrKeyReuse        | -
-//	keyed op, engine's key, first send:|                               |
-//	  409 or 422                       | return it (business answer)   | -
+//	keyed op: 409 or 422 with another  |                               |
+//	  problem type, or on the first    | return it (business answer)   | -
+//	  send of the engine's key         |                               |
 //	status in the op's retryable set   | retry                         | retry only if 429
 //	anything else                      | return it                     | return it
 //	Stripe-Should-Retry/x-should-retry | false: no retry; true: retry  | false: no retry; true: ignored
@@ -47,7 +48,11 @@
 // (Idempotent-Replayed: true) is the stored business answer of the key's
 // first execution, not the idempotency layer speaking: it is returned as is.
 // So is the 409 or 422 answering the first send of a key the engine made
-// (the caller gave none): nobody sent that key before.
+// (the caller gave none): nobody sent that key before. Otherwise an
+// application/problem+json answer's type decides: one ending in
+// /idempotency-key-reused is ErrKeyReuse, /request-in-progress is "in
+// progress", any other type is the operation's own answer; only an answer
+// without a problem type is read by its status alone.
 //
 // Before each retry the limits are checked in this order, and the first that
 // fails stops the call at once, without sleeping, naming itself in the error:
