@@ -75,8 +75,13 @@ func TestReleaseMatchesGoCommand(t *testing.T) {
 	if tags := strings.Fields(git(clone, "tag", "--points-at", "HEAD")); !slices.Equal(tags, want) {
 		t.Fatalf("tags on the release commit: %v, want %v", tags, want)
 	}
+	// PROXYDIR relative to the caller's directory, which is not the
+	// repository's: the proxy lands there, and nothing in the clone.
 	proxy := filepath.Join(tmp, "proxy")
-	runCmd(t, clone, env, "bash", "scripts/release", "--dry-run", version, proxy)
+	runCmd(t, tmp, env, "bash", filepath.Join(clone, "scripts", "release"), "--dry-run", version, "proxy")
+	if _, err := os.Stat(filepath.Join(proxy, "github.com")); err != nil {
+		t.Fatalf("the dry run's relative PROXYDIR: %v", err)
+	}
 	if out := git(clone, "status", "--porcelain"); out != "" {
 		t.Errorf("the dry run changed the clone:\n%s", out)
 	}
