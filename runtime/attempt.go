@@ -30,6 +30,8 @@ type sent struct {
 	// unsent: nothing was sent (an editor failed, or the context ended
 	// before the send); no record is made.
 	unsent bool
+	// reached: the Doer was called (middleware may answer without it).
+	reached bool
 	// emitted: the attempt's record already went out, before the wait that
 	// follows it; a call that ends during that wait re-sends it as final.
 	emitted bool
@@ -85,7 +87,7 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 		return s
 	}
 	s.ctx = ctx
-	s.resp, s.err = c.r.doer.Do(hr)
+	s.resp, s.reached, s.err = c.do(hr)
 	c.afterSend(&s, ctx, tr)
 	return s
 }
@@ -178,9 +180,11 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 	}
 	if s.err != nil {
 		s.resp = nil
-		// No GetConn event: the doer gives no trace information, so the
-		// request may have been sent; the safe reading is "unknown".
-		s.written = writes > 0 || (gets == 0 && !c.r.traced)
+		// No GetConn event: the doer gives no trace information (or a
+		// middleware sent the request without the attempt's trace), so
+		// the request may have been sent; the safe reading is "unknown".
+		// A middleware that never called next sent nothing.
+		s.written = s.reached && (writes > 0 || gets == 0 && (!c.r.traced || len(c.cfg.middleware) > 0))
 		s.timedOut = isTimeout(s.err) || (ctx.Err() != nil && c.ctx.Err() == nil)
 		s.rec.Err = s.err
 		return

@@ -60,6 +60,8 @@ type callConfig struct {
 	query  []string // name, value pairs
 	fields []jsonField
 	resp   **http.Response
+	// middleware wraps every attempt's send, the client's first.
+	middleware []Middleware
 }
 
 type runnerFunc func(*Runner)

@@ -138,6 +138,7 @@ func (r *Runner) newCall(op *Operation, req *Request, opts []CallOption) *call {
 func withOptions(cfg callConfig, opts []CallOption) *callConfig {
 	// The defaults' slices are shared: a call's appends must copy them.
 	cfg.headers, cfg.query, cfg.fields = slices.Clip(cfg.headers), slices.Clip(cfg.query), slices.Clip(cfg.fields)
+	cfg.middleware = slices.Clip(cfg.middleware)
 	for _, o := range opts {
 		if o != nil {
 			o.applyCall(&cfg)

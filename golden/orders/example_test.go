@@ -59,3 +59,38 @@ func ExampleClient_UpdateOrder() {
 	}
 	// Output: 412 order changed
 }
+
+// Middleware sees every attempt after the key and credentials are set: here
+// it logs them and tags the request. The server sheds the first attempt, so
+// the middleware runs twice, with the same key.
+func ExampleWithMiddleware() {
+	attempts := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if attempts++; attempts == 1 {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		json.NewEncoder(w).Encode(orders.Payment{ID: "pay_1", Status: orders.PaymentStatusAuthorized})
+	}))
+	defer srv.Close()
+
+	logAttempt := func(req *http.Request, next idemrt.MiddlewareNext) (*http.Response, error) {
+		req.Header.Set("X-Trace", "checkout")
+		resp, err := next(req)
+		if err == nil {
+			fmt.Println(req.Header.Get("Idempotency-Key"), req.Header.Get("Authorization"), resp.StatusCode)
+		}
+		return resp, err
+	}
+	c, _ := orders.NewClient(srv.URL, orders.WithBearerAuth("token"), idemrt.WithMiddleware(logAttempt))
+	pay, err := c.CreatePayment(context.Background(), orders.PaymentRequest{OrderID: "o1", Amount: 500, Currency: "EUR"},
+		orders.CreatePaymentParams{IdempotencyKey: "checkout-7f3a"})
+	fmt.Println(pay.ID, err)
+	// Output:
+	// checkout-7f3a Bearer token 503
+	// checkout-7f3a Bearer token 201
+	// pay_1 <nil>
+}
