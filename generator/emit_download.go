@@ -37,9 +37,15 @@ func (g *gen) emitDownload(op *ir.Operation, name string) jen.Code {
 	call := jen.Qual(rtPath, "Download").Call(jen.Id("ctx"), jen.Id("c").Dot("runner"),
 		jen.Op("&").Id(g.opNames[op].contract), jen.Id("req"), jen.Id("opts").Op("..."))
 	body = append(body, g.returnWithErrorModel(op, "out", call)...)
-	ret := jen.Params(jen.Op("*").Qual(rtPath, "Body"), jen.Error())
+	ret := downloadResults()
 	return downloadDoc(op, name, types).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(g.methodArgs(op)...).Add(ret).Block(body...)
+}
+
+// downloadResults is the result list of a download method:
+// (*idemrt.Body, error).
+func downloadResults() jen.Code {
+	return jen.Params(jen.Op("*").Qual(rtPath, "Body"), jen.Error())
 }
 
 // downloadDoc is the doc comment of a download method: what it reads and

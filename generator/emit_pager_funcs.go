@@ -17,9 +17,7 @@ import (
 //	}
 func (g *gen) emitIter(plan *pagerPlan, name, method string, elem jen.Code) jen.Code {
 	op, ids := plan.op, g.opNames[plan.op]
-	args := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
-	args = append(args, g.pagerArgs(op)...)
-	args = append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
+	args := g.iterParams(op)
 	var doc *jen.Statement
 	if method == "Items" {
 		doc = g.commentLead(true, fmt.Sprintf("%s iterates the items of every page of %s (%s).", name, op.GoName, pagingWhat(plan.pag)),
@@ -30,8 +28,21 @@ func (g *gen) emitIter(plan *pagerPlan, name, method string, elem jen.Code) jen.
 		doc = g.commentLead(true, fmt.Sprintf("%s iterates the pages of %s, with their metadata; see %s.", name, op.GoName, ids.iter))
 	}
 	return doc.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(args...).
-		Qual("iter", "Seq2").Types(elem, jen.Error()).Block(
+		Add(iterResults(elem)).Block(
 		jen.Return(jen.Id("c").Dot(ids.pager).Call(g.pagerCallArgs(op)...).Dot(method).Call(jen.Id("ctx"))))
+}
+
+// iterParams are the parameters of an iterator method: ctx, the page
+// method's body and params, opts.
+func (g *gen) iterParams(op *ir.Operation) []jen.Code {
+	args := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+	args = append(args, g.pagerArgs(op)...)
+	return append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
+}
+
+// iterResults is an iterator method's result: iter.Seq2[elem, error].
+func iterResults(elem jen.Code) jen.Code {
+	return jen.Qual("iter", "Seq2").Types(elem, jen.Error())
 }
 
 // pagerArgs are the body and params arguments of the page method.

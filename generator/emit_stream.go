@@ -52,9 +52,15 @@ func (g *gen) emitStream(op *ir.Operation, name string) jen.Code {
 	open := jen.Qual(rtPath, "OpenStream").Types(event.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("runner"),
 		jen.Op("&").Id(g.opNames[op].contract), jen.Id("req"), jen.Qual(rtPath, framingConst(m.Framing)), jen.Id("opts").Op("..."))
 	body = append(body, g.returnWithErrorModel(op, "s", open)...)
-	ret := jen.Params(jen.Op("*").Qual(rtPath, "Stream").Types(event), jen.Error())
+	ret := streamResults(event)
 	return g.streamDoc(op, name, m).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(g.methodArgs(op)...).Add(ret).Block(body...)
+}
+
+// streamResults is the result list of a method that opens a stream of
+// event: (*idemrt.Stream[event], error).
+func streamResults(event jen.Code) jen.Code {
+	return jen.Params(jen.Op("*").Qual(rtPath, "Stream").Types(event), jen.Error())
 }
 
 // eventType is the Go type of one event: the event schema's, or string when

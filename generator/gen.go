@@ -88,7 +88,7 @@ func newGen(api *ir.API, cfg Config) *gen {
 // each operation's types, then the schemas (renamed with a "Model" suffix on
 // collision), then enum constants.
 func (g *gen) reserveNames(ops []*ir.Operation) {
-	for _, n := range []string{"Client", "NewClient", "DefaultServerURL"} {
+	for _, n := range []string{"Client", "NewClient", "DefaultServerURL", "API"} {
 		g.ns.claim(n, "")
 	}
 	g.reserveWebhooks()

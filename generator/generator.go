@@ -121,7 +121,8 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	jobs := []renderJob{{name: "client_gen.go", build: g.clientFile}, chunked("models_gen.go", g.api.Schemas, modelsPerChunk, g.modelPieces)}
+	jobs := []renderJob{{name: "client_gen.go", build: g.clientFile}, chunked("models_gen.go", g.api.Schemas, modelsPerChunk, g.modelPieces),
+		{name: "api_gen.go", build: func() *jen.File { return g.apiFile(ops) }}}
 	for _, grp := range groupByFile(ops) {
 		jobs = append(jobs, chunked(grp.name, grp.ops, opsPerChunk, g.opPieces))
 	}
