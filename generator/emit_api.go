@@ -39,7 +39,7 @@ func (g *gen) emitAPI(ops []*ir.Operation) jen.Code {
 	for i, m := range methods {
 		decls[i] = jen.Id(m.name).Params(m.params...).Add(m.results...)
 	}
-	return g.comment("API is every method of Client, with the same signatures: depend on it where a test should "+
+	return g.comment("API is every method of Client, with the same signatures: depend on it where a test should " +
 		"substitute the client, and mock it by hand or with mockgen. *Client implements it.").
 		Type().Id("API").Interface(decls...)
 }
