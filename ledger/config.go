@@ -37,10 +37,11 @@ type Config struct {
 	Optional bool
 	// Lease bounds one execution: the handler's context is cancelled when
 	// it ends, and a crashed execution's key becomes claimable after it.
-	// Default 30s.
+	// Default 30s; above MaxTTL it is MaxTTL.
 	Lease time.Duration
 	// TTL is how long a key is kept for replay; default 24h. Clients must
 	// stop resending a key well before it (their total deadline is shorter).
+	// A "forever" TTL (math.MaxInt64, or anything above MaxTTL) is MaxTTL.
 	TTL time.Duration
 	// InProgressWait, when positive, makes a request whose key is held by a
 	// live execution wait up to this long, re-reading every PollInterval
@@ -87,11 +88,19 @@ type Ledger struct {
 	fpHeaders []string
 }
 
+// MaxTTL is the longest TTL and Lease a Ledger uses: New clamps longer ones
+// (a "forever" math.MaxInt64) to it. Stores keep times as int64 Unix
+// nanoseconds, which end in April 2262; now plus an unclamped TTL past that
+// wrapped to a date in the past and expired every key as it was written.
+// A hundred years keeps every expiry representable until 2162.
+const MaxTTL = 100 * 365 * 24 * time.Hour
+
 var defaultStoredHeaders = []string{
 	"Content-Type", "Content-Encoding", "Content-Language", "Location", "ETag", "Last-Modified",
 }
 
-// New validates cfg and fills in the defaults.
+// New validates cfg and fills in the defaults; a TTL or Lease above MaxTTL
+// is MaxTTL.
 func New(cfg Config) (*Ledger, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("ledger: Config.Store is required")
@@ -117,6 +126,7 @@ func setDefaults(c *Config) {
 	if c.TTL <= 0 {
 		c.TTL = 24 * time.Hour
 	}
+	c.Lease, c.TTL = min(c.Lease, MaxTTL), min(c.TTL, MaxTTL)
 	if c.PollInterval <= 0 {
 		c.PollInterval = 50 * time.Millisecond
 	}

@@ -45,6 +45,8 @@ func Run(t *testing.T, open Opener) {
 		{"LeaseBoundsTheHandler", testLeaseTimeout},
 		{"SweeperReportsAndReleasesStuckRows", testSweeper},
 		{"TTLPurgeThenKeyExecutesAgain", testPurge},
+		{"ForeverTTLKeepsTheKey", testForeverTTL},
+		{"StoreSaturatesTimesPast2262", testStoreSaturatesFarTimes},
 		{"ConcurrentSameKeyExecutesOnce", testConcurrent},
 		{"ConcurrentReclaimHasOneWinner", testConcurrentReclaim},
 		{"OutboxAtLeastOnceConsumerExactlyOnce", testOutbox},
