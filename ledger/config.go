@@ -61,6 +61,11 @@ type Config struct {
 	// part of the fingerprint; changing the list changes the fingerprint of
 	// every request, so keys in flight at the change answer 422.
 	FingerprintHeaders []string
+	// FingerprintCookies names cookies that belong to the request's
+	// identity, as FingerprintHeaders does headers (a cookie parameter such
+	// as tenant): the same key sent with another value is a 422. Names are
+	// case-sensitive.
+	FingerprintCookies []string
 	// MaxBody bounds the request body read for the fingerprint; default 1 MiB.
 	MaxBody int64
 	// MaxStoredResponse bounds the response kept for replay (body plus the
@@ -86,6 +91,8 @@ type Ledger struct {
 	stored []string
 	// fpHeaders is Config.FingerprintHeaders canonical, sorted, unique.
 	fpHeaders []string
+	// fpCookies is Config.FingerprintCookies sorted, unique.
+	fpCookies []string
 }
 
 // MaxTTL is the longest TTL and Lease a Ledger uses: New clamps longer ones
@@ -113,7 +120,8 @@ func New(cfg Config) (*Ledger, error) {
 	for _, h := range cfg.StoredHeaders {
 		stored = append(stored, http.CanonicalHeaderKey(h))
 	}
-	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders)}, nil
+	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
+		fpCookies: sortedNames(cfg.FingerprintCookies)}, nil
 }
 
 func setDefaults(c *Config) {

@@ -63,7 +63,8 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 			return
 		}
 	}
-	fp := Fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, HeaderFields(r.Header, rt.fpHeaders)...)
+	fields := append(HeaderFields(r.Header, rt.fpHeaders), CookieFields(r.Cookies(), rt.fpCookies)...)
+	fp := Fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, fields...)
 	l.serveKeyed(w, r, rt, id, fp, h)
 }
 
