@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -51,8 +52,10 @@ type Config struct {
 	// BusyRetryAfter, when positive, is sent as Retry-After with a 409.
 	BusyRetryAfter time.Duration
 	// StoredHeaders are the response headers kept for replay, besides
-	// Content-Type, Content-Encoding, Content-Language, Location, ETag and
-	// Last-Modified.
+	// Content-Type, Content-Encoding, Content-Language, Content-Disposition,
+	// Location, ETag and Last-Modified. Headers of the connection or of one
+	// sending (Content-Length, Date, Connection, Transfer-Encoding, ...) are
+	// never kept.
 	StoredHeaders []string
 	// FingerprintHeaders names request headers that belong to the request's
 	// identity, such as a header parameter that selects an account
@@ -103,7 +106,21 @@ type Ledger struct {
 const MaxTTL = 100 * 365 * 24 * time.Hour
 
 var defaultStoredHeaders = []string{
-	"Content-Type", "Content-Encoding", "Content-Language", "Location", "ETag", "Last-Modified",
+	"Content-Type", "Content-Encoding", "Content-Language", "Content-Disposition", "Location", "ETag", "Last-Modified",
+}
+
+// unstorable are the response headers never kept for replay, whatever
+// names them: they describe one connection or one sending (the length is
+// the stored body's; the date is the replay's), not the answer.
+var unstorable = []string{
+	"Connection", "Content-Length", "Date", "Keep-Alive", "Proxy-Connection", "Trailer",
+	"Transfer-Encoding", "Upgrade", ReplayedHeader,
+}
+
+// storedHeaders returns names canonical, sorted and once each, without
+// the unstorable ones.
+func storedHeaders(names []string) []string {
+	return slices.DeleteFunc(canonicalHeaders(names), func(n string) bool { return slices.Contains(unstorable, n) })
 }
 
 // New validates cfg and fills in the defaults; a TTL or Lease above MaxTTL
@@ -116,10 +133,7 @@ func New(cfg Config) (*Ledger, error) {
 		return nil, errors.New("ledger: Lease must not exceed TTL")
 	}
 	setDefaults(&cfg)
-	stored := append([]string(nil), defaultStoredHeaders...)
-	for _, h := range cfg.StoredHeaders {
-		stored = append(stored, http.CanonicalHeaderKey(h))
-	}
+	stored := storedHeaders(append(slices.Clone(defaultStoredHeaders), cfg.StoredHeaders...))
 	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
 		fpCookies: sortedNames(cfg.FingerprintCookies)}, nil
 }

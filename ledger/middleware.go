@@ -220,7 +220,7 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 		rec.flush(w)
 		return
 	}
-	if err := l.commit(ctx, tx, id, owner, rec); err != nil {
+	if err := l.commit(ctx, tx, id, owner, rt.stored, rec); err != nil {
 		if errors.Is(err, ErrLeaseLost) {
 			writeBusy(w, rt.busyRetryAfter)
 			return
@@ -243,9 +243,9 @@ func (e errCommit) Unwrap() error { return e.err }
 // commit completes the key inside tx and commits both. A failed Commit may
 // still have committed on a networked database; the Release that follows is
 // guarded by state and owner, so it never deletes a completed row.
-func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, rec *recorder) error {
+func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, stored []string, rec *recorder) error {
 	if owner != "" {
-		resp := rec.stored(l.stored)
+		resp := rec.stored(stored)
 		if size(resp) > l.cfg.MaxStoredResponse {
 			resp = notStored(resp, l.cfg.MaxStoredResponse)
 		}

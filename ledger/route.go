@@ -26,6 +26,10 @@ type Route struct {
 	// FingerprintCookies are added to Config.FingerprintCookies for this
 	// operation (its cookie parameters, say).
 	FingerprintCookies []string
+	// StoredHeaders are response headers kept for replay besides the
+	// Ledger's (the operation's declared response headers, say), so a
+	// replayed answer carries them as the first did.
+	StoredHeaders []string
 	// BusyRetryAfter overrides Config.BusyRetryAfter for this operation.
 	BusyRetryAfter time.Duration
 }
@@ -37,6 +41,7 @@ type route struct {
 	caller         func(*http.Request) (string, error)
 	fpHeaders      []string
 	fpCookies      []string
+	stored         []string
 	busyRetryAfter time.Duration
 }
 
@@ -49,7 +54,7 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 		panic(fmt.Sprintf("ledger: invalid operation name %q", op))
 	}
 	r := &route{operation: op, keyHeader: l.cfg.KeyHeader, caller: l.cfg.Caller,
-		fpHeaders: l.fpHeaders, fpCookies: l.fpCookies, busyRetryAfter: l.cfg.BusyRetryAfter}
+		fpHeaders: l.fpHeaders, fpCookies: l.fpCookies, stored: l.stored, busyRetryAfter: l.cfg.BusyRetryAfter}
 	if rt.KeyHeader != "" {
 		r.keyHeader = rt.KeyHeader
 	}
@@ -64,6 +69,9 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 	}
 	if len(rt.FingerprintHeaders) > 0 {
 		r.fpHeaders = canonicalHeaders(append(slices.Clone(l.fpHeaders), rt.FingerprintHeaders...))
+	}
+	if len(rt.StoredHeaders) > 0 {
+		r.stored = storedHeaders(append(slices.Clone(l.stored), rt.StoredHeaders...))
 	}
 	if len(rt.FingerprintCookies) > 0 {
 		r.fpCookies = sortedNames(append(slices.Clone(l.fpCookies), rt.FingerprintCookies...))

@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		{"BodyOverMaxBodyIs413", testBodyTooBig},
 		{"FingerprintHeadersSeparateRequests", testFingerprintHeaders},
 		{"RouteOverridesConfig", testRoute},
+		{"RouteStoredHeadersAreReplayed", testRouteStoredHeaders},
 		{"InProgressIs409", testBusy},
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
 		{"MissingOrInvalidKeyIs400", testMissingKey},
