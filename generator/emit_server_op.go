@@ -35,8 +35,8 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	if pre := preconditions(op); len(pre) > 0 {
 		vals = append(vals, jen.Line().Id("Preconditions").Op(":").Add(stringSlice(pre)))
 	}
-	if hdrs := headerParams(op); len(hdrs) > 0 && op.Retry.Safety == ir.Keyed {
-		vals = append(vals, jen.Line().Id("FingerprintHeaders").Op(":").Add(stringSlice(hdrs)))
+	if op.Retry.Safety == ir.Keyed {
+		vals = append(vals, keyedRouteFields(op)...)
 	}
 	set, def := errorStatuses(op)
 	if len(set.Codes) > 0 || len(set.Classes) > 0 {
@@ -55,6 +55,22 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	name := g.opNames[op].route
 	return jen.Commentf("%s is what the server checks for %s before its handler runs.", name, op.GoName).Line().
 		Var().Id(name).Op("=").Qual(srvPath, "Route").Values(vals...)
+}
+
+// keyedRouteFields emits what a keyed operation's ledger needs from the
+// spec: the header and cookie parameters that join the fingerprint, and
+// the declared response headers it stores for replay.
+func keyedRouteFields(op *ir.Operation) []jen.Code {
+	var vals []jen.Code
+	for _, f := range []struct {
+		name  string
+		names []string
+	}{{"FingerprintHeaders", headerParams(op)}, {"FingerprintCookies", cookieParams(op)}, {"StoredHeaders", declaredHeaders(op)}} {
+		if len(f.names) > 0 {
+			vals = append(vals, jen.Line().Id(f.name).Op(":").Add(stringSlice(f.names)))
+		}
+	}
+	return vals
 }
 
 // errorMediaTypes lists, as map entries keyed by status (class digit, 0 for

@@ -2,6 +2,8 @@ package generator
 
 import (
 	"fmt"
+	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -97,6 +99,42 @@ func headerParams(op *ir.Operation) []string {
 	for _, p := range op.Params {
 		if p.In == ir.InHeader && !keyParam(op, p) {
 			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// cookieParams lists the cookie names op's cookie parameters arrive under,
+// as the client sends them (query-escaped): a keyed request's identity
+// includes them. An exploded object travels as one cookie per property.
+func cookieParams(op *ir.Operation) []string {
+	var out []string
+	for _, p := range op.Params {
+		if p.In != ir.InCookie {
+			continue
+		}
+		out = append(out, url.QueryEscape(p.Name))
+		if d := declaration(p.Type); p.Explode && p.ContentType == "" && d != nil && d.Kind == ir.KindObject {
+			for _, prop := range d.Properties {
+				out = append(out, url.QueryEscape(prop.Name))
+			}
+		}
+	}
+	return out
+}
+
+// declaredHeaders lists, once each in IR order, the response headers op
+// declares on any of its responses: the ledger stores them with a keyed
+// answer, so a replay carries them as the first answer did.
+func declaredHeaders(op *ir.Operation) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range op.Responses {
+		for _, h := range r.Headers {
+			if k := http.CanonicalHeaderKey(h.Name); !seen[k] {
+				seen[k] = true
+				out = append(out, h.Name)
+			}
 		}
 	}
 	return out

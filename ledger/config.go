@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -37,10 +38,11 @@ type Config struct {
 	Optional bool
 	// Lease bounds one execution: the handler's context is cancelled when
 	// it ends, and a crashed execution's key becomes claimable after it.
-	// Default 30s.
+	// Default 30s; above MaxTTL it is MaxTTL.
 	Lease time.Duration
 	// TTL is how long a key is kept for replay; default 24h. Clients must
 	// stop resending a key well before it (their total deadline is shorter).
+	// A "forever" TTL (math.MaxInt64, or anything above MaxTTL) is MaxTTL.
 	TTL time.Duration
 	// InProgressWait, when positive, makes a request whose key is held by a
 	// live execution wait up to this long, re-reading every PollInterval
@@ -50,8 +52,10 @@ type Config struct {
 	// BusyRetryAfter, when positive, is sent as Retry-After with a 409.
 	BusyRetryAfter time.Duration
 	// StoredHeaders are the response headers kept for replay, besides
-	// Content-Type, Content-Encoding, Content-Language, Location, ETag and
-	// Last-Modified.
+	// Content-Type, Content-Encoding, Content-Language, Content-Disposition,
+	// Location, ETag and Last-Modified. Headers of the connection or of one
+	// sending (Content-Length, Date, Connection, Transfer-Encoding, ...) are
+	// never kept.
 	StoredHeaders []string
 	// FingerprintHeaders names request headers that belong to the request's
 	// identity, such as a header parameter that selects an account
@@ -60,6 +64,11 @@ type Config struct {
 	// part of the fingerprint; changing the list changes the fingerprint of
 	// every request, so keys in flight at the change answer 422.
 	FingerprintHeaders []string
+	// FingerprintCookies names cookies that belong to the request's
+	// identity, as FingerprintHeaders does headers (a cookie parameter such
+	// as tenant): the same key sent with another value is a 422. Names are
+	// case-sensitive.
+	FingerprintCookies []string
 	// MaxBody bounds the request body read for the fingerprint; default 1 MiB.
 	MaxBody int64
 	// MaxStoredResponse bounds the response kept for replay (body plus the
@@ -85,13 +94,37 @@ type Ledger struct {
 	stored []string
 	// fpHeaders is Config.FingerprintHeaders canonical, sorted, unique.
 	fpHeaders []string
+	// fpCookies is Config.FingerprintCookies sorted, unique.
+	fpCookies []string
 }
+
+// MaxTTL is the longest TTL and Lease a Ledger uses: New clamps longer ones
+// (a "forever" math.MaxInt64) to it. Stores keep times as int64 Unix
+// nanoseconds, which end in April 2262; now plus an unclamped TTL past that
+// wrapped to a date in the past and expired every key as it was written.
+// A hundred years keeps every expiry representable until 2162.
+const MaxTTL = 100 * 365 * 24 * time.Hour
 
 var defaultStoredHeaders = []string{
-	"Content-Type", "Content-Encoding", "Content-Language", "Location", "ETag", "Last-Modified",
+	"Content-Type", "Content-Encoding", "Content-Language", "Content-Disposition", "Location", "ETag", "Last-Modified",
 }
 
-// New validates cfg and fills in the defaults.
+// unstorable are the response headers never kept for replay, whatever
+// names them: they describe one connection or one sending (the length is
+// the stored body's; the date is the replay's), not the answer.
+var unstorable = []string{
+	"Connection", "Content-Length", "Date", "Keep-Alive", "Proxy-Connection", "Trailer",
+	"Transfer-Encoding", "Upgrade", ReplayedHeader,
+}
+
+// storedHeaders returns names canonical, sorted and once each, without
+// the unstorable ones.
+func storedHeaders(names []string) []string {
+	return slices.DeleteFunc(canonicalHeaders(names), func(n string) bool { return slices.Contains(unstorable, n) })
+}
+
+// New validates cfg and fills in the defaults; a TTL or Lease above MaxTTL
+// is MaxTTL.
 func New(cfg Config) (*Ledger, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("ledger: Config.Store is required")
@@ -100,11 +133,9 @@ func New(cfg Config) (*Ledger, error) {
 		return nil, errors.New("ledger: Lease must not exceed TTL")
 	}
 	setDefaults(&cfg)
-	stored := append([]string(nil), defaultStoredHeaders...)
-	for _, h := range cfg.StoredHeaders {
-		stored = append(stored, http.CanonicalHeaderKey(h))
-	}
-	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders)}, nil
+	stored := storedHeaders(append(slices.Clone(defaultStoredHeaders), cfg.StoredHeaders...))
+	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
+		fpCookies: sortedNames(cfg.FingerprintCookies)}, nil
 }
 
 func setDefaults(c *Config) {
@@ -117,6 +148,7 @@ func setDefaults(c *Config) {
 	if c.TTL <= 0 {
 		c.TTL = 24 * time.Hour
 	}
+	c.Lease, c.TTL = min(c.Lease, MaxTTL), min(c.TTL, MaxTTL)
 	if c.PollInterval <= 0 {
 		c.PollInterval = 50 * time.Millisecond
 	}

@@ -23,12 +23,15 @@ import (
 // A JSON body (by its content type, or any body when contentType is empty) is
 // canonicalised first, so that key order and insignificant whitespace do not
 // make two equal payloads look different; any other body, or JSON that does
-// not parse, is hashed as raw bytes. A multipart body is hashed without
-// its boundary, as the parts between the delimiters.
+// not parse, is hashed as raw bytes. A multipart body is hashed as its
+// parts parse (see hashMultipart), without its boundary, which a client
+// draws anew for each body it builds; one that does not parse is hashed raw.
 //
-// headers are the request headers the application put in the fingerprint
-// (Config.FingerprintHeaders), as HeaderFields returns them; without any the
-// fingerprint is what it was before the option existed.
+// headers are the request's other identity fields: the headers
+// (Config.FingerprintHeaders, Route.FingerprintHeaders) as HeaderFields
+// returns them, then the cookies (Route.FingerprintCookies) as CookieFields
+// returns them; without any the fingerprint is what it was before the
+// options existed.
 func Fingerprint(method, operation, target, contentType string, body []byte, headers ...string) string {
 	h := sha256.New()
 	// Length-prefixed fields: "POST"+"/a" and "POS"+"T/a" must not collide.
@@ -49,13 +52,11 @@ func Fingerprint(method, operation, target, contentType string, body []byte, hea
 		}
 	}
 	if boundary := multipartBoundary(contentType); boundary != "" {
-		// A client draws a new boundary for each body it builds; the
-		// parts between the delimiters are the request.
-		writeField(h, []byte("multipart"))
-		for _, seg := range bytes.Split(body, []byte("--"+boundary)) {
-			writeField(h, seg)
+		if parts, ok := hashMultipart(body, boundary); ok {
+			writeField(h, []byte("multipart"))
+			writeField(h, parts)
+			return hex.EncodeToString(h.Sum(nil))
 		}
-		return hex.EncodeToString(h.Sum(nil))
 	}
 	writeField(h, []byte("raw"))
 	writeField(h, body)
@@ -83,19 +84,38 @@ func HeaderFields(h http.Header, names []string) []string {
 	return out
 }
 
+// CookieFields returns one field per cookie name for Fingerprint, after
+// HeaderFields' fields: "cookie:" and the name (cookie names are
+// case-sensitive, unlike header names), then each value of a cookie of that
+// name in the order sent, each after a NUL, so that an absent cookie, an
+// empty one and two of one name all differ. Values are as net/http parses
+// them, which is how the generated server reads its cookie parameters.
+func CookieFields(cookies []*http.Cookie, names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		f := []string{"cookie:" + n}
+		for _, c := range cookies {
+			if c.Name == n {
+				f = append(f, c.Value)
+			}
+		}
+		out = append(out, strings.Join(f, "\x00"))
+	}
+	return out
+}
+
 // RequestTarget is the part of a request URL a fingerprint covers: the
-// escaped path, then the query with its parameters sorted by name (the order
-// of repeated values is kept: it can matter to the handler).
+// escaped path, then the query exactly as sent. The query is never decoded
+// and encoded again: tags=a%2Cb (one tag, "a,b") and tags=a,b (two tags)
+// are different requests, and so is any other spelling or order of the
+// same parameters. A generated client sends the same query bytes on every
+// attempt; a hand-made retry that reorders its parameters gets 422, never
+// another request's result.
 func RequestTarget(u *url.URL) string {
-	target := u.EscapedPath()
 	if u.RawQuery == "" {
-		return target
+		return u.EscapedPath()
 	}
-	q, err := url.ParseQuery(u.RawQuery)
-	if err != nil {
-		return target + "?" + u.RawQuery
-	}
-	return target + "?" + q.Encode()
+	return u.EscapedPath() + "?" + u.RawQuery
 }
 
 func writeField(w io.Writer, b []byte) {

@@ -72,8 +72,11 @@ func TestFingerprint(t *testing.T) {
 	}
 }
 
-// TestRequestTarget: query parameter order does not change the target,
-// path values and query values do.
+// TestRequestTarget: the query is the bytes as sent, never decoded and
+// encoded again: tags=a%2Cb (one tag "a,b") and tags=a,b (two tags) are two
+// requests, and so are two orders of the same parameters (documented: a
+// generated client sends the same bytes on every attempt). Path values and
+// query values count too.
 func TestRequestTarget(t *testing.T) {
 	target := func(raw string) string {
 		u, err := url.Parse(raw)
@@ -82,12 +85,23 @@ func TestRequestTarget(t *testing.T) {
 		}
 		return RequestTarget(u)
 	}
-	if a, b := target("/orders/A/pay?x=1&y=2"), target("/orders/A/pay?y=2&x=1"); a != b {
-		t.Errorf("query order changed the target: %q vs %q", a, b)
+	if a, b := target("/orders/A/pay?x=1&y=2"), target("/orders/A/pay?x=1&y=2"); a != b {
+		t.Errorf("the same target differs: %q vs %q", a, b)
 	}
-	for _, other := range []string{"/orders/B/pay?x=1&y=2", "/orders/A/pay?x=1&y=3", "/orders/A%2F/pay?x=1&y=2"} {
-		if target(other) == target("/orders/A/pay?x=1&y=2") {
-			t.Errorf("%s has the same target as /orders/A/pay?x=1&y=2", other)
+	base := "/orders/A/pay?x=1&y=2"
+	for _, other := range []string{"/orders/B/pay?x=1&y=2", "/orders/A/pay?x=1&y=3", "/orders/A%2F/pay?x=1&y=2",
+		"/orders/A/pay?y=2&x=1", "/orders/A/pay?x=%31&y=2", "/orders/A/pay?x=1&y=2&", "/orders/A/pay"} {
+		if target(other) == target(base) {
+			t.Errorf("%s has the same target as %s", other, base)
+		}
+	}
+	for _, pair := range [][2]string{
+		{"/items?tags=a%2Cb", "/items?tags=a,b"},
+		{"/items?q=a+b", "/items?q=a%20b"},
+		{"/items?q=a%26b=c", "/items?q=a&b=c"},
+	} {
+		if target(pair[0]) == target(pair[1]) {
+			t.Errorf("%s and %s have the same target %q", pair[0], pair[1], target(pair[0]))
 		}
 	}
 }
@@ -174,6 +188,30 @@ func TestHeaderFields(t *testing.T) {
 	}
 }
 
+// TestFingerprintMultipartBoundaryInContent: the boundary string inside a
+// file's content is content. Splitting the bytes at "--"+boundary made the
+// upload of "foo--Xbar" under boundary X and of "foo--Ybar" under Y hash
+// alike: two different files, one fingerprint, and the second got the
+// first one's stored result.
+func TestFingerprintMultipartBoundaryInContent(t *testing.T) {
+	fp := func(ct string, body []byte) string { return Fingerprint("POST", "upload", "/files", ct, body) }
+	ctX, bX := multipartBody(t, "XXXXXXXXXX", "avatar", "foo--XXXXXXXXXXbar")
+	ctY, bY := multipartBody(t, "YYYYYYYYYY", "avatar", "foo--YYYYYYYYYYbar")
+	if fp(ctX, bX) == fp(ctY, bY) {
+		t.Error("two uploads with other file contents share a fingerprint")
+	}
+	// The same content under two boundaries is still one request.
+	ctZ, bZ := multipartBody(t, "ZZZZZZZZZZ", "avatar", "foo--XXXXXXXXXXbar")
+	if fp(ctX, bX) != fp(ctZ, bZ) {
+		t.Error("the same parts under two boundaries fingerprint differently")
+	}
+	// A body that does not parse (no closing delimiter) is hashed raw.
+	cut := bX[:bytes.LastIndex(bX, []byte("--XXXXXXXXXX--"))]
+	if fp(ctX, cut) != Fingerprint("POST", "upload", "/files", "application/octet-stream", cut) {
+		t.Error("a truncated multipart body is not hashed raw")
+	}
+}
+
 // multipartBody writes one field and one file part under boundary.
 func multipartBody(t *testing.T, boundary, field, file string) (string, []byte) {
 	t.Helper()
@@ -209,6 +247,20 @@ func TestFingerprintMultipartIgnoresTheBoundary(t *testing.T) {
 	ct4, b4 := multipartBody(t, "xyxyxyxyxy", "avatar", "x\r\n--b1b1b1b1b1\r\ny")
 	if fp(ct4, b4) == fp(ct1, b1) {
 		t.Error("a delimiter inside a part collided")
+	}
+	// A part's headers count as parsed: quoting a name changes nothing,
+	// another file name or part type does.
+	quoted := bytes.Replace(b1, []byte(`name="purpose"`), []byte(`name=purpose`), 1)
+	if fp(ct1, quoted) != fp(ct1, b1) {
+		t.Error(`name="purpose" and name=purpose fingerprint differently`)
+	}
+	for _, other := range [][]byte{
+		bytes.Replace(b1, []byte(`filename="a.txt"`), []byte(`filename="b.txt"`), 1),
+		bytes.Replace(b1, []byte("application/octet-stream"), []byte("text/plain"), 1),
+	} {
+		if fp(ct1, other) == fp(ct1, b1) {
+			t.Errorf("a part with other headers fingerprints the same:\n%s", other)
+		}
 	}
 	if fp("multipart/form-data", b1) != Fingerprint("POST", "upload", "/files", "application/octet-stream", b1) {
 		t.Error("a multipart body without a boundary is not hashed raw")

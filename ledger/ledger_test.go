@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -94,6 +95,30 @@ func TestNewValidates(t *testing.T) {
 	}
 	if l.cfg.KeyHeader != "Idempotency-Key" || l.cfg.Lease != 30*time.Second || l.cfg.TTL != 24*time.Hour {
 		t.Errorf("defaults = %q %v %v", l.cfg.KeyHeader, l.cfg.Lease, l.cfg.TTL)
+	}
+}
+
+// TestForeverTTLIsClamped: a TTL or lease of math.MaxInt64 ("forever") is
+// MaxTTL, whose expiry a store can represent (the suite's
+// ForeverTTLKeepsTheKey shows the key then replays a year later), and a
+// 409's Retry-After of that length is a positive number of seconds, not
+// an overflow.
+func TestForeverTTLIsClamped(t *testing.T) {
+	caller := func(*http.Request) (string, error) { return "c", nil }
+	l, err := New(Config{Store: &stuckStore{}, Caller: caller, TTL: math.MaxInt64, Lease: math.MaxInt64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.cfg.TTL != MaxTTL || l.cfg.Lease != MaxTTL {
+		t.Errorf("TTL, Lease = %v, %v; want MaxTTL %v", l.cfg.TTL, l.cfg.Lease, MaxTTL)
+	}
+	if exp := time.Date(2161, 12, 31, 0, 0, 0, 0, time.UTC).Add(MaxTTL); exp.UnixNano() <= 0 || exp.Year() > 2262 {
+		t.Errorf("an expiry written before 2162 is %v, past what int64 nanoseconds hold", exp)
+	}
+	w := httptest.NewRecorder()
+	writeBusy(w, math.MaxInt64)
+	if got := w.Header().Get("Retry-After"); got != "9223372037" {
+		t.Errorf("Retry-After for math.MaxInt64 = %q, want 9223372037", got)
 	}
 }
 

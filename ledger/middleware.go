@@ -63,7 +63,8 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 			return
 		}
 	}
-	fp := Fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, HeaderFields(r.Header, rt.fpHeaders)...)
+	fields := append(HeaderFields(r.Header, rt.fpHeaders), CookieFields(r.Cookies(), rt.fpCookies)...)
+	fp := Fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, fields...)
 	l.serveKeyed(w, r, rt, id, fp, h)
 }
 
@@ -219,7 +220,7 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 		rec.flush(w)
 		return
 	}
-	if err := l.commit(ctx, tx, id, owner, rec); err != nil {
+	if err := l.commit(ctx, tx, id, owner, rt.stored, rec); err != nil {
 		if errors.Is(err, ErrLeaseLost) {
 			writeBusy(w, rt.busyRetryAfter)
 			return
@@ -242,9 +243,9 @@ func (e errCommit) Unwrap() error { return e.err }
 // commit completes the key inside tx and commits both. A failed Commit may
 // still have committed on a networked database; the Release that follows is
 // guarded by state and owner, so it never deletes a completed row.
-func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, rec *recorder) error {
+func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, stored []string, rec *recorder) error {
 	if owner != "" {
-		resp := rec.stored(l.stored)
+		resp := rec.stored(stored)
 		if size(resp) > l.cfg.MaxStoredResponse {
 			resp = notStored(resp, l.cfg.MaxStoredResponse)
 		}

@@ -184,8 +184,12 @@ func writeProblem(w http.ResponseWriter, status int, typ, detail string) {
 
 func writeBusy(w http.ResponseWriter, retryAfter time.Duration) {
 	if retryAfter > 0 {
-		secs := int((retryAfter + time.Second - 1) / time.Second)
-		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		// Rounded up without adding first: a "forever" wait would overflow.
+		secs := int64(retryAfter / time.Second)
+		if retryAfter%time.Second != 0 {
+			secs++
+		}
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}
 	writeProblem(w, http.StatusConflict, ProblemInProgress,
 		"a request with this idempotency key is being processed; retry with the same key")

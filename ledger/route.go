@@ -23,6 +23,13 @@ type Route struct {
 	// FingerprintHeaders are added to Config.FingerprintHeaders for this
 	// operation (its header parameters, say).
 	FingerprintHeaders []string
+	// FingerprintCookies are added to Config.FingerprintCookies for this
+	// operation (its cookie parameters, say).
+	FingerprintCookies []string
+	// StoredHeaders are response headers kept for replay besides the
+	// Ledger's (the operation's declared response headers, say), so a
+	// replayed answer carries them as the first did.
+	StoredHeaders []string
 	// BusyRetryAfter overrides Config.BusyRetryAfter for this operation.
 	BusyRetryAfter time.Duration
 }
@@ -33,6 +40,8 @@ type route struct {
 	keyHeader      string
 	caller         func(*http.Request) (string, error)
 	fpHeaders      []string
+	fpCookies      []string
+	stored         []string
 	busyRetryAfter time.Duration
 }
 
@@ -45,7 +54,7 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 		panic(fmt.Sprintf("ledger: invalid operation name %q", op))
 	}
 	r := &route{operation: op, keyHeader: l.cfg.KeyHeader, caller: l.cfg.Caller,
-		fpHeaders: l.fpHeaders, busyRetryAfter: l.cfg.BusyRetryAfter}
+		fpHeaders: l.fpHeaders, fpCookies: l.fpCookies, stored: l.stored, busyRetryAfter: l.cfg.BusyRetryAfter}
 	if rt.KeyHeader != "" {
 		r.keyHeader = rt.KeyHeader
 	}
@@ -61,6 +70,12 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 	if len(rt.FingerprintHeaders) > 0 {
 		r.fpHeaders = canonicalHeaders(append(slices.Clone(l.fpHeaders), rt.FingerprintHeaders...))
 	}
+	if len(rt.StoredHeaders) > 0 {
+		r.stored = storedHeaders(append(slices.Clone(l.stored), rt.StoredHeaders...))
+	}
+	if len(rt.FingerprintCookies) > 0 {
+		r.fpCookies = sortedNames(append(slices.Clone(l.fpCookies), rt.FingerprintCookies...))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		l.serve(w, req, r, h)
 	})
@@ -73,6 +88,14 @@ func canonicalHeaders(names []string) []string {
 	for i, n := range names {
 		out[i] = http.CanonicalHeaderKey(n)
 	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// sortedNames returns names sorted and once each, as given: cookie names
+// are case-sensitive.
+func sortedNames(names []string) []string {
+	out := slices.Clone(names)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

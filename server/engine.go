@@ -65,6 +65,12 @@ type Route struct {
 	// FingerprintHeaders are the operation's header parameters: part of a
 	// keyed request's identity.
 	FingerprintHeaders []string
+	// FingerprintCookies are the operation's cookie parameters: part of a
+	// keyed request's identity, as its header parameters are.
+	FingerprintCookies []string
+	// StoredHeaders are the response headers the operation declares: the
+	// ledger keeps them, so that a replayed answer carries them too.
+	StoredHeaders []string
 	// Declared are the non-2xx statuses the operation declares; Default is
 	// set when it declares a default response (any status then).
 	Declared idemrt.StatusSet
@@ -100,7 +106,8 @@ func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 	case rt.Op.Safety == idemrt.Keyed && e.cfg.ledger != nil:
 		h = e.cfg.ledger.HandleRoute(ledger.Route{
 			Operation: rt.Op.ID, KeyHeader: rt.Op.KeyHeader, Caller: rt.caller,
-			FingerprintHeaders: rt.FingerprintHeaders, BusyRetryAfter: e.cfg.busyAfter,
+			FingerprintHeaders: rt.FingerprintHeaders, FingerprintCookies: rt.FingerprintCookies,
+			StoredHeaders: rt.StoredHeaders, BusyRetryAfter: e.cfg.busyAfter,
 		}, h)
 	}
 	if len(rt.Preconditions) > 0 {

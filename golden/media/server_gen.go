@@ -27,6 +27,10 @@ type Handler interface {
 	GetReport(ctx context.Context, params GetReportParams) (*GetReportResult, error)
 	// PutBlob serves PUT /blobs/{name} (operation "putBlob").
 	PutBlob(ctx context.Context, body io.Reader, params PutBlobParams) error
+	// RenderReport serves POST /reports/{report_id}/renders (operation "renderReport").
+	RenderReport(ctx context.Context, params RenderReportParams) (*idemsrv.Download, error)
+	// ShareReport serves POST /reports/{report_id}/shares (operation "shareReport").
+	ShareReport(ctx context.Context, params ShareReportParams) (*ShareReportResult, error)
 	// StartLogin serves GET /login (operation "startLogin").
 	StartLogin(ctx context.Context) (*StartLoginResult, error)
 	// SubmitSearch serves POST /searches (operation "submitSearch").
@@ -47,7 +51,7 @@ type Server struct {
 // idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error
 // naming them. idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.
 func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
-	e, err := idemsrv.New([]string{"uploadDocument"}, opts...)
+	e, err := idemsrv.New([]string{"renderReport", "shareReport", "uploadDocument"}, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +72,12 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	if err := e.Handle(putBlobRoute, s.servePutBlob); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(renderReportRoute, s.serveRenderReport); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(shareReportRoute, s.serveShareReport); err != nil {
 		return nil, err
 	}
 	if err := e.Handle(startLoginRoute, s.serveStartLogin); err != nil {
@@ -247,6 +257,64 @@ func (s *Server) servePutBlob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idemsrv.WriteEmpty(w, 204)
+}
+
+// renderReportRoute is what the server checks for RenderReport before its handler runs.
+var renderReportRoute = idemsrv.Route{
+	Op:                 &renderReportOp,
+	Anonymous:          true,
+	FingerprintCookies: []string{"tenant"},
+	StoredHeaders:      []string{"Content-Disposition"},
+}
+
+// serveRenderReport decodes a RenderReport request, calls the handler and writes its answer.
+func (s *Server) serveRenderReport(w http.ResponseWriter, r *http.Request) {
+	var params RenderReportParams
+	d := s.engine.Decode(w, r)
+	d.Key("Idempotency-Key", &params.IdempotencyKey)
+	d.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, 0, &params.ReportID)
+	d.Cookie(wire.Param{Name: "tenant", Style: wire.StyleForm, Explode: true}, &params.Tenant)
+	if d.Failed() {
+		return
+	}
+	out, err := s.h.RenderReport(r.Context(), params)
+	if err != nil {
+		s.engine.WriteError(w, r, &renderReportRoute, err)
+		return
+	}
+	s.engine.WriteDownload(w, r, 200, "application/pdf", out)
+}
+
+// shareReportRoute is what the server checks for ShareReport before its handler runs.
+var shareReportRoute = idemsrv.Route{
+	Op:                 &shareReportOp,
+	Anonymous:          true,
+	FingerprintCookies: []string{"tenant"},
+	StoredHeaders:      []string{"X-Share-Views"},
+}
+
+// serveShareReport decodes a ShareReport request, calls the handler and writes its answer.
+func (s *Server) serveShareReport(w http.ResponseWriter, r *http.Request) {
+	var params ShareReportParams
+	d := s.engine.Decode(w, r)
+	d.Key("Idempotency-Key", &params.IdempotencyKey)
+	d.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, 0, &params.ReportID)
+	d.Cookie(wire.Param{Name: "tenant", Style: wire.StyleForm, Explode: true}, &params.Tenant)
+	if d.Failed() {
+		return
+	}
+	out, err := s.h.ShareReport(r.Context(), params)
+	if err != nil {
+		s.engine.WriteError(w, r, &shareReportRoute, err)
+		return
+	}
+	if out == nil {
+		s.engine.WriteError(w, r, &shareReportRoute, idemsrv.ErrNilResult)
+		return
+	}
+	idemsrv.SetHeader(w, "X-Share-Views", out.XShareViews)
+	st := idemsrv.Status(out.StatusCode, 201)
+	idemsrv.WriteJSON(w, st, out.Body)
 }
 
 // startLoginRoute is what the server checks for StartLogin before its handler runs.

@@ -121,10 +121,11 @@ func (s *Server) serveCapturePayment(w http.ResponseWriter, r *http.Request) {
 
 // createOrderRoute is what the server checks for CreateOrder before its handler runs.
 var createOrderRoute = idemsrv.Route{
-	Op:          &createOrderOp,
-	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
-	Declared:    idemrt.StatusSet{Codes: []int{401, 409, 422, 429}},
-	Default:     true,
+	Op:            &createOrderOp,
+	Credentials:   []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	StoredHeaders: []string{"Location", "Retry-After"},
+	Declared:      idemrt.StatusSet{Codes: []int{401, 409, 422, 429}},
+	Default:       true,
 }
 
 // serveCreateOrder decodes a CreateOrder request, calls the handler and writes its answer.
@@ -153,10 +154,11 @@ func (s *Server) serveCreateOrder(w http.ResponseWriter, r *http.Request) {
 
 // createPaymentRoute is what the server checks for CreatePayment before its handler runs.
 var createPaymentRoute = idemsrv.Route{
-	Op:          &createPaymentOp,
-	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
-	Declared:    idemrt.StatusSet{Codes: []int{401, 409, 422, 429, 503}},
-	Default:     true,
+	Op:            &createPaymentOp,
+	Credentials:   []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	StoredHeaders: []string{"Retry-After"},
+	Declared:      idemrt.StatusSet{Codes: []int{401, 409, 422, 429, 503}},
+	Default:       true,
 }
 
 // serveCreatePayment decodes a CreatePayment request, calls the handler and writes its answer.

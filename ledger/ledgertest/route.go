@@ -2,6 +2,7 @@ package ledgertest
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -61,4 +62,40 @@ func testRoute(t *testing.T, open Opener) {
 		t.Errorf("409 Retry-After = %q, want the route's 3", got)
 	}
 	f.wantCounts(1, 1)
+}
+
+// testRouteStoredHeaders: the headers a Route names (an operation's
+// declared response headers) and a download's Content-Disposition are
+// kept and replayed as first sent; a Content-Length or Date the handler
+// set is never stored, whatever names it.
+func testRouteStoredHeaders(t *testing.T, open Opener) {
+	f := newFixture(t, open, nil)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.calls.Add(1)
+		w.Header().Set("X-Page-Count", "12")
+		w.Header().Set("Content-Disposition", `attachment; filename="report.pdf"`)
+		w.Header().Set("Date", "Mon, 02 Jan 2006 15:04:05 GMT")
+		w.Header().Set("Content-Type", "application/pdf")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, "%PDF-1.7")
+	})
+	f.h = f.l.HandleRoute(ledger.Route{Operation: "renderReport",
+		StoredHeaders: []string{"x-page-count", "Date", "Content-Length"}}, h)
+	first := f.do("alice", "k1", body1)
+	again := f.do("alice", "k1", body1)
+	wantStatus(t, again, http.StatusOK)
+	if again.Header().Get(ledger.ReplayedHeader) != "true" || f.calls.Load() != 1 {
+		t.Fatalf("repeat: replayed %q, %d executions; want the replay of one", again.Header().Get(ledger.ReplayedHeader), f.calls.Load())
+	}
+	for _, name := range []string{"X-Page-Count", "Content-Disposition", "Content-Type"} {
+		if got, want := again.Header().Get(name), first.Header().Get(name); got != want || got == "" {
+			t.Errorf("replayed %s = %q, want %q", name, got, want)
+		}
+	}
+	if got := again.Header().Get("Date"); got != "" {
+		t.Errorf("the first answer's Date was replayed: %q", got)
+	}
+	if again.Body.String() != "%PDF-1.7" {
+		t.Errorf("replayed body %q", again.Body.String())
+	}
 }

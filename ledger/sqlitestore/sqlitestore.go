@@ -80,7 +80,9 @@ func open(path, synchronous string, readOnly bool, conns int) (*sql.DB, error) {
 	} else {
 		q.Set("_txlock", "immediate")
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	// The path is escaped as OpenReadOnly escapes it: a '#' or '?' in a
+	// file name would otherwise end the name inside the URI.
+	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: %w", err)
 	}

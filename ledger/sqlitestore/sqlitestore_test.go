@@ -2,6 +2,7 @@ package sqlitestore_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -66,5 +67,43 @@ func TestSynchronousMode(t *testing.T) {
 	}
 	if _, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "x.db"), sqlitestore.WithSynchronous("SOMETIMES")); err == nil {
 		t.Error("an unknown synchronous mode was accepted")
+	}
+}
+
+// TestOpenPathWithURICharacters: a file name holding '#', '?' and '%' is
+// the file Open creates and reopens, not a URI whose query or fragment
+// starts in the middle of the name (which created "weird" and ignored the
+// rest, or failed on the stray parameters).
+func TestOpenPathWithURICharacters(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "weird#1?mode=ro%20.db")
+	s, err := sqlitestore.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, `CREATE TABLE marker (x INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("Open did not create %q; the directory holds %q", filepath.Base(path), names)
+	}
+	ro, err := sqlitestore.OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	var n int
+	if err := ro.DB().QueryRowContext(ctx, `SELECT count(*) FROM marker`).Scan(&n); err != nil {
+		t.Fatalf("the read-only opener does not see the table Open wrote: %v", err)
 	}
 }

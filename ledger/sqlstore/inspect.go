@@ -21,11 +21,11 @@ const (
 )
 
 func stuckArgs(now time.Time) []any {
-	return []any{string(ledger.StateInProgress), now.UnixNano()}
+	return []any{string(ledger.StateInProgress), nanos(now)}
 }
 
 func purgeArgs(now time.Time) []any {
-	n := now.UnixNano()
+	n := nanos(now)
 	return []any{n, string(ledger.StateCompleted), n}
 }
 

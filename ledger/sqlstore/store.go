@@ -93,7 +93,7 @@ func (s *Store) reserveTx(ctx context.Context, tx *sql.Tx, r ledger.Reservation)
 (caller, operation, idem_key, fingerprint, state, lease_owner, lease_expires, created_at, expires_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (caller, operation, idem_key) DO NOTHING`),
 		r.Caller, r.Operation, r.Key, r.Fingerprint, string(ledger.StateInProgress), r.Owner,
-		fresh.LeaseExpires.UnixNano(), r.Now.UnixNano(), fresh.ExpiresAt.UnixNano())
+		nanos(fresh.LeaseExpires), nanos(r.Now), nanos(fresh.ExpiresAt))
 	if err != nil {
 		return ledger.Decision{}, fmt.Errorf("sqlstore: reserve: %w", err)
 	}
@@ -114,8 +114,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (caller, operation, idem_key) DO 
 func freshRecord(r ledger.Reservation) ledger.Record {
 	return ledger.Record{
 		ID: r.ID, Fingerprint: r.Fingerprint, State: ledger.StateInProgress,
-		LeaseOwner: r.Owner, LeaseExpires: r.Now.Add(r.Lease),
-		CreatedAt: r.Now, ExpiresAt: r.Now.Add(r.TTL),
+		LeaseOwner: r.Owner, LeaseExpires: latest(r.Now.Add(r.Lease)),
+		CreatedAt: r.Now, ExpiresAt: latest(r.Now.Add(r.TTL)),
 	}
 }
 
@@ -149,8 +149,8 @@ func (s *Store) takeOver(ctx context.Context, tx *sql.Tx, r ledger.Reservation, 
 	res, err := tx.ExecContext(ctx, s.q(`UPDATE idem_ledger SET fingerprint = ?, state = ?, status = 0,
 header = '', body = NULL, lease_owner = ?, lease_expires = ?, created_at = ?, expires_at = ?
 WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`),
-		r.Fingerprint, string(ledger.StateInProgress), r.Owner, fresh.LeaseExpires.UnixNano(),
-		fresh.CreatedAt.UnixNano(), fresh.ExpiresAt.UnixNano(),
+		r.Fingerprint, string(ledger.StateInProgress), r.Owner, nanos(fresh.LeaseExpires),
+		nanos(fresh.CreatedAt), nanos(fresh.ExpiresAt),
 		r.Caller, r.Operation, r.Key, string(rec.State), rec.LeaseOwner)
 	if err != nil {
 		return ledger.Decision{}, fmt.Errorf("sqlstore: take over: %w", err)
