@@ -50,9 +50,8 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 	// Every answer names its key, as Stripe's do, so the caller's logs tie
 	// each response (a replay, a 409, a 422) to its intent.
 	w.Header().Set(rt.keyHeader, key)
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.cfg.MaxBody))
-	if err != nil {
-		writeProblem(w, http.StatusRequestEntityTooLarge, ProblemBodyTooBig, err.Error())
+	body, ok := l.readBody(w, r)
+	if !ok {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))

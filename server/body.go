@@ -9,8 +9,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
+	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
@@ -21,17 +21,19 @@ func (d *Request) readBody() ([]byte, bool) {
 	if d.err != nil || d.r.Body == nil {
 		return nil, d.err == nil
 	}
-	// A server behind the ledger hands over a body already read; the
-	// deadline then has no connection to act on, which is fine.
-	_ = http.NewResponseController(d.w).SetReadDeadline(time.Now().Add(d.e.cfg.bodyTimeout))
+	// The read deadline was set when the request was routed (Handle), so
+	// that it also bounds the ledger's read of a keyed body.
 	b, err := io.ReadAll(http.MaxBytesReader(d.w, d.r.Body, d.e.cfg.maxBody))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		d.fail(http.StatusRequestEntityTooLarge, ProblemBodyTooBig, fmt.Errorf("the body is larger than %d bytes", d.e.cfg.maxBody))
 		return nil, false
+	case ledger.IsTimeout(err):
+		d.fail(http.StatusRequestTimeout, ProblemBodyTimeout, fmt.Errorf("the body did not arrive within %v", d.e.cfg.bodyTimeout))
+		return nil, false
 	case err != nil:
-		d.fail(http.StatusBadRequest, ProblemBadRequest, errors.New("the body could not be read in time"))
+		d.fail(http.StatusBadRequest, ProblemBadRequest, errors.New("the body broke off"))
 		return nil, false
 	}
 	return b, true

@@ -92,7 +92,13 @@ func (d *Request) Path(p wire.Param, index int, dst any) {
 		return
 	}
 	raw := d.vals[index]
-	d.place("path", p, dst, func(sh shape) (value, error) { return pathValue(p, raw, sh) })
+	d.place("path", p, dst, func(sh shape) (value, error) {
+		v, err := pathValue(p, raw, sh)
+		if err == nil && dotValue(v) {
+			return value{}, errDotSegment
+		}
+		return v, err
+	})
 }
 
 // Query reads a query parameter into dst.

@@ -89,11 +89,12 @@ type Route struct {
 
 // Handle routes rt.Op's method and path template to serve, behind the
 // route's precondition check and, for a keyed operation with a ledger, the
-// ledger (a stream, Route.Stream, only has its key's form checked). A
+// ledger (a stream, Route.Stream, only has its key's form checked), all
+// under the body's read deadline (WithBodyLimits). A
 // template another operation has with the same method (up to parameter
 // names), or one the router cannot route, is a *RouteError.
 func (e *Engine) Handle(rt Route, serve http.HandlerFunc) error {
-	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), e.guard(rt, serve))
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), e.bodyDeadline(e.guard(rt, serve)))
 }
 
 // guard puts serve behind what the route checks: the key (the ledger, or
@@ -132,13 +133,14 @@ func (rt Route) template() string {
 
 // Root returns the server's root handler: the overload limit
 // (WithMaxInFlight), then the router, whose own refusals (no template
-// matches: 404; templates for other methods: 405 with Allow) are problems.
+// matches: 404; templates for other methods: 405 with Allow) are problems;
+// a panic below them is a 500 problem and a *PanicError for WithOnError.
 func (e *Engine) Root() http.Handler {
 	var h http.Handler = e.router
 	if e.shed != nil {
 		h = e.shed.wrap(h)
 	}
-	return h
+	return e.recovered(h)
 }
 
 // NotImplemented answers an operation the generated server does not serve

@@ -111,7 +111,9 @@ func newConfig(opts []Option) config {
 }
 
 // WithOnError receives the errors a handler returned that were answered
-// with a 500 (their text never reaches the client), for logging.
+// with a 500 (their text never reaches the client), for logging, and the
+// panics of handlers outside the ledger as a *PanicError. Without it a
+// panic is written to the standard logger, as net/http would.
 func WithOnError(f func(r *http.Request, err error)) Option {
 	return func(c *config) { c.onError = f }
 }

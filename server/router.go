@@ -119,9 +119,10 @@ func (n *node) find(rest string, l *lookup) *route {
 			return r
 		}
 	}
-	if seg == "." || seg == ".." {
-		// A dot-segment is never a parameter value: the client does not
-		// send one, and a proxy would have resolved it into another path.
+	if dotSegment(seg) {
+		// A dot-segment is never a parameter value, escaped or not: the
+		// client does not send one, a proxy would have resolved it into
+		// another path, and a handler would step out of its template.
 		return nil
 	}
 	for _, c := range n.tmpls {
@@ -185,7 +186,7 @@ func (n *node) methods(rest, query string, out []string) []string {
 	if c := n.lits[seg]; c != nil {
 		next = append(next, c)
 	}
-	if seg != "." && seg != ".." {
+	if !dotSegment(seg) {
 		for _, c := range n.tmpls {
 			if _, ok := c.seg.scan(seg, nil, false); ok {
 				next = append(next, c)

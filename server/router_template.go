@@ -79,7 +79,8 @@ func (s segment) literalBytes() int {
 // parameter ends at the first occurrence of the literal text that follows
 // it in the segment (the last one takes the rest) and is never empty, so
 // one pass decides: a value that contains the literal after it does not
-// match as its author meant.
+// match as its author meant. A value that unescapes to a dot-segment
+// (%2e%2e) does not match either.
 func (s segment) scan(raw string, vals []string, keep bool) ([]string, bool) {
 	pos := 0
 	for i, p := range s {
@@ -98,7 +99,7 @@ func (s segment) scan(raw string, vals []string, keep bool) ([]string, bool) {
 			}
 			end = pos + j
 		}
-		if end == pos {
+		if end == pos || dotSegment(raw[pos:end]) {
 			return vals, false
 		}
 		if keep {

@@ -21,17 +21,18 @@ func (rt Route) WithStream(f idemrt.Framing, mediaType string) Route {
 // type, and nothing it prefers to it, gets the stream, as the generated
 // client's <Op>Stream method asks; so does one whose body's stream switch
 // is true (WithStreamSwitch). Each form is checked as Handle checks
-// it; the stream form never runs through the ledger.
+// it, under the same body deadline; the stream form never runs through
+// the ledger.
 func (e *Engine) HandleEither(rt Route, serve http.HandlerFunc, srt Route, stream http.HandlerFunc) error {
 	plain, streamed := e.guard(rt, serve), e.guard(srt, stream)
 	media := srt.Stream.MediaType
-	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), e.bodyDeadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if wantsStream(r, media) || e.switchedOn(w, r, srt.Stream.Switch) {
 			streamed.ServeHTTP(w, r)
 			return
 		}
 		plain.ServeHTTP(w, r)
-	}))
+	})))
 }
 
 // wantsStream reports whether r's Accept names media (q above 0) and no

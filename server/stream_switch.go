@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"time"
 )
 
 // WithStreamSwitch returns a copy of rt, a stream form made with
@@ -30,7 +29,6 @@ func (e *Engine) switchedOn(w http.ResponseWriter, r *http.Request, member strin
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
 		return false
 	}
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(e.cfg.bodyTimeout))
 	b, err := io.ReadAll(io.LimitReader(r.Body, e.cfg.maxBody+1))
 	r.Body = struct {
 		io.Reader

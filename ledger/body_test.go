@@ -1,0 +1,60 @@
+package ledger
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+)
+
+// failingBody gives a few bytes, then err.
+type failingBody struct {
+	sent bool
+	err  error
+}
+
+func (b *failingBody) Read(p []byte) (int, error) {
+	if !b.sent {
+		b.sent = true
+		return copy(p, `{"a":`), nil
+	}
+	return 0, b.err
+}
+
+// TestKeyedBodyThatFailsIsRefusedUnreserved: a keyed body cut by the
+// server's read deadline is a 408 problem, one over Config.MaxBody a 413,
+// one that breaks off a 400; none reaches the store (whose methods would
+// panic here) or the handler.
+func TestKeyedBodyThatFailsIsRefusedUnreserved(t *testing.T) {
+	l, err := New(Config{Store: &stuckStore{}, MaxBody: 64, Caller: func(*http.Request) (string, error) { return "c", nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	executed := 0
+	h := l.Handle("createOrder", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { executed++ }))
+	timeout := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+	for _, tc := range []struct {
+		name   string
+		body   io.Reader
+		status int
+		typ    string
+	}{
+		{"deadline", &failingBody{err: timeout}, http.StatusRequestTimeout, ProblemBodyTimeout},
+		{"too big", strings.NewReader(strings.Repeat(" ", 65)), http.StatusRequestEntityTooLarge, ProblemBodyTooBig},
+		{"broken off", &failingBody{err: io.ErrUnexpectedEOF}, http.StatusBadRequest, ProblemBodyUnreadable},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/orders", tc.body)
+		r.Header.Set("Idempotency-Key", "k")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.typ) || strings.Contains(w.Body.String(), "tcp") {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, w.Code, w.Body, tc.status, tc.typ)
+		}
+	}
+	if executed != 0 {
+		t.Errorf("the handler ran %d times", executed)
+	}
+}

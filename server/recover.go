@@ -1,0 +1,105 @@
+package idemsrv
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"runtime/debug"
+)
+
+// PanicError is what WithOnError receives for a handler that panicked
+// outside the ledger (the ledger recovers the panics of the keyed
+// operations it runs itself, and reports them to its own Config.OnError).
+// The client got a 500 problem that says nothing of it.
+type PanicError struct {
+	// Value is what the handler panicked with; Stack is where.
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("idemsrv: handler panicked: %v", e.Value) }
+
+// Unwrap returns Value when it is an error, so that errors.Is and
+// errors.As see what the handler panicked with.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// recovered answers a panic of h as a 500 problem without detail and
+// reports it, instead of letting net/http cut the connection: a client
+// that sees a cut connection cannot know whether the request ran, and
+// retries a safe call; a 500 is a definite answer it does not retry by
+// default. http.ErrAbortHandler still aborts, as net/http means it to,
+// and so does any panic once the response has started: a 500 cannot
+// follow it, and a cut connection is the only way to tell the client the
+// answer is incomplete.
+func (e *Engine) recovered(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pw := &panicWriter{ResponseWriter: w}
+		defer e.recoverPanic(pw, r)
+		h.ServeHTTP(pw, r)
+	})
+}
+
+// recoverPanic is recovered's deferred call.
+func (e *Engine) recoverPanic(pw *panicWriter, r *http.Request) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	if p == http.ErrAbortHandler {
+		panic(p)
+	}
+	err := &PanicError{Value: p, Stack: debug.Stack()}
+	if e.cfg.onError != nil {
+		e.cfg.onError(r, err)
+	} else {
+		// What net/http would have logged had the panic reached it.
+		log.Printf("idemsrv: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, p, err.Stack)
+	}
+	if pw.started {
+		panic(http.ErrAbortHandler)
+	}
+	writeInternal(pw.ResponseWriter)
+}
+
+// panicWriter notes whether the response has started, so that a panic is
+// answered 500 only while it can be. http.ResponseController reaches the
+// connection's own methods (deadlines, hijacking) through Unwrap.
+type panicWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (p *panicWriter) WriteHeader(code int) {
+	// An informational status (103 Early Hints) does not start the answer.
+	if code >= 200 || code == http.StatusSwitchingProtocols {
+		p.started = true
+	}
+	p.ResponseWriter.WriteHeader(code)
+}
+
+func (p *panicWriter) Write(b []byte) (int, error) {
+	p.started = true
+	return p.ResponseWriter.Write(b)
+}
+
+// ReadFrom keeps net/http's sendfile path for downloads.
+func (p *panicWriter) ReadFrom(src io.Reader) (int64, error) {
+	p.started = true
+	return io.Copy(p.ResponseWriter, src)
+}
+
+// FlushError flushes, which sends the status and headers.
+func (p *panicWriter) FlushError() error {
+	p.started = true
+	return http.NewResponseController(p.ResponseWriter).Flush()
+}
+
+// Flush is FlushError for callers that look for http.Flusher.
+func (p *panicWriter) Flush() { _ = p.FlushError() }
+
+// Unwrap returns the wrapped writer, for http.ResponseController.
+func (p *panicWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
