@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -48,63 +49,108 @@ const deliveryFingerprint = "delivery"
 //
 // Deliver is the inbound counterpart of Handle, for webhook receivers: the
 // caller has already authenticated the delivery, and id names it
-// (ID.Caller the sender, ID.Operation the scheme, ID.Key its delivery id).
+// (ID.Caller the receiving endpoint, ID.Operation the scheme, ID.Key its
+// delivery id).
 func (l *Ledger) Deliver(ctx context.Context, id ID, fn func(ctx context.Context) error) (Delivered, error) {
-	if err := checkDeliveryID(id); err != nil {
-		return 0, err
+	return l.DeliverAny(ctx, []ID{id}, fn)
+}
+
+// DeliverAny is Deliver for a delivery known by several identities (a
+// GitHub delivery: its delivery id, which is not signed, and the hash of
+// its signed body). fn runs unless one of ids is recorded (Duplicate) or
+// held by another execution (InFlight); when it runs, every one of ids is
+// recorded in fn's transaction. The ids are reserved in order and a
+// refusal releases the ones already reserved, so a delivery refused as a
+// duplicate of one identity leaves no record under the others.
+func (l *Ledger) DeliverAny(ctx context.Context, ids []ID, fn func(ctx context.Context) error) (Delivered, error) {
+	if len(ids) == 0 {
+		return 0, fmt.Errorf("%w: no identity", ErrDeliveryID)
+	}
+	for _, id := range ids {
+		if err := checkDeliveryID(id); err != nil {
+			return 0, err
+		}
 	}
 	now := l.cfg.Now()
-	if rec, ok, err := l.cfg.Store.Get(ctx, id); err == nil && ok && now.Before(rec.ExpiresAt) && rec.State == StateCompleted {
+	if l.anyCompleted(ctx, ids, now) {
 		// A plain read settles most repeats without a write transaction.
 		return Duplicate, nil
 	}
 	owner := l.cfg.Owner()
-	dec, err := l.cfg.Store.Reserve(ctx, Reservation{
-		ID: id, Fingerprint: deliveryFingerprint, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
-	})
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrDeliveryStore, err)
+	if done, err := l.reserveDeliveries(ctx, ids, owner, now); done != 0 || err != nil {
+		return done, err
 	}
-	switch dec.Outcome {
-	case Replay:
-		return Duplicate, nil
-	case Busy:
-		return InFlight, nil
-	case Mismatch:
-		// Only a row written by Handle under the same identity can differ.
-		return 0, fmt.Errorf("%w: %s/%s/%s is a request key, not a delivery", ErrDeliveryID, id.Caller, id.Operation, id.Key)
-	}
-	if err := l.applyDelivery(ctx, id, owner, fn); err != nil {
+	if err := l.applyDelivery(ctx, ids, owner, fn); err != nil {
 		return 0, err
 	}
 	return Applied, nil
 }
 
-// applyDelivery runs fn in the business transaction and commits the id's
+// anyCompleted reports whether one of ids is recorded and unexpired; a
+// store error is left for Reserve to report.
+func (l *Ledger) anyCompleted(ctx context.Context, ids []ID, now time.Time) bool {
+	for _, id := range ids {
+		if rec, ok, err := l.cfg.Store.Get(ctx, id); err == nil && ok && now.Before(rec.ExpiresAt) && rec.State == StateCompleted {
+			return true
+		}
+	}
+	return false
+}
+
+// reserveDeliveries reserves every one of ids for owner and returns 0, or
+// releases those it reserved and returns why it stopped.
+func (l *Ledger) reserveDeliveries(ctx context.Context, ids []ID, owner string, now time.Time) (Delivered, error) {
+	for i, id := range ids {
+		dec, err := l.cfg.Store.Reserve(ctx, Reservation{
+			ID: id, Fingerprint: deliveryFingerprint, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
+		})
+		var done Delivered
+		switch {
+		case err != nil:
+			err = fmt.Errorf("%w: %w", ErrDeliveryStore, err)
+		case dec.Outcome == Replay:
+			done = Duplicate
+		case dec.Outcome == Busy:
+			done = InFlight
+		case dec.Outcome == Mismatch:
+			// Only a row written by Handle under the same identity can differ.
+			err = fmt.Errorf("%w: %s/%s/%s is a request key, not a delivery", ErrDeliveryID, id.Caller, id.Operation, id.Key)
+		default:
+			continue
+		}
+		l.releaseDeliveries(ctx, ids[:i], owner)
+		return done, err
+	}
+	return 0, nil
+}
+
+// applyDelivery runs fn in the business transaction and commits the ids'
 // completion with it. Like execute, it is detached from the request's
 // cancellation and bounded by the lease instead.
-func (l *Ledger) applyDelivery(ctx context.Context, id ID, owner string, fn func(context.Context) error) error {
+func (l *Ledger) applyDelivery(ctx context.Context, ids []ID, owner string, fn func(context.Context) error) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.cfg.Lease)
 	defer cancel()
 	tx, err := l.cfg.Store.Begin(ctx)
 	if err != nil {
-		l.releaseDelivery(ctx, id, owner)
+		l.releaseDeliveries(ctx, ids, owner)
 		return fmt.Errorf("%w: %w", ErrDeliveryStore, err)
 	}
-	if err := runDelivery(withExecution(ctx, &execution{tx: tx, id: id}), fn); err != nil {
+	if err := runDelivery(withExecution(ctx, &execution{tx: tx, id: ids[0]}), fn); err != nil {
 		tx.Rollback()
-		l.releaseDelivery(ctx, id, owner)
+		l.releaseDeliveries(ctx, ids, owner)
 		return err
 	}
-	if err := l.cfg.Store.Complete(ctx, tx, id, owner, Response{Status: 204}); err != nil {
-		tx.Rollback()
-		l.releaseDelivery(ctx, id, owner)
-		return fmt.Errorf("%w: %w", ErrDeliveryStore, err)
+	for _, id := range ids {
+		if err := l.cfg.Store.Complete(ctx, tx, id, owner, Response{Status: 204}); err != nil {
+			tx.Rollback()
+			l.releaseDeliveries(ctx, ids, owner)
+			return fmt.Errorf("%w: %w", ErrDeliveryStore, err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		// Release is guarded by state and owner: it never deletes a row
 		// that did commit.
-		l.releaseDelivery(ctx, id, owner)
+		l.releaseDeliveries(ctx, ids, owner)
 		return fmt.Errorf("%w: %w", ErrDeliveryStore, errCommit{err})
 	}
 	return nil
@@ -121,12 +167,14 @@ func runDelivery(ctx context.Context, fn func(context.Context) error) (err error
 	return fn(ctx)
 }
 
-func (l *Ledger) releaseDelivery(ctx context.Context, id ID, owner string) {
+func (l *Ledger) releaseDeliveries(ctx context.Context, ids []ID, owner string) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
-	// On failure the lease expires and the sweeper finds the row; until
-	// then a redelivery is answered InFlight and retried by the sender.
-	_ = l.cfg.Store.Release(rctx, id, owner)
+	for _, id := range ids {
+		// On failure the lease expires and the sweeper finds the row; until
+		// then a redelivery is answered InFlight and retried by the sender.
+		_ = l.cfg.Store.Release(rctx, id, owner)
+	}
 }
 
 // checkDeliveryID applies the key rules of Handle to every part of id.

@@ -2,10 +2,12 @@ package idemsrv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
+	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -40,6 +42,10 @@ type WebhookReceiver struct {
 	cfg    webhookConfig
 	byName map[string]*WebhookRoute
 	byType map[string]*WebhookRoute
+	// caller is the ledger ID.Caller of this receiver's deliveries, held
+	// by claim against other receivers on the same store.
+	caller string
+	claim  *ledger.ScopeClaim
 }
 
 // NewWebhookReceiver returns a receiver for routes. It refuses to start
@@ -65,7 +71,43 @@ func NewWebhookReceiver(routes []WebhookRoute, opts ...WebhookOption) (*WebhookR
 		}
 		rc.byType[rt.eventType] = rt
 	}
+	if err := rc.claimScope(); err != nil {
+		return nil, err
+	}
 	return rc, nil
+}
+
+// claimScope claims the receiver's dedupe scope in its ledger's store:
+// "webhook", or "webhook:<name>" under WithWebhookEndpoint.
+func (rc *WebhookReceiver) claimScope() error {
+	if rc.cfg.ledger == nil {
+		return nil
+	}
+	rc.caller = "webhook"
+	if rc.cfg.endpoint != "" {
+		rc.caller += ":" + rc.cfg.endpoint
+	}
+	claim, err := rc.cfg.ledger.ClaimDeliveryScope(rc.caller)
+	switch {
+	case errors.Is(err, ledger.ErrDeliveryScope) && rc.cfg.endpoint == "":
+		return fmt.Errorf("%w: another receiver records its deliveries in this ledger's store without an endpoint name: name each with WithWebhookEndpoint: %w", ErrWebhookConfig, err)
+	case errors.Is(err, ledger.ErrDeliveryScope):
+		return fmt.Errorf("%w: another receiver on this ledger's store is the endpoint %q: give each its own WithWebhookEndpoint name: %w", ErrWebhookConfig, rc.cfg.endpoint, err)
+	case err != nil:
+		return fmt.Errorf("%w: WithWebhookEndpoint(%q): %w", ErrWebhookConfig, clip(rc.cfg.endpoint), err)
+	}
+	rc.claim = claim
+	return nil
+}
+
+// Close releases the receiver's dedupe scope, so that a receiver built to
+// replace it (a configuration reload) may take the same endpoint name in
+// the same process. It does not stop rc: stop routing to it first.
+func (rc *WebhookReceiver) Close() error {
+	if rc.claim != nil {
+		rc.claim.Release()
+	}
+	return nil
 }
 
 // ServeHTTP answers one delivery: 204 once applied (and to every repeat,
@@ -84,6 +126,7 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	signed := body
 	if isFormMedia(r.Header.Get("Content-Type")) {
 		var err error
 		if body, err = formPayload(body); err != nil {
@@ -97,12 +140,16 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event and the payload's action, or the payload's type")
 		return
 	}
+	if why := rc.mismatch(r, env, rt); why != "" {
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookMismatch, why)
+		return
+	}
 	call, err := rt.bind(body)
 	if err != nil {
 		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
 		return
 	}
-	rc.run(w, r, rc.deliveryID(id, r.Header, env), call)
+	rc.run(w, r, rc.deliveryID(id, r.Header, env), signed, call)
 }
 
 // verify checks the signature unless the receiver was built without one,

@@ -3,6 +3,8 @@ package idemsrv
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,9 +105,10 @@ func readEnvelope(body []byte) envelope {
 	return env
 }
 
-// run executes call once per delivery id (through the ledger) or every
-// time (WithoutWebhookDedupe), and answers.
-func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string, call func(context.Context) error) {
+// run executes call once per delivery (through the ledger: its id, and
+// for GitHub its signed body too) or every time (WithoutWebhookDedupe),
+// and answers.
+func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string, signed []byte, call func(context.Context) error) {
 	if rc.cfg.ledger == nil {
 		if err := runWebhook(r.Context(), call); err != nil {
 			rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
@@ -118,11 +121,7 @@ func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string
 		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
 		return
 	}
-	scope := "unverified"
-	if rc.cfg.scheme != nil {
-		scope = rc.cfg.scheme.name()
-	}
-	done, err := rc.cfg.ledger.Deliver(r.Context(), ledger.ID{Caller: "webhook", Operation: scope, Key: id}, call)
+	done, err := rc.cfg.ledger.DeliverAny(r.Context(), rc.identities(id, signed), call)
 	switch {
 	case errors.Is(err, ledger.ErrDeliveryID):
 		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
@@ -140,6 +139,27 @@ func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string
 	default:
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// githubBody is the ledger operation of a GitHub delivery's body hash.
+const githubBody = "github-body"
+
+// identities are the ledger rows of one delivery, under the receiver's
+// scope: its delivery id under the scheme's name and, for GitHub, whose
+// delivery id is not signed, "sha256:<hex>" of the signed bytes as sent
+// (the form, for a form delivery) under "github-body", so that a captured
+// body resent with a new X-GitHub-Delivery is the same delivery.
+func (rc *WebhookReceiver) identities(id string, signed []byte) []ledger.ID {
+	scheme := "unverified"
+	if rc.cfg.scheme != nil {
+		scheme = rc.cfg.scheme.name()
+	}
+	ids := []ledger.ID{{Caller: rc.caller, Operation: scheme, Key: id}}
+	if _, github := rc.cfg.scheme.(githubScheme); github {
+		sum := sha256.Sum256(signed)
+		ids = append(ids, ledger.ID{Caller: rc.caller, Operation: githubBody, Key: "sha256:" + hex.EncodeToString(sum[:])})
+	}
+	return ids
 }
 
 // fail answers a 5xx without the error's text (the sender retries), and

@@ -33,6 +33,7 @@ type webhookConfig struct {
 	schemes     int
 	noVerify    bool
 	ledger      *ledger.Ledger
+	endpoint    string
 	noDedupe    bool
 	tolerance   time.Duration
 	now         func() time.Time
@@ -77,9 +78,11 @@ func WithStripeSignature(secrets ...string) WebhookOption {
 }
 
 // WithGitHubSignature verifies GitHub's X-Hub-Signature-256 (sha256=hex
-// HMAC-SHA256 of the body). GitHub signs no timestamp, so a captured
-// delivery verifies forever: its only replay protection is the dedupe on
-// X-GitHub-Delivery, the delivery id, for as long as the ledger keeps it.
+// HMAC-SHA256 of the body). GitHub signs no timestamp, and its delivery id
+// (X-GitHub-Delivery) is not signed, so a captured delivery verifies
+// forever under any id: its replay protection is the dedupe, which records
+// both the delivery id and the SHA-256 of the signed body, for as long as
+// the ledger keeps them (its TTL).
 func WithGitHubSignature(secrets ...string) WebhookOption {
 	return func(c *webhookConfig) {
 		keys, err := rawKeys("GitHub", secrets)
@@ -94,6 +97,26 @@ func WithGitHubSignature(secrets ...string) WebhookOption {
 // (Stripe retries for three days).
 func WithWebhookLedger(l *ledger.Ledger) WebhookOption {
 	return func(c *webhookConfig) { c.ledger = l }
+}
+
+// WithWebhookEndpoint names the endpoint this receiver is, to scope its
+// dedupe: Stripe sends one event id, and Standard Webhooks and GitHub one
+// delivery id, to every endpoint subscribed to the event, so two
+// receivers recording deliveries in one store must not share a scope. A
+// named receiver records deliveries under the caller "webhook:<name>"; an
+// unnamed one under "webhook", as receivers always have, so a receiver
+// that is alone on its store needs no name and keeps its recorded
+// deliveries. A second receiver with the same scope (unnamed, or the same
+// name) on the same store in one process does not start
+// (ErrWebhookConfig wrapping ledger.ErrDeliveryScope). The name is
+// non-empty UTF-8 text without NUL, at most 247 bytes.
+func WithWebhookEndpoint(name string) WebhookOption {
+	return func(c *webhookConfig) {
+		c.endpoint = name
+		if name == "" && c.err == nil {
+			c.err = fmt.Errorf("%w: WithWebhookEndpoint needs a name", ErrWebhookConfig)
+		}
+	}
 }
 
 // WithoutWebhookVerification accepts deliveries without checking a

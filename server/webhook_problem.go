@@ -9,6 +9,7 @@ const (
 	ProblemWebhookStale     = "https://idemgen.dev/problems/webhook-timestamp-stale"
 	ProblemWebhookUnknown   = "https://idemgen.dev/problems/webhook-unknown"
 	ProblemWebhookPayload   = "https://idemgen.dev/problems/webhook-payload-invalid"
+	ProblemWebhookMismatch  = "https://idemgen.dev/problems/webhook-route-mismatch"
 	ProblemWebhookTooBig    = "https://idemgen.dev/problems/body-too-large"
 	ProblemWebhookMedia     = "https://idemgen.dev/problems/unsupported-media-type"
 	ProblemWebhookMethod    = "https://idemgen.dev/problems/method-not-allowed"

@@ -6,6 +6,7 @@ require (
 	github.com/idemgen/idemgen/ledger v0.1.0
 	github.com/idemgen/idemgen/ledger/sqlitestore v0.1.0
 	github.com/idemgen/idemgen/server v0.1.0
+	github.com/stripe/stripe-go/v82 v82.5.1
 )
 
 require (
