@@ -32,11 +32,16 @@ type broker struct {
 	dir  string
 	port int
 	srv  *server.Server
+	// maxPayload is the server's max_payload; 0 keeps its default (1 MiB).
+	maxPayload int32
 }
 
-func startBroker(t testing.TB) *broker {
+func startBroker(t testing.TB) *broker { return startBrokerMax(t, 0) }
+
+// startBrokerMax starts a broker whose max_payload is maxPayload bytes.
+func startBrokerMax(t testing.TB, maxPayload int32) *broker {
 	t.Helper()
-	b := &broker{t: t, dir: t.TempDir(), port: -1}
+	b := &broker{t: t, dir: t.TempDir(), port: -1, maxPayload: maxPayload}
 	b.start()
 	b.port = b.srv.Addr().(*net.TCPAddr).Port
 	t.Cleanup(b.stop)
@@ -47,7 +52,7 @@ func (b *broker) start() {
 	b.t.Helper()
 	srv, err := server.NewServer(&server.Options{
 		Host: "127.0.0.1", Port: b.port, JetStream: true, StoreDir: b.dir,
-		NoLog: true, NoSigs: true,
+		NoLog: true, NoSigs: true, MaxPayload: b.maxPayload,
 	})
 	if err != nil {
 		b.t.Fatal(err)

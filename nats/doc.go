@@ -5,7 +5,7 @@
 // The path of one event:
 //
 //	business transaction --outbox.Add--> idem_outbox row (event id stored once)
-//	outbox.Relay --Publisher.Publish--> JetStream, header Nats-Msg-Id = event id
+//	outbox.Relay --Publisher.Publish--> JetStream, header Nats-Msg-Id = source:event id
 //	JetStream stream --durable consumer--> Consumer.Handle
 //	Consumer.Handle --outbox.Consume--> effect + idem_consumed row in one transaction, then Ack
 //
@@ -14,6 +14,13 @@
 // stream's duplicate window (the PubAck says Duplicate). A copy that gets
 // past it (a republish after the window, a message redelivered because its
 // ack was lost) finds its id in idem_consumed and is acked without applying.
+//
+// What cannot succeed is parked, not retried for ever: an event the broker
+// refuses (too large, a topic that is no subject) stays in idem_outbox,
+// parked, until outbox.Outbox.Unpark; a message whose apply fails on
+// Consumer.MaxDeliveries deliveries, Nak'd with a growing delay between
+// them, is recorded in idem_parked and terminated, until Consumer.Retry.
+// `idemgen ledger` lists both.
 //
 // The package is a Go module of its own (github.com/idemgen/idemgen/nats)
 // so that the idemgen module, the ledger and every generated SDK never

@@ -14,8 +14,12 @@ import (
 
 // TopicHeader carries the event's topic beside the payload, so a consumer
 // rebuilds the outbox.Event from the headers alone. The event id travels in
-// jetstream.MsgIDHeader (Nats-Msg-Id), which is also the stream's dedupe key.
+// jetstream.MsgIDHeader (Nats-Msg-Id), which is also the stream's dedupe key:
+// the id itself, or "source:id" when the Publisher has a Source.
 const TopicHeader = "Idem-Topic"
+
+// SourceHeader carries Publisher.Source, the outbox the event came from.
+const SourceHeader = "Idem-Source"
 
 // ErrNoEventID is returned for an event without an id: it could be deduped
 // neither by JetStream nor by the consumer. outbox.Add always sets one.
@@ -45,6 +49,42 @@ type Publisher struct {
 	Stream string
 	// Timeout bounds the wait for the PubAck; DefaultTimeout when zero.
 	Timeout time.Duration
+	// Source names the outbox this Publisher relays: 1 to 64 ASCII letters,
+	// digits, '-', '_' or '.', unique among the outboxes that publish into
+	// one stream, and never changed once it published. The message id is
+	// then "Source:id", so two outboxes whose event ids collide are two
+	// messages, not a Duplicate that marks the second delivered unapplied;
+	// the consumer dedupes on the source and the id (outbox.Consume). Empty:
+	// the message id is the event id alone, which is right only while one
+	// outbox publishes into the stream.
+	Source string
+}
+
+// ErrSource is wrapped by the error for a Publisher.Source, or an
+// Idem-Source header, that is not 1 to 64 of [A-Za-z0-9_.-].
+var ErrSource = errors.New("idemnats: invalid source name")
+
+const maxSource = 64
+
+func checkSource(s string) error {
+	if s == "" || len(s) > maxSource {
+		return fmt.Errorf("%w: %d bytes", ErrSource, len(s))
+	}
+	for _, r := range s {
+		ok := r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !ok {
+			return fmt.Errorf("%w: %.64q", ErrSource, s)
+		}
+	}
+	return nil
+}
+
+// msgID is the Nats-Msg-Id of an event of source.
+func msgID(source, id string) string {
+	if source == "" {
+		return id
+	}
+	return source + ":" + id
 }
 
 // Publish publishes e and waits for its PubAck; see PublishAck.
@@ -53,22 +93,37 @@ func (p *Publisher) Publish(ctx context.Context, e outbox.Event) error {
 	return err
 }
 
-// PublishAck publishes e to Subject(p.Prefix, e) with the event id as the
-// Nats-Msg-Id header and returns the stream's PubAck. A republish of an id
-// the stream still remembers (inside its Duplicates window) is not stored
-// again: the PubAck then has Duplicate set, and the call still succeeds,
-// since the event is in the stream.
+// PublishAck publishes e to Subject(p.Prefix, e) with the message id
+// msgID(p.Source, e.ID) in the Nats-Msg-Id header and returns the stream's
+// PubAck. A republish of an id the stream still remembers (inside its
+// Duplicates window) is not stored again: the PubAck then has Duplicate
+// set, and the call still succeeds, since the event is in the stream.
+//
+// Failures no retry can cure are wrapped with outbox.Permanent, so the
+// relay parks the event and goes on: no event id (ErrNoEventID), a topic
+// that is no subject (*TopicError), a message over the server's
+// max_payload (nats.ErrMaxPayload) or the stream's MaxMsgSize
+// (jetstream.ErrStreamMessageExceedsMaximum). An invalid Source is the
+// Publisher's fault, not the event's: it fails every publish unparked.
 func (p *Publisher) PublishAck(ctx context.Context, e outbox.Event) (*jetstream.PubAck, error) {
+	if p.Source != "" {
+		if err := checkSource(p.Source); err != nil {
+			return nil, err
+		}
+	}
 	if e.ID == "" {
-		return nil, ErrNoEventID
+		return nil, outbox.Permanent(ErrNoEventID)
 	}
 	subject, err := Subject(p.Prefix, e)
 	if err != nil {
-		return nil, err
+		return nil, outbox.Permanent(err)
 	}
 	msg := &nats.Msg{Subject: subject, Data: e.Payload, Header: nats.Header{}}
 	msg.Header.Set(TopicHeader, e.Topic)
-	opts := []jetstream.PublishOpt{jetstream.WithMsgID(e.ID)}
+	if p.Source != "" {
+		msg.Header.Set(SourceHeader, p.Source)
+	}
+	opts := []jetstream.PublishOpt{jetstream.WithMsgID(msgID(p.Source, e.ID))}
 	if p.Stream != "" {
 		opts = append(opts, jetstream.WithExpectStream(p.Stream))
 	}
@@ -76,7 +131,11 @@ func (p *Publisher) PublishAck(ctx context.Context, e outbox.Event) (*jetstream.
 	defer cancel()
 	ack, err := p.JS.PublishMsg(ctx, msg, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("idemnats: publish %s to %s: %w", e.ID, subject, err)
+		err = fmt.Errorf("idemnats: publish %s to %s: %w", e.ID, subject, err)
+		if errors.Is(err, nats.ErrMaxPayload) || errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum) {
+			err = outbox.Permanent(err)
+		}
+		return nil, err
 	}
 	return ack, nil
 }

@@ -37,7 +37,7 @@ func newLedgerCmd(tc toolchain) *cobra.Command {
 	var flags ledgerFlags
 	cmd := &cobra.Command{
 		Use:   "ledger --dsn DSN",
-		Short: "Inspect an idempotency ledger, read-only: key states, stuck executions, the outbox backlog",
+		Short: "Inspect an idempotency ledger, read-only: key states, stuck executions, the outbox backlog, parked events",
 		Long:  ledgerLong,
 		Example: `  idemgen ledger --dsn sqlite:/var/lib/payments/payments.db
   idemgen ledger --dsn "$DATABASE_URL" --format json | jq .keys
@@ -237,8 +237,10 @@ is cut off at --timeout). Nothing is migrated or written.
 
 Without --key it prints the overview: keys by state; the stuck executions, in progress with an
 expired lease, which the sweeper would release (its own rule and query); keys past their TTL,
-which it would purge; and the outbox events not delivered yet, oldest first, with their age
-and failed attempts. Lists stop at --limit.
+which it would purge; the outbox events not delivered yet, oldest first, with their age,
+failed attempts and last error; the events the relay parked after a permanent publish failure
+(Outbox.Unpark returns one); and the events consumers parked after their apply failed on every
+delivery (Consumer.Retry applies one). Lists stop at --limit.
 
 With --key it prints that key's records (one per caller and operation; narrow with --operation
 and --caller): fingerprint, state, stored status and body size, age, expiry, lease. The stored

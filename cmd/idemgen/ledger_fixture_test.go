@@ -35,7 +35,8 @@ const (
 //	bob/createOrder/k-crash   reserved at t0+1h with a 10s lease, never completed: stuck
 //	bob/refund/k-busy         reserved 1s before now with a 10s lease: in progress, alive
 //	mallory.../createOrder/evil...  completed through the store with a hostile body
-//	outbox: evt_k-old delivered, evt_k-done failed once, evt_evil pending
+//	outbox: evt_k-old delivered, evt_big parked by the relay, evt_k-done failed once, evt_evil pending
+//	idem_parked: evt_x of source shop, parked by consumer mailer with a hostile error
 func ledgerFixture(t *testing.T, s *sqlstore.Store) time.Time {
 	t.Helper()
 	clock := ledgertest.NewClock()
@@ -71,12 +72,19 @@ func ledgerFixture(t *testing.T, s *sqlstore.Store) time.Time {
 		}
 	}
 	post("alice", "k-old")
+	addEvent(t, s, ob, outbox.Event{ID: "evt_big", Topic: "order.created", Payload: make([]byte, 2048)})
 	clock.Advance(time.Hour)
 	post("alice", "k-done")
 	reserve(t, s, ledger.ID{Caller: "bob", Operation: "createOrder", Key: "k-crash"}, "owner-crashed", clock.Now())
 	storeHostile(t, s, ob, clock.Now())
 	relayOnce(t, ob, nil)
+	relayOnce(t, ob, outbox.Permanent(errors.New("nats: maximum payload exceeded")))
 	relayOnce(t, ob, errors.New("broker down"))
+	cause := errors.New("smtp: 550 \x1b[31mrejected")
+	e := outbox.Event{ID: "evt_x", Topic: "order.created", Source: "shop", Payload: []byte("{}")}
+	if err := ob.Park(context.Background(), "mailer", e, 10, cause); err != nil {
+		t.Fatal(err)
+	}
 	clock.Advance(5*time.Minute + 12*time.Second)
 	reserve(t, s, ledger.ID{Caller: "bob", Operation: "refund", Key: "k-busy"}, "owner-busy", clock.Now().Add(-time.Second))
 	return clock.Now()
@@ -109,6 +117,21 @@ func storeHostile(t *testing.T, s *sqlstore.Store, ob *outbox.Outbox, now time.T
 	}
 	resp := ledger.Response{Status: 201, Header: http.Header{"Location": {"/orders/\x1b[5mx"}}, Body: []byte(hostileBody)}
 	if err := s.Complete(ctx, tx, id, "owner-evil", resp); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func addEvent(t *testing.T, s *sqlstore.Store, ob *outbox.Outbox, e outbox.Event) {
+	t.Helper()
+	tx, err := s.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := ob.Add(context.Background(), tx, e); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {

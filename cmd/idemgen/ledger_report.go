@@ -26,6 +26,8 @@ type overviewReport struct {
 	Keys     keyCounts    `json:"keys"`
 	Stuck    []recordView `json:"stuck"`
 	Outbox   outboxView   `json:"outbox"`
+	// Consumers are the events consumers parked in this database.
+	Consumers consumersView `json:"consumers"`
 }
 
 type keyCounts struct {
@@ -41,15 +43,39 @@ type outboxView struct {
 	Undelivered int64       `json:"undelivered"`
 	Failing     int64       `json:"failing"`
 	Oldest      []eventView `json:"oldest"`
+	// Parked counts the events the relay parked after a permanent publish
+	// failure; ParkedEvents lists them in seq order.
+	Parked       int64       `json:"parked"`
+	ParkedEvents []eventView `json:"parked_events"`
 }
 
 type eventView struct {
-	Seq        int64     `json:"seq"`
-	EventID    string    `json:"event_id"`
-	Topic      string    `json:"topic"`
-	CreatedAt  time.Time `json:"created_at"`
-	AgeSeconds int64     `json:"age_seconds"`
-	Attempts   int       `json:"attempts"`
+	Seq        int64      `json:"seq"`
+	EventID    string     `json:"event_id"`
+	Topic      string     `json:"topic"`
+	CreatedAt  time.Time  `json:"created_at"`
+	AgeSeconds int64      `json:"age_seconds"`
+	Attempts   int        `json:"attempts"`
+	LastError  string     `json:"last_error"`
+	ParkedAt   *time.Time `json:"parked_at,omitempty"`
+}
+
+type consumersView struct {
+	Parked       int64               `json:"parked"`
+	ParkedEvents []consumedEventView `json:"parked_events"`
+}
+
+// consumedEventView is an event a consumer parked (outbox.ParkedEvent).
+type consumedEventView struct {
+	Consumer      string    `json:"consumer"`
+	Source        string    `json:"source"`
+	EventID       string    `json:"event_id"`
+	Topic         string    `json:"topic"`
+	PayloadBytes  int       `json:"payload_bytes"`
+	Deliveries    int       `json:"deliveries"`
+	LastError     string    `json:"last_error"`
+	ParkedAt      time.Time `json:"parked_at"`
+	ParkedSeconds int64     `json:"parked_seconds"`
 }
 
 // keyReport is the --key view.
@@ -116,9 +142,9 @@ func newRecordView(rec ledger.Record, now time.Time, bodyLimit int) recordView {
 func seconds(d time.Duration) int64 { return int64(d / time.Second) }
 
 // readOverview reads the counts, the stuck rows (through Store.Stuck, the
-// sweeper's own query) and the outbox backlog.
+// sweeper's own query), the outbox backlog and the parked events.
 func readOverview(ctx context.Context, s *sqlstore.Store, ob *outbox.Outbox, now time.Time, limit int) (overviewReport, error) {
-	ov := overviewReport{Now: now.UTC(), Stuck: []recordView{}, Outbox: outboxView{Oldest: []eventView{}}}
+	ov := overviewReport{Now: now.UTC(), Stuck: []recordView{}}
 	st, err := s.Stats(ctx, now)
 	if err != nil {
 		return ov, err
@@ -135,16 +161,44 @@ func readOverview(ctx context.Context, s *sqlstore.Store, ob *outbox.Outbox, now
 	for _, rec := range stuck {
 		ov.Stuck = append(ov.Stuck, newRecordView(rec, now, -1))
 	}
+	return ov, readOutbox(ctx, &ov, ob, now, limit)
+}
+
+// readOutbox reads the relay's backlog and parked events, and the events
+// consumers parked.
+func readOutbox(ctx context.Context, ov *overviewReport, ob *outbox.Outbox, now time.Time, limit int) error {
 	bl, err := ob.Backlog(ctx, limit)
 	if err != nil {
-		return ov, err
+		return err
 	}
-	ov.Outbox.Undelivered, ov.Outbox.Failing = bl.Undelivered, bl.Failing
-	for _, e := range bl.Oldest {
-		ov.Outbox.Oldest = append(ov.Outbox.Oldest, eventView{Seq: e.Seq, EventID: e.ID, Topic: e.Topic,
-			CreatedAt: e.CreatedAt.UTC(), AgeSeconds: seconds(now.Sub(e.CreatedAt)), Attempts: e.Attempts})
+	ov.Outbox.Undelivered, ov.Outbox.Failing, ov.Outbox.Parked = bl.Undelivered, bl.Failing, bl.Parked
+	ov.Outbox.Oldest = newEventViews(bl.Oldest, now)
+	ov.Outbox.ParkedEvents = newEventViews(bl.ParkedEvents, now)
+	n, parked, err := ob.Parked(ctx, limit)
+	if err != nil {
+		return err
 	}
-	return ov, nil
+	ov.Consumers = consumersView{Parked: n, ParkedEvents: []consumedEventView{}}
+	for _, p := range parked {
+		ov.Consumers.ParkedEvents = append(ov.Consumers.ParkedEvents, consumedEventView{Consumer: p.Consumer,
+			Source: p.Event.Source, EventID: p.Event.ID, Topic: p.Event.Topic, PayloadBytes: p.PayloadBytes,
+			Deliveries: p.Deliveries, LastError: p.LastError, ParkedAt: p.ParkedAt.UTC(), ParkedSeconds: seconds(now.Sub(p.ParkedAt))})
+	}
+	return nil
+}
+
+func newEventViews(events []outbox.Undelivered, now time.Time) []eventView {
+	out := []eventView{}
+	for _, e := range events {
+		v := eventView{Seq: e.Seq, EventID: e.ID, Topic: e.Topic, CreatedAt: e.CreatedAt.UTC(),
+			AgeSeconds: seconds(now.Sub(e.CreatedAt)), Attempts: e.Attempts, LastError: e.LastError}
+		if !e.ParkedAt.IsZero() {
+			at := e.ParkedAt.UTC()
+			v.ParkedAt = &at
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // writeLedgerJSON writes v indented. encoding/json escapes the C0 controls;

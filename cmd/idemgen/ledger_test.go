@@ -43,9 +43,17 @@ CALLER  OPERATION    KEY      STUCK FOR  AGE    LEASE OWNER
 bob     createOrder  k-crash  5m2s       5m12s  owner-crashed
 
 outbox: 2 undelivered, 1 failing (oldest first)
-SEQ  EVENT            TOPIC                AGE    ATTEMPTS
-2    evt_k-done       order.created        5m12s  1
-3    evt_\x1b[1mevil  order.created\u202e  5m12s  0
+SEQ  EVENT            TOPIC                AGE    ATTEMPTS  LAST ERROR
+3    evt_k-done       order.created        5m12s  1         broker down
+4    evt_\x1b[1mevil  order.created\u202e  5m12s  0         -
+
+parked by the relay: 1 (oldest first)
+SEQ  EVENT    TOPIC          PARKED FOR  ATTEMPTS  LAST ERROR
+2    evt_big  order.created  5m12s       1         nats: maximum payload exceeded
+
+parked by consumers: 1 (oldest first)
+CONSUMER  SOURCE  EVENT  TOPIC          PARKED FOR  DELIVERIES  LAST ERROR
+mailer    shop    evt_x  order.created  5m12s       10          smtp: 550 \x1b[31mrejected
 `
 
 func TestLedgerOverviewText(t *testing.T) {
@@ -82,18 +90,32 @@ func TestLedgerOverviewJSON(t *testing.T) {
 		o.Oldest[0].Attempts != 1 || o.Oldest[0].AgeSeconds != 312 || o.Oldest[1].EventID != "evt_\x1b[1mevil" {
 		t.Errorf("outbox = %+v", o)
 	}
+	if o.Parked != 1 || len(o.ParkedEvents) != 1 || o.ParkedEvents[0].EventID != "evt_big" || o.ParkedEvents[0].ParkedAt == nil ||
+		o.ParkedEvents[0].LastError != "nats: maximum payload exceeded" {
+		t.Errorf("outbox parked = %+v", o.ParkedEvents)
+	}
+	if c := ov.Consumers; c.Parked != 1 || len(c.ParkedEvents) != 1 || c.ParkedEvents[0].EventID != "evt_x" ||
+		c.ParkedEvents[0].Source != "shop" || c.ParkedEvents[0].Deliveries != 10 || c.ParkedEvents[0].ParkedSeconds != 312 {
+		t.Errorf("consumers = %+v", c)
+	}
 	// The field names are documented in docs/cli.md: scripts depend on them.
 	var raw struct {
 		Stuck  []map[string]any `json:"stuck"`
 		Outbox struct {
-			Oldest []map[string]any `json:"oldest"`
+			Oldest       []map[string]any `json:"oldest"`
+			ParkedEvents []map[string]any `json:"parked_events"`
 		} `json:"outbox"`
+		Consumers struct {
+			ParkedEvents []map[string]any `json:"parked_events"`
+		} `json:"consumers"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &raw); err != nil {
 		t.Fatal(err)
 	}
 	assertFields(t, raw.Stuck[0], "caller operation key fingerprint state stuck expired status created_at age_seconds expires_at expires_in_seconds lease_owner lease_expires_at lease_expires_in_seconds body_bytes")
-	assertFields(t, raw.Outbox.Oldest[0], "seq event_id topic created_at age_seconds attempts")
+	assertFields(t, raw.Outbox.Oldest[0], "seq event_id topic created_at age_seconds attempts last_error")
+	assertFields(t, raw.Outbox.ParkedEvents[0], "seq event_id topic created_at age_seconds attempts last_error parked_at")
+	assertFields(t, raw.Consumers.ParkedEvents[0], "consumer source event_id topic payload_bytes deliveries last_error parked_at parked_seconds")
 }
 
 func assertFields(t *testing.T, obj map[string]any, want string) {
@@ -237,4 +259,29 @@ func fileState(t *testing.T, path string) ([32]byte, time.Time) {
 		t.Fatal(err)
 	}
 	return sha256.Sum256(b), fi.ModTime()
+}
+
+// TestLedgerReadsOldSchema: a database an earlier version created, and no
+// newer one migrated (no parked_at or last_error column, no idem_parked),
+// is read as it is: nothing parked, nothing refused.
+func TestLedgerReadsOldSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := sqlitestore.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`ALTER TABLE idem_outbox DROP COLUMN parked_at`, `ALTER TABLE idem_outbox DROP COLUMN last_error`,
+		`DROP TABLE idem_parked`, `INSERT INTO idem_outbox (event_id, topic, created_at, attempts) VALUES ('evt-1', 't', 0, 2)`} {
+		if _, err := s.DB().Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	r := runLedgerCmd(t, time.Unix(60, 0), "--dsn", "sqlite:"+path)
+	for _, want := range []string{"outbox: 1 undelivered, 1 failing", "1    evt-1  t      1m0s  2         -\n",
+		"parked by the relay: 0\n", "parked by consumers: 0\n"} {
+		if r.code != exitOK || !strings.Contains(r.stdout, want) {
+			t.Errorf("exit %d, stdout lacks %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+	}
 }

@@ -143,13 +143,50 @@ func writeStuckText(w io.Writer, ov overviewReport) error {
 func writeOutboxText(w io.Writer, ov overviewReport) error {
 	o := ov.Outbox
 	fmt.Fprintf(w, "\noutbox: %d undelivered, %d failing%s\n", o.Undelivered, o.Failing, shown(len(o.Oldest), o.Undelivered, "oldest first"))
-	if len(o.Oldest) == 0 {
+	if len(o.Oldest) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SEQ\tEVENT\tTOPIC\tAGE\tATTEMPTS\tLAST ERROR")
+		for _, e := range o.Oldest {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", e.Seq, cell(e.EventID), cell(e.Topic), formatAge(ov.Now.Sub(e.CreatedAt)), e.Attempts, errCell(e.LastError))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nparked by the relay: %d%s\n", o.Parked, shown(len(o.ParkedEvents), o.Parked, "oldest first"))
+	if len(o.ParkedEvents) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SEQ\tEVENT\tTOPIC\tPARKED FOR\tATTEMPTS\tLAST ERROR")
+		for _, e := range o.ParkedEvents {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", e.Seq, cell(e.EventID), cell(e.Topic), formatAge(ov.Now.Sub(*e.ParkedAt)), e.Attempts, cell(e.LastError))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return writeConsumersText(w, ov)
+}
+
+// errCell is a last-error cell: "-" before any error, so that no line of
+// the table ends in padding.
+func errCell(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return cell(s)
+}
+
+func writeConsumersText(w io.Writer, ov overviewReport) error {
+	c := ov.Consumers
+	fmt.Fprintf(w, "\nparked by consumers: %d%s\n", c.Parked, shown(len(c.ParkedEvents), c.Parked, "oldest first"))
+	if len(c.ParkedEvents) == 0 {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tEVENT\tTOPIC\tAGE\tATTEMPTS")
-	for _, e := range o.Oldest {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", e.Seq, cell(e.EventID), cell(e.Topic), formatAge(ov.Now.Sub(e.CreatedAt)), e.Attempts)
+	fmt.Fprintln(tw, "CONSUMER\tSOURCE\tEVENT\tTOPIC\tPARKED FOR\tDELIVERIES\tLAST ERROR")
+	for _, e := range c.ParkedEvents {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", cell(e.Consumer), cell(e.Source), cell(e.EventID), cell(e.Topic),
+			formatAge(ov.Now.Sub(e.ParkedAt)), e.Deliveries, cell(e.LastError))
 	}
 	return tw.Flush()
 }

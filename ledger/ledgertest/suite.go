@@ -55,6 +55,9 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentReclaimHasOneWinner", testConcurrentReclaim},
 		{"OutboxAtLeastOnceConsumerExactlyOnce", testOutbox},
 		{"OutboxConcurrentRelaysApplyOnce", testConcurrentRelays},
+		{"OutboxMigratesOldSchema", testOutboxMigratesOldSchema},
+		{"OutboxParksPermanentFailure", testOutboxParksPermanentFailure},
+		{"ConsumerParkAndRetry", testConsumerParkAndRetry},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })

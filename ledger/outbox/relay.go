@@ -3,6 +3,7 @@ package outbox
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -16,8 +17,10 @@ import (
 // them serialise on the aggregate (lock its row before outbox.Add).
 type Relay struct {
 	Outbox *Outbox
-	// Publish delivers one event; an error stops the batch (order is kept)
-	// and the event is retried on the next pass.
+	// Publish delivers one event. An error stops the batch (order is kept)
+	// and the event is retried on the next pass, unless it matches
+	// ErrPermanent (see Permanent): the relay then parks the event and goes
+	// on with the next one. See Once.
 	Publish func(ctx context.Context, e Event) error
 	// Batch bounds the events per pass; default 100.
 	Batch int
@@ -29,6 +32,16 @@ type pending struct {
 }
 
 // Once runs one pass and returns how many events it delivered.
+//
+// An event whose publish fails permanently (ErrPermanent: a payload the
+// broker refuses, a topic that is no valid subject) is parked: it stays in
+// idem_outbox with parked_at and the error set, is never claimed again, and
+// Backlog and `idemgen ledger` list it until Unpark returns it. The pass goes
+// on with the events after it, those of the same aggregate included: one
+// event the broker can never take does not stop an aggregate, or the whole
+// outbox, for ever, but when it is unparked (after the cause is fixed) it is
+// delivered after the aggregate's later events. Once then returns, beside
+// the count, a *ParkedError (ErrParked) for each event it parked.
 //
 // On PostgreSQL the pass runs in a transaction that first takes an advisory
 // lock (pg_try_advisory_xact_lock), so several relays can run side by side
@@ -80,21 +93,44 @@ func (r *Relay) pass(ctx context.Context, q, x execQuerier) (int, error) {
 		return 0, err
 	}
 	o := r.Outbox
-	for i, p := range batch {
-		if perr := r.Publish(ctx, p.ev); perr != nil {
-			_, err := x.ExecContext(ctx, o.d.Rebind(`UPDATE idem_outbox SET attempts = attempts + 1 WHERE seq = ?`), p.seq)
+	delivered := 0
+	var parked []error
+	for _, p := range batch {
+		perr := r.Publish(ctx, p.ev)
+		if perr == nil {
+			_, err := x.ExecContext(ctx, o.d.Rebind(`UPDATE idem_outbox SET attempts = attempts + 1, delivered_at = ? WHERE seq = ?`),
+				o.now().UnixNano(), p.seq)
 			if err != nil {
-				return i, err
+				return delivered, fmt.Errorf("outbox: mark delivered: %w", err)
 			}
-			return i, fmt.Errorf("outbox: publish %s: %w", p.ev.ID, perr)
+			delivered++
+			continue
 		}
-		_, err := x.ExecContext(ctx, o.d.Rebind(`UPDATE idem_outbox SET attempts = attempts + 1, delivered_at = ? WHERE seq = ?`),
-			o.now().UnixNano(), p.seq)
-		if err != nil {
-			return i, fmt.Errorf("outbox: mark delivered: %w", err)
+		if err := r.failed(ctx, x, p.seq, perr); err != nil {
+			return delivered, err
 		}
+		if !errors.Is(perr, ErrPermanent) {
+			return delivered, errors.Join(append(parked, fmt.Errorf("outbox: publish %s: %w", p.ev.ID, perr))...)
+		}
+		parked = append(parked, &ParkedError{EventID: p.ev.ID, Err: perr})
 	}
-	return len(batch), nil
+	return delivered, errors.Join(parked...)
+}
+
+// failed counts a failed publish and keeps its error; a permanent one also
+// parks the event, so that no pass claims it again.
+func (r *Relay) failed(ctx context.Context, x execQuerier, seq int64, perr error) error {
+	o := r.Outbox
+	var parkedAt any // NULL: still pending
+	if errors.Is(perr, ErrPermanent) {
+		parkedAt = o.now().UnixNano()
+	}
+	_, err := x.ExecContext(ctx, o.d.Rebind(`UPDATE idem_outbox SET attempts = attempts + 1, last_error = ?, parked_at = ? WHERE seq = ?`),
+		bounded(perr.Error(), maxLastError), parkedAt, seq)
+	if err != nil {
+		return fmt.Errorf("outbox: record the failed publish: %w", err)
+	}
+	return nil
 }
 
 func (r *Relay) claim(ctx context.Context, q execQuerier) ([]pending, error) {
@@ -104,7 +140,7 @@ func (r *Relay) claim(ctx context.Context, q execQuerier) ([]pending, error) {
 	}
 	o := r.Outbox
 	rows, err := q.QueryContext(ctx, o.d.Rebind(`SELECT seq, event_id, topic, payload FROM idem_outbox
-WHERE delivered_at IS NULL ORDER BY seq LIMIT ?`+o.d.LockSkip), limit)
+WHERE delivered_at IS NULL AND parked_at IS NULL ORDER BY seq LIMIT ?`+o.d.LockSkip), limit)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: claim: %w", err)
 	}

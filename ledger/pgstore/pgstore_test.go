@@ -33,7 +33,7 @@ func reset(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(`DROP TABLE IF EXISTS orders, effects, idem_ledger, idem_outbox, idem_consumed`); err != nil {
+	if _, err := db.Exec(`DROP TABLE IF EXISTS orders, effects, idem_ledger, idem_outbox, idem_consumed, idem_parked`); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -49,7 +49,8 @@ func (d Dialect) Rebind(q string) string {
 }
 
 // Schema returns the statements that create the ledger, outbox and consumer
-// tables if they do not exist. Times are Unix nanoseconds in BIGINT columns so
+// tables if they do not exist (idem_parked holds the events a consumer gave
+// up on; see outbox.Park). Times are Unix nanoseconds in BIGINT columns so
 // both databases compare them the same way.
 func (d Dialect) Schema() []string {
 	return []string{
@@ -86,6 +87,36 @@ func (d Dialect) Schema() []string {
 	consumed_at BIGINT NOT NULL,
 	PRIMARY KEY (consumer, event_id)
 )`,
+		`CREATE TABLE IF NOT EXISTS idem_parked (
+	consumer TEXT NOT NULL,
+	source TEXT NOT NULL,
+	event_id TEXT NOT NULL,
+	topic TEXT NOT NULL,
+	payload ` + d.Blob + `,
+	payload_bytes INTEGER NOT NULL,
+	deliveries INTEGER NOT NULL,
+	last_error TEXT NOT NULL,
+	parked_at BIGINT NOT NULL,
+	PRIMARY KEY (consumer, source, event_id)
+)`,
+	}
+}
+
+// Column is a column added to a table after the table's first release.
+type Column struct{ Table, Name, Type string }
+
+// AddedColumns lists the columns Migrate adds to tables that a previous
+// version created without them. CREATE TABLE IF NOT EXISTS leaves an
+// existing table as it is, so these are never in the CREATE statements:
+// one path (probe, then ALTER TABLE ADD COLUMN) serves new and old
+// databases alike.
+func (d Dialect) AddedColumns() []Column {
+	return []Column{
+		// idem_outbox: set when the relay parks the event after a permanent
+		// publish failure (NULL while it is pending or delivered), and the
+		// last publish error.
+		{"idem_outbox", "parked_at", "BIGINT"},
+		{"idem_outbox", "last_error", "TEXT NOT NULL DEFAULT ''"},
 	}
 }
 

@@ -52,11 +52,18 @@ func (s *Store) Reader() *sql.DB { return s.rdb }
 // Dialect returns the store's dialect.
 func (s *Store) Dialect() Dialect { return s.d }
 
-// Migrate creates the tables and indexes if they are missing.
+// Migrate creates the tables and indexes if they are missing, and adds the
+// columns of Dialect.AddedColumns to tables an earlier version created.
+// Running it again, or from several processes at once, changes nothing more.
 func (s *Store) Migrate(ctx context.Context) error {
 	for _, q := range s.d.Schema() {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("sqlstore: migrate: %w", err)
+		}
+	}
+	for _, c := range s.d.AddedColumns() {
+		if err := s.addColumn(ctx, c); err != nil {
+			return err
 		}
 	}
 	return nil
