@@ -40,7 +40,9 @@ func secured(t *testing.T, anonymous bool, reqs ...[]string) func(*http.Request)
 		}
 		return c.Value, nil
 	}
-	cert := func(_ context.Context, _ string, c TLSCredential) (string, error) { return c.Certificate.Subject.CommonName, nil }
+	cert := func(_ context.Context, _ string, c TLSCredential) (string, error) {
+		return c.Certificate.Subject.CommonName, nil
+	}
 	err = e.Secure(nil, func(any) ([]Scheme, bool) {
 		return []Scheme{BearerScheme("bearer", bearer), APIKeyScheme("query", InQuery, "api_key", key),
 			APIKeyScheme("cookie", InCookie, "sid", key), TLSScheme("mtls", cert)}, true
