@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -16,18 +19,24 @@ import (
 )
 
 // Scenario 1: the server commits, then the connection drops before the
-// response. The client retries with the same key and gets the same order;
-// the database holds one order, one charge, one event.
+// response. The client retries with the same key, under a refreshed token,
+// and gets the same order; the database holds one order, one charge, one
+// event.
 func TestScenario1CommitThenConnectionDrops(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b *backend) {
 		p := startServer(t, b, []string{"PAYMENTS_TEST_DROP_AFTER_COMMIT=1"})
 		var log []idemrt.Attempt
-		c := newClient(t, p, "alice")
+		// alice's token is refreshed for every attempt ("alice.1", then
+		// "alice.2"): the server's SecurityHandler names the same tenant.
+		var session atomic.Int64
+		c := newClient(t, p, "", client.WithBearerAuthSource(func(context.Context) (string, error) {
+			return fmt.Sprintf("alice.%d", session.Add(1)), nil
+		}))
 		o, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s1-key"}, idemrt.WithAttemptLog(&log))
 		if err != nil {
 			t.Fatalf("CreateOrder: %v", err)
 		}
-		if len(log) != 2 || log[1].Reason != idemrt.ReasonUnknownOutcome || log[0].Key != log[1].Key {
+		if len(log) != 2 || log[1].Reason != idemrt.ReasonUnknownOutcome || log[0].Key != log[1].Key || session.Load() != 2 {
 			t.Fatalf("attempts = %+v, want a lost first response then one retry with the same key", log)
 		}
 		b.wantRows(t, "alice", 1, 1, 1)
