@@ -134,7 +134,14 @@ func problemOf(t *testing.T, url string, auth ...string) (int, string, string) {
 // the handler, and no answer repeats the SecurityHandler's error.
 func TestServerSecurityRefusals(t *testing.T) {
 	h := &echo{order: sampleOrder()}
-	url, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
+	var mu sync.Mutex
+	var reported []string
+	onError := idemsrv.WithOnError(func(_ *http.Request, err error) {
+		mu.Lock()
+		reported = append(reported, err.Error())
+		mu.Unlock()
+	})
+	url, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}), onError)
 	for _, tc := range []struct {
 		auth        []string
 		status      int
@@ -157,6 +164,11 @@ func TestServerSecurityRefusals(t *testing.T) {
 	if n := h.executions.Load(); n != 0 {
 		t.Errorf("executions %d, want 0", n)
 	}
+	mu.Lock()
+	if len(reported) != 2 || !strings.Contains(reported[0], "NUL") || !strings.Contains(reported[1], "longer") {
+		t.Errorf("WithOnError got %q, want the two principals the ledger cannot keep", reported)
+	}
+	mu.Unlock()
 	// The generated client reports 401 and 403 as ErrUnauthorized.
 	for _, tok := range []string{"forged", "readonly"} {
 		bad, _ := orders.NewClient(url, orders.WithBearerAuth(tok))
