@@ -18,6 +18,10 @@ func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
 	f.Add(g.emitHandler(routes)).Line()
 	f.Add(g.emitServerType()).Line()
 	f.Add(g.emitNewServer(routes)).Line()
+	if schemes := g.serverSchemes(); g.securityNames[0] != "" {
+		f.Add(g.emitSecurityHandler(schemes)).Line()
+		f.Add(g.emitBindSecurity(schemes)).Line()
+	}
 	f.Add(g.emitServeHTTP()).Line()
 	for _, rt := range routes {
 		if rt.unrouted != "" {
@@ -108,6 +112,7 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 	body = append(body,
 		jen.List(jen.Id("e"), jen.Err()).Op(":=").Qual(srvPath, "New").Call(keyedList, jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		g.emitSecure(routes),
 		jen.Id("s").Op(":=").Op("&").Id("Server").Values(jen.Id("h").Op(":").Id("h"), jen.Id("engine").Op(":").Id("e")),
 	)
 	for _, rt := range routes {
@@ -123,6 +128,8 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 	body = append(body, jen.Id("s").Dot("root").Op("=").Id("e").Dot("Root").Call(), jen.Return(jen.Id("s"), jen.Nil()))
 	return g.comment("NewServer returns a Server calling h. A spec with keyed operations needs idemsrv.WithLedger(l) "+
 		"(or idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error naming them. "+
+		"With a ledger, keyed operations under a security requirement need idemsrv.WithSecurity(sh), whose principal "+
+		"scopes their keys (or idemsrv.WithCredentialScopedKeys() to scope them by the credential's bytes). "+
 		"idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.").
 		Func().Id("NewServer").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("...").Qual(srvPath, "Option")).
 		Params(jen.Op("*").Id("Server"), jen.Error()).Block(body...)

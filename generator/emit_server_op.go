@@ -32,6 +32,9 @@ func (g *gen) emitRoute(op *ir.Operation) jen.Code {
 	if anonymousAllowed(op) {
 		vals = append(vals, jen.Line().Id("Anonymous").Op(":").True())
 	}
+	if len(op.Security) > 0 {
+		vals = append(vals, routeSecurity(op))
+	}
 	if pre := preconditions(op); len(pre) > 0 {
 		vals = append(vals, jen.Line().Id("Preconditions").Op(":").Add(stringSlice(pre)))
 	}

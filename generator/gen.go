@@ -23,6 +23,10 @@ type gen struct {
 	// sourceNames maps each security scheme to its credential-source
 	// option name (With<Scheme>Source), when it has one.
 	sourceNames map[*ir.SecurityScheme]string
+	// securityNames are a generated server's SecurityHandler interface
+	// and its binding function; "" when the server checks no scheme
+	// (emit_server_security.go).
+	securityNames [2]string
 	// uploads marks the schemas of multipart bodies (emit_upload.go).
 	uploads map[*ir.Schema]bool
 	// enumConsts maps enum declarations to their constant names, by value
@@ -95,6 +99,9 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	if g.cfg.Server {
 		for _, n := range []string{"Handler", "Server", "NewServer"} {
 			g.ns.claim(n, "")
+		}
+		if len(g.serverSchemes()) > 0 {
+			g.securityNames = [2]string{g.ns.claim("SecurityHandler", ""), g.ns.claim("bindSecurity", "")}
 		}
 	}
 	for _, s := range g.api.SecuritySchemes {

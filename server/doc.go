@@ -10,5 +10,8 @@
 //
 // A spec whose operations are keyed does not start without WithLedger, or
 // WithoutLedger to say on purpose that the handler keeps the key contract
-// itself. See docs/server.md for the contract every generated server keeps.
+// itself; with a ledger, keyed operations under a security requirement
+// need WithSecurity (the generated SecurityHandler names the principal that
+// scopes their keys) or WithCredentialScopedKeys. See docs/server.md for
+// the contract every generated server keeps.
 package idemsrv

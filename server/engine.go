@@ -20,6 +20,8 @@ type Engine struct {
 	cfg    config
 	shed   *shedder
 	router *router
+	// schemes are the WithSecurity handler's methods by scheme name (Secure).
+	schemes map[string]Scheme
 }
 
 // New checks the options against the operations the spec keys (their
@@ -59,6 +61,10 @@ type Route struct {
 	// Anonymous: the operation may be called without credentials (it has
 	// no security requirement, or an empty one).
 	Anonymous bool
+	// Security are the operation's alternative security requirements in
+	// the document's order, each the names of the schemes it applies
+	// together: what WithSecurity's handler checks.
+	Security [][]string
 	// Preconditions are the required precondition headers (If-Match): a
 	// request without them is answered 428 before anything runs.
 	Preconditions []string
@@ -97,8 +103,9 @@ func (e *Engine) Handle(rt Route, serve http.HandlerFunc) error {
 	return e.router.handle(rt.Op.ID, rt.Op.Method, rt.template(), e.bodyDeadline(e.guard(rt, serve)))
 }
 
-// guard puts serve behind what the route checks: the key (the ledger, or
-// for a stream the key's form alone) and the required preconditions.
+// guard puts serve behind what the route checks: the credentials
+// (WithSecurity), the required preconditions and the key (the ledger, or
+// for a stream the key's form alone), in that order.
 func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 	var h http.Handler = serve
 	switch {
@@ -106,7 +113,7 @@ func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 		h = requireKey(rt.Op.KeyHeader, h)
 	case rt.Op.Safety == idemrt.Keyed && e.cfg.ledger != nil:
 		h = e.cfg.ledger.HandleRoute(ledger.Route{
-			Operation: rt.Op.ID, KeyHeader: rt.Op.KeyHeader, Caller: rt.caller,
+			Operation: rt.Op.ID, KeyHeader: rt.Op.KeyHeader, Caller: e.caller(rt),
 			FingerprintHeaders: rt.FingerprintHeaders, FingerprintCookies: rt.FingerprintCookies,
 			StoredHeaders: rt.StoredHeaders, BusyRetryAfter: e.cfg.busyAfter,
 		}, h)
@@ -114,7 +121,7 @@ func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 	if len(rt.Preconditions) > 0 {
 		h = requirePreconditions(rt.Preconditions, h)
 	}
-	return withQueryCredentials(rt, h)
+	return withQueryCredentials(rt, e.authenticate(rt, h))
 }
 
 // Unserved routes rt to a 501 answer: an operation the generated server

@@ -15,6 +15,10 @@ type Option func(*config)
 type config struct {
 	ledger   *ledger.Ledger
 	noLedger bool
+	// security is WithSecurity's handler; credScoped is
+	// WithCredentialScopedKeys.
+	security   any
+	credScoped bool
 	// maxInFlight is 0 for no limit; maxQueued is nil for the default.
 	maxInFlight int
 	maxQueued   *int

@@ -14,6 +14,8 @@ const (
 	ProblemUnsupportedMedia   = "https://idemgen.dev/problems/unsupported-media-type"
 	ProblemPreconditionNeeded = "https://idemgen.dev/problems/precondition-required"
 	ProblemUnauthorized       = "https://idemgen.dev/problems/credentials-missing"
+	ProblemCredentialsRefused = "https://idemgen.dev/problems/credentials-refused"
+	ProblemForbidden          = "https://idemgen.dev/problems/forbidden"
 	ProblemOverloaded         = "https://idemgen.dev/problems/overloaded"
 	ProblemInternal           = "https://idemgen.dev/problems/internal"
 	ProblemNotImplemented     = "https://idemgen.dev/problems/not-implemented"

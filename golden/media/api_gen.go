@@ -18,6 +18,8 @@ type API interface {
 	GetReport(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*GetReportResult, error)
 	GetReportDownload(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error)
 	PutBlob(ctx context.Context, body io.Reader, params PutBlobParams, opts ...idemrt.CallOption) error
+	RenderReport(ctx context.Context, params RenderReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error)
+	ShareReport(ctx context.Context, params ShareReportParams, opts ...idemrt.CallOption) (*ShareReportResult, error)
 	StartLogin(ctx context.Context, opts ...idemrt.CallOption) (*StartLoginResult, error)
 	SubmitSearch(ctx context.Context, body SearchForm, opts ...idemrt.CallOption) error
 	UploadDocument(ctx context.Context, body DocumentUpload, params UploadDocumentParams, opts ...idemrt.CallOption) (*Document, error)

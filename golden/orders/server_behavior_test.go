@@ -149,7 +149,7 @@ func sampleOrder() orders.Order {
 // the handler returned.
 func TestServerEchoesWhatTheClientSends(t *testing.T) {
 	h := &echo{order: sampleOrder()}
-	_, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)))
+	_, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
 	ctx := context.Background()
 	note := "leave at the door"
 	body := orders.CreateOrderRequest{CustomerID: "c1", Items: []orders.LineItem{{SKU: "a&b", Quantity: 1, UnitPrice: 5}}, Note: &note}
@@ -223,7 +223,7 @@ func wantEcho(t *testing.T, h *echo, want ...any) {
 // undeclared error is a 500 that says nothing of it.
 func TestServerDeclaredErrorReachesTheClientModel(t *testing.T) {
 	h := &echo{fail: &idemrt.StatusError{StatusCode: 404, Model: &orders.Error{Code: "missing", Message: "no such order"}}}
-	_, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)))
+	_, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
 	_, err := c.GetOrder(context.Background(), orders.GetOrderParams{OrderID: "o1"})
 	var se *idemrt.StatusError
 	if !errors.As(err, &se) || se.StatusCode != 404 || !reflect.DeepEqual(se.Model, &orders.Error{Code: "missing", Message: "no such order"}) {

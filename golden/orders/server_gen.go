@@ -47,10 +47,16 @@ type Server struct {
 
 // NewServer returns a Server calling h. A spec with keyed operations needs idemsrv.WithLedger(l) (or
 // idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error
-// naming them. idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.
+// naming them. With a ledger, keyed operations under a security requirement need
+// idemsrv.WithSecurity(sh), whose principal scopes their keys (or idemsrv.WithCredentialScopedKeys()
+// to scope them by the credential's bytes). idemsrv.WithMaxInFlight(n) sheds load beyond n requests in
+// progress.
 func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	e, err := idemsrv.New([]string{"createOrder", "createPayment"}, opts...)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.Secure([]string{"createOrder", "createPayment"}, bindSecurity); err != nil {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
@@ -88,6 +94,38 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	return s, nil
 }
 
+// SecurityHandler authenticates the requests of the operations under a security requirement, before
+// the ledger and the Handler run (idemsrv.WithSecurity): one method per security scheme of the
+// document. The principal a method returns scopes the operation's idempotency keys, so a refreshed
+// credential of the same principal finds its stored answer, and is idemsrv.Principal(ctx) in the
+// Handler. An error answers 401, or 403 when it wraps idemsrv.ErrForbidden; its text never reaches the
+// client.
+type SecurityHandler interface {
+	// APIKeyAuth checks the API key in the header "X-API-Key" of the scheme "apiKeyAuth" for operation
+	// (its operationId) and returns the principal it belongs to.
+	APIKeyAuth(ctx context.Context, operation string, credential idemsrv.APIKeyCredential) (principal string, err error)
+	// BasicAuth checks the HTTP basic username and password of the scheme "basicAuth" for operation (its
+	// operationId) and returns the principal it belongs to.
+	BasicAuth(ctx context.Context, operation string, credential idemsrv.BasicCredential) (principal string, err error)
+	// BearerAuth checks the bearer token of the scheme "bearerAuth" for operation (its operationId) and
+	// returns the principal it belongs to.
+	BearerAuth(ctx context.Context, operation string, credential idemsrv.BearerCredential) (principal string, err error)
+}
+
+// bindSecurity binds the methods of h, the value given to idemsrv.WithSecurity, to the document's
+// security schemes; false when h is not a SecurityHandler.
+func bindSecurity(h any) ([]idemsrv.Scheme, bool) {
+	sh, ok := h.(SecurityHandler)
+	if !ok {
+		return nil, false
+	}
+	return []idemsrv.Scheme{
+		idemsrv.APIKeyScheme("apiKeyAuth", "header", "X-API-Key", sh.APIKeyAuth),
+		idemsrv.BasicScheme("basicAuth", sh.BasicAuth),
+		idemsrv.BearerScheme("bearerAuth", sh.BearerAuth),
+	}, true
+}
+
 // ServeHTTP routes the request to its operation.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.root.ServeHTTP(w, r)
@@ -97,6 +135,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var capturePaymentRoute = idemsrv.Route{
 	Op:          &capturePaymentOp,
 	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:    [][]string{{"bearerAuth"}, {"basicAuth"}},
 	Declared:    idemrt.StatusSet{Codes: []int{401, 409}},
 	Default:     true,
 }
@@ -123,6 +162,7 @@ func (s *Server) serveCapturePayment(w http.ResponseWriter, r *http.Request) {
 var createOrderRoute = idemsrv.Route{
 	Op:            &createOrderOp,
 	Credentials:   []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:      [][]string{{"bearerAuth"}, {"basicAuth"}},
 	StoredHeaders: []string{"Location", "Retry-After"},
 	Declared:      idemrt.StatusSet{Codes: []int{401, 409, 422, 429}},
 	Default:       true,
@@ -156,6 +196,7 @@ func (s *Server) serveCreateOrder(w http.ResponseWriter, r *http.Request) {
 var createPaymentRoute = idemsrv.Route{
 	Op:            &createPaymentOp,
 	Credentials:   []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:      [][]string{{"bearerAuth"}, {"basicAuth"}},
 	StoredHeaders: []string{"Retry-After"},
 	Declared:      idemrt.StatusSet{Codes: []int{401, 409, 422, 429, 503}},
 	Default:       true,
@@ -183,6 +224,7 @@ func (s *Server) serveCreatePayment(w http.ResponseWriter, r *http.Request) {
 var deleteOrderRoute = idemsrv.Route{
 	Op:          &deleteOrderOp,
 	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:    [][]string{{"bearerAuth"}, {"basicAuth"}},
 	Declared:    idemrt.StatusSet{Codes: []int{401}},
 	Default:     true,
 }
@@ -222,6 +264,7 @@ func (s *Server) serveGetHealth(w http.ResponseWriter, r *http.Request) {
 var getOrderRoute = idemsrv.Route{
 	Op:          &getOrderOp,
 	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:    [][]string{{"bearerAuth"}, {"basicAuth"}},
 	Declared:    idemrt.StatusSet{Codes: []int{401, 404}},
 	Default:     true,
 }
@@ -252,6 +295,7 @@ func (s *Server) serveGetOrder(w http.ResponseWriter, r *http.Request) {
 var getPaymentRoute = idemsrv.Route{
 	Op:          &getPaymentOp,
 	Credentials: []idemsrv.Credential{{In: "header", Name: "X-API-Key"}, {In: "header", Name: "Authorization"}},
+	Security:    [][]string{{"bearerAuth"}, {"apiKeyAuth"}, {"basicAuth"}},
 	Declared:    idemrt.StatusSet{Codes: []int{401, 404}},
 	Default:     true,
 }
@@ -276,6 +320,7 @@ func (s *Server) serveGetPayment(w http.ResponseWriter, r *http.Request) {
 var listOrdersRoute = idemsrv.Route{
 	Op:          &listOrdersOp,
 	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:    [][]string{{"bearerAuth"}, {"basicAuth"}},
 	Declared:    idemrt.StatusSet{Codes: []int{401, 429}},
 	Default:     true,
 }
@@ -304,6 +349,7 @@ func (s *Server) serveListOrders(w http.ResponseWriter, r *http.Request) {
 var sendReceiptRoute = idemsrv.Route{
 	Op:          &sendReceiptOp,
 	Credentials: []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:    [][]string{{"bearerAuth"}, {"basicAuth"}},
 	Declared:    idemrt.StatusSet{Codes: []int{401}},
 	Default:     true,
 }
@@ -327,6 +373,7 @@ func (s *Server) serveSendReceipt(w http.ResponseWriter, r *http.Request) {
 var updateOrderRoute = idemsrv.Route{
 	Op:            &updateOrderOp,
 	Credentials:   []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:      [][]string{{"bearerAuth"}, {"basicAuth"}},
 	Preconditions: []string{"If-Match"},
 	Declared:      idemrt.StatusSet{Codes: []int{401, 404, 412}},
 	Default:       true,

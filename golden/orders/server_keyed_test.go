@@ -38,7 +38,7 @@ func dropFirst(t *testing.T) func(http.Handler) http.Handler {
 // the stored answer and the business action ran once.
 func TestServerLostResponseExecutesOnce(t *testing.T) {
 	h := &echo{order: sampleOrder()}
-	_, c := serveOrders(t, h, dropFirst(t), idemsrv.WithLedger(sqliteLedger(t)))
+	_, c := serveOrders(t, h, dropFirst(t), idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
 	var log []idemrt.Attempt
 	res, err := c.CreateOrder(context.Background(), orderBody, orders.CreateOrderParams{}, idemrt.WithAttemptLog(&log))
 	if err != nil {
@@ -76,7 +76,7 @@ const rawOrder = `{"customer_id":"c1","items":[{"sku":"s","quantity":1,"unit_pri
 
 func TestServerKeyContract(t *testing.T) {
 	h := &echo{order: sampleOrder()}
-	url, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)))
+	url, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
 	if resp := post(t, url, "", rawOrder); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("no key: %d, want 400", resp.StatusCode)
 	}
@@ -112,7 +112,7 @@ func TestServerKeyContract(t *testing.T) {
 // answered 409 with a Retry-After, and the handler does not run again.
 func TestServerKeyInFlightIs409(t *testing.T) {
 	h := &echo{order: sampleOrder(), block: make(chan struct{}), entered: make(chan struct{}, 1)}
-	url, _ := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)))
+	url, _ := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
 	done := make(chan *http.Response)
 	go func() { done <- post(t, url, "k1", rawOrder) }()
 	<-h.entered
@@ -132,7 +132,7 @@ func TestServerKeyInFlightIs409(t *testing.T) {
 // client reports as ErrPreconditionFailed.
 func TestServerPreconditions(t *testing.T) {
 	h := &echo{order: sampleOrder()}
-	url, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)))
+	url, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
 	req, _ := http.NewRequest("PUT", url+"/orders/o1", strings.NewReader(`{}`))
 	req.Header.Set("Authorization", "Bearer secret")
 	resp, err := http.DefaultClient.Do(req)
@@ -154,7 +154,7 @@ func TestServerPreconditions(t *testing.T) {
 // with a Retry-After, before they are decoded or reach the ledger.
 func TestServerShedsWithRetryAfter(t *testing.T) {
 	h := &echo{order: sampleOrder(), block: make(chan struct{}), entered: make(chan struct{}, 1)}
-	url, _ := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithMaxInFlight(1))
+	url, _ := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}), idemsrv.WithMaxInFlight(1))
 	done := make(chan *http.Response)
 	go func() { done <- post(t, url, "k1", rawOrder) }()
 	<-h.entered

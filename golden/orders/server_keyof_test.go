@@ -34,12 +34,13 @@ func (h *keyOfHandler) CreateOrder(ctx context.Context, body orders.CreateOrderR
 
 // TestServerHandlerGetsItsLedgerIdentity: behind the ledger a keyed
 // handler runs in the ledger's transaction and ledger.KeyOf gives it the
-// key the client sent, the operation and the caller's scope, the stable id
-// for its downstream calls; two credentials sending the same key get two
-// scopes. Without the ledger there is neither.
+// key the client sent, the operation and the caller's scope (the principal
+// the SecurityHandler named), the stable id for its downstream calls; two
+// principals sending the same key get two scopes. Without the ledger there
+// is neither.
 func TestServerHandlerGetsItsLedgerIdentity(t *testing.T) {
 	h := &keyOfHandler{echo: &echo{order: sampleOrder()}}
-	url, alice := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)))
+	url, alice := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}))
 	bob, err := orders.NewClient(url, orders.WithBearerAuth("another secret"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,11 +58,11 @@ func TestServerHandlerGetsItsLedgerIdentity(t *testing.T) {
 			t.Errorf("identity %+v: want key order-7 of createOrder with a caller scope", id)
 		}
 		if strings.Contains(id.Caller, "secret") {
-			t.Errorf("the caller scope %q holds the credential, not its hash", id.Caller)
+			t.Errorf("the caller scope %q holds the credential, not its principal", id.Caller)
 		}
 	}
 	if h.ids[0].Caller == h.ids[1].Caller {
-		t.Errorf("two credentials share the scope %q", h.ids[0].Caller)
+		t.Errorf("two principals share the scope %q", h.ids[0].Caller)
 	}
 	plain := &keyOfHandler{echo: &echo{order: sampleOrder()}}
 	_, c := serveOrders(t, plain, nil, idemsrv.WithoutLedger())

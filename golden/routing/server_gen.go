@@ -44,10 +44,16 @@ type Server struct {
 
 // NewServer returns a Server calling h. A spec with keyed operations needs idemsrv.WithLedger(l) (or
 // idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error
-// naming them. idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.
+// naming them. With a ledger, keyed operations under a security requirement need
+// idemsrv.WithSecurity(sh), whose principal scopes their keys (or idemsrv.WithCredentialScopedKeys()
+// to scope them by the credential's bytes). idemsrv.WithMaxInFlight(n) sheds load beyond n requests in
+// progress.
 func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	e, err := idemsrv.New(nil, opts...)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.Secure(nil, nil); err != nil {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}

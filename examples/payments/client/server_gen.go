@@ -33,10 +33,16 @@ type Server struct {
 
 // NewServer returns a Server calling h. A spec with keyed operations needs idemsrv.WithLedger(l) (or
 // idemsrv.WithoutLedger() to keep the key contract in h): without either NewServer returns an error
-// naming them. idemsrv.WithMaxInFlight(n) sheds load beyond n requests in progress.
+// naming them. With a ledger, keyed operations under a security requirement need
+// idemsrv.WithSecurity(sh), whose principal scopes their keys (or idemsrv.WithCredentialScopedKeys()
+// to scope them by the credential's bytes). idemsrv.WithMaxInFlight(n) sheds load beyond n requests in
+// progress.
 func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	e, err := idemsrv.New([]string{"createOrder", "createPayment"}, opts...)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.Secure([]string{"createOrder", "createPayment"}, bindSecurity); err != nil {
 		return nil, err
 	}
 	s := &Server{h: h, engine: e}
@@ -53,6 +59,30 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 	return s, nil
 }
 
+// SecurityHandler authenticates the requests of the operations under a security requirement, before
+// the ledger and the Handler run (idemsrv.WithSecurity): one method per security scheme of the
+// document. The principal a method returns scopes the operation's idempotency keys, so a refreshed
+// credential of the same principal finds its stored answer, and is idemsrv.Principal(ctx) in the
+// Handler. An error answers 401, or 403 when it wraps idemsrv.ErrForbidden; its text never reaches the
+// client.
+type SecurityHandler interface {
+	// BearerAuth checks the bearer token of the scheme "bearerAuth" for operation (its operationId) and
+	// returns the principal it belongs to.
+	BearerAuth(ctx context.Context, operation string, credential idemsrv.BearerCredential) (principal string, err error)
+}
+
+// bindSecurity binds the methods of h, the value given to idemsrv.WithSecurity, to the document's
+// security schemes; false when h is not a SecurityHandler.
+func bindSecurity(h any) ([]idemsrv.Scheme, bool) {
+	sh, ok := h.(SecurityHandler)
+	if !ok {
+		return nil, false
+	}
+	return []idemsrv.Scheme{
+		idemsrv.BearerScheme("bearerAuth", sh.BearerAuth),
+	}, true
+}
+
 // ServeHTTP routes the request to its operation.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.root.ServeHTTP(w, r)
@@ -62,6 +92,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var createOrderRoute = idemsrv.Route{
 	Op:              &createOrderOp,
 	Credentials:     []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:        [][]string{{"bearerAuth"}},
 	Declared:        idemrt.StatusSet{Codes: []int{400, 409, 422}},
 	ErrorMediaTypes: map[int]string{400: "application/problem+json", 409: "application/problem+json", 422: "application/problem+json"},
 }
@@ -88,6 +119,7 @@ func (s *Server) serveCreateOrder(w http.ResponseWriter, r *http.Request) {
 var createPaymentRoute = idemsrv.Route{
 	Op:              &createPaymentOp,
 	Credentials:     []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:        [][]string{{"bearerAuth"}},
 	Declared:        idemrt.StatusSet{Codes: []int{400, 404, 409, 422}},
 	ErrorMediaTypes: map[int]string{400: "application/problem+json", 404: "application/problem+json", 409: "application/problem+json", 422: "application/problem+json"},
 }
@@ -115,6 +147,7 @@ func (s *Server) serveCreatePayment(w http.ResponseWriter, r *http.Request) {
 var getOrderRoute = idemsrv.Route{
 	Op:              &getOrderOp,
 	Credentials:     []idemsrv.Credential{{In: "header", Name: "Authorization"}},
+	Security:        [][]string{{"bearerAuth"}},
 	Declared:        idemrt.StatusSet{Codes: []int{404}},
 	ErrorMediaTypes: map[int]string{404: "application/problem+json"},
 }

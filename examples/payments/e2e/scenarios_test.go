@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -16,18 +18,24 @@ import (
 )
 
 // Scenario 1: the server commits, then the connection drops before the
-// response. The client retries with the same key and gets the same order;
-// the database holds one order, one charge, one event.
+// response. The client retries with the same key, under a refreshed token,
+// and gets the same order; the database holds one order, one charge, one
+// event.
 func TestScenario1CommitThenConnectionDrops(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b *backend) {
 		p := startServer(t, b, []string{"PAYMENTS_TEST_DROP_AFTER_COMMIT=1"})
 		var log []idemrt.Attempt
-		c := newClient(t, p, "alice")
+		// alice's token is refreshed for every attempt ("alice.1", then
+		// "alice.2"): the server's SecurityHandler names the same tenant.
+		var session atomic.Int64
+		c := newClient(t, p, "", client.WithBearerAuthSource(func(context.Context) (string, error) {
+			return fmt.Sprintf("alice.%d", session.Add(1)), nil
+		}))
 		o, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s1-key"}, idemrt.WithAttemptLog(&log))
 		if err != nil {
 			t.Fatalf("CreateOrder: %v", err)
 		}
-		if len(log) != 2 || log[1].Reason != idemrt.ReasonUnknownOutcome || log[0].Key != log[1].Key {
+		if len(log) != 2 || log[1].Reason != idemrt.ReasonUnknownOutcome || log[0].Key != log[1].Key || session.Load() != 2 {
 			t.Fatalf("attempts = %+v, want a lost first response then one retry with the same key", log)
 		}
 		b.wantRows(t, "alice", 1, 1, 1)
@@ -122,7 +130,7 @@ func TestScenario4KilledAfterReserve(t *testing.T) {
 		// for it to expire: 3s covers a loaded CI machine.
 		const lease = 3 * time.Second
 		p := startServer(t, b, []string{"PAYMENTS_TEST_PAUSE_AFTER_RESERVE=1m"}, "-lease", lease.String())
-		c := newClient(t, p, "alice")
+		c := newClient(t, p, "alice.session-1")
 		done := make(chan error, 1)
 		go func() {
 			_, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s4-key"}, idemrt.NoRetry())
@@ -141,7 +149,7 @@ func TestScenario4KilledAfterReserve(t *testing.T) {
 		// No background sweeper on the restarted server: the test runs the
 		// sweeper itself, to see the stuck row before anything releases it.
 		p2 := startServer(t, b, nil, "-lease", lease.String(), "-sweep-every", "0")
-		c2 := newClient(t, p2, "alice")
+		c2 := newClient(t, p2, "alice.session-2") // alice's token, refreshed
 		if time.Until(time.Unix(0, leaseEnd)) > 500*time.Millisecond {
 			// Still leased: the retry is told "in progress" and executes nothing.
 			_, err := c2.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s4-key"}, idemrt.NoRetry())
@@ -152,11 +160,10 @@ func TestScenario4KilledAfterReserve(t *testing.T) {
 		}
 		time.Sleep(time.Until(time.Unix(0, leaseEnd)) + 50*time.Millisecond)
 		rep := sweep(t, b, "-report-only")
-		// The ledger scopes keys by a hash of the caller's credentials and
-		// never stores the credentials themselves (docs/server.md).
-		if len(rep.Stuck) != 1 || rep.Stuck[0].Key != "s4-key" || !strings.HasPrefix(rep.Stuck[0].Caller, "cred:") ||
-			strings.Contains(rep.Stuck[0].Caller, "alice") {
-			t.Fatalf("sweeper report = %+v, want the one stuck s4-key row of a hashed caller", rep)
+		// The ledger scopes keys by the principal the server's
+		// SecurityHandler named and never stores the token (docs/server.md).
+		if len(rep.Stuck) != 1 || rep.Stuck[0].Key != "s4-key" || rep.Stuck[0].Caller != "principal:alice" {
+			t.Fatalf("sweeper report = %+v, want the one stuck s4-key row of principal alice", rep)
 		}
 		o, err := c2.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s4-key"})
 		if err != nil {

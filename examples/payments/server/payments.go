@@ -1,10 +1,10 @@
 // Package server holds the payments example's business logic: Payments
 // implements the generated client.Handler (orders, charges and outbox events
-// written in the ledger's transaction), Authenticate maps a bearer token to
-// its tenant, and an outbox relay feeds a deduplicating consumer. Routing,
-// request decoding and the idempotency-key contract are the generated
-// server's (client.NewServer with idemsrv.WithLedger); nothing here names a
-// route or wires the ledger.
+// written in the ledger's transaction), Tokens maps a bearer token to its
+// tenant, and an outbox relay feeds a deduplicating consumer. Routing,
+// authentication, request decoding and the idempotency-key contract are the
+// generated server's (client.NewServer with idemsrv.WithLedger and
+// idemsrv.WithSecurity); nothing here names a route or wires the ledger.
 package server
 
 import (

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,25 +12,27 @@ import (
 	idemsrv "github.com/idemgen/idemgen/server"
 )
 
-// TestAuthenticate: no bearer token is 401 before the API runs; a token
-// reaches the handler as its tenant.
-func TestAuthenticate(t *testing.T) {
-	var got string
-	h := Authenticate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = tenantOf(r.Context()) }))
-	for _, auth := range []string{"", "Basic x", "Bearer  "} {
+// TestTokens: through the generated server, a request without a bearer
+// token, with another scheme or with a token that names no tenant is 401
+// before the API runs; a token, refreshed or not, names its tenant.
+func TestTokens(t *testing.T) {
+	srv, err := client.NewServer(&Payments{hooks: newHookState(Hooks{})}, idemsrv.WithoutLedger(), idemsrv.WithSecurity(Tokens{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, auth := range []string{"", "Basic x", "Bearer  ", "Bearer al ice", "Bearer .2"} {
 		rec := httptest.NewRecorder()
-		req := httptest.NewRequest("GET", "/orders/o1", nil)
+		req := httptest.NewRequest("POST", "/orders/o1/payments", strings.NewReader(`{"amount_cents":0}`))
 		req.Header.Set("Authorization", auth)
-		h.ServeHTTP(rec, req)
+		srv.ServeHTTP(rec, req)
 		if rec.Code != http.StatusUnauthorized || rec.Header().Get("Content-Type") != "application/problem+json" {
 			t.Errorf("Authorization %q: %d %v", auth, rec.Code, rec.Header())
 		}
 	}
-	req := httptest.NewRequest("GET", "/orders/o1", nil)
-	req.Header.Set("Authorization", "Bearer alice")
-	h.ServeHTTP(httptest.NewRecorder(), req)
-	if got != "alice" {
-		t.Errorf("tenant %q, want alice", got)
+	for tok, want := range map[string]string{"alice": "alice", "alice.2": "alice", "bob.x.y": "bob"} {
+		if got, err := (Tokens{}).BearerAuth(context.Background(), "createOrder", idemsrv.BearerCredential{Token: tok}); got != want || err != nil {
+			t.Errorf("token %q: tenant %q, %v; want %q", tok, got, err, want)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -57,8 +58,28 @@ func (h *stripeHandler) GetCustomers(ctx context.Context, params gen.GetCustomer
 	return decodeFixture[gen.GetCustomersResponse](customersAnswer)
 }
 
-// stripeClient serves h through the generated server with a SQLite ledger,
-// behind wrap when given, and returns stripe-go pointed at it with its
+// stripeKeys is the driver's SecurityHandler: a secret key, sent as
+// stripe-go sends it (bearer) or as Stripe also accepts it (basic, the key
+// as the username), names the account the key belongs to.
+type stripeKeys struct{}
+
+func (stripeKeys) account(key string) (string, error) {
+	if key != "sk_test_sdkjudge" {
+		return "", errors.New("unknown API key")
+	}
+	return "acct_sdkjudge", nil
+}
+
+func (k stripeKeys) BearerAuth(_ context.Context, _ string, c idemsrv.BearerCredential) (string, error) {
+	return k.account(c.Token)
+}
+
+func (k stripeKeys) BasicAuth(_ context.Context, _ string, c idemsrv.BasicCredential) (string, error) {
+	return k.account(c.Username)
+}
+
+// stripeClient serves h through the generated server with a SQLite ledger
+// and stripeKeys, behind wrap when given, and returns stripe-go pointed at it with its
 // default two network retries (which make it send an Idempotency-Key on
 // every POST).
 func stripeClient(t *testing.T, h gen.Handler, wrap func(http.Handler) http.Handler) *stripe.Client {
@@ -71,7 +92,7 @@ func stripeClient(t *testing.T, h gen.Handler, wrap func(http.Handler) http.Hand
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := gen.NewServer(h, idemsrv.WithLedger(l))
+	srv, err := gen.NewServer(h, idemsrv.WithLedger(l), idemsrv.WithSecurity(stripeKeys{}))
 	if err != nil {
 		t.Fatal(err)
 	}
