@@ -23,6 +23,9 @@ type gen struct {
 	// sourceNames maps each security scheme to its credential-source
 	// option name (With<Scheme>Source), when it has one.
 	sourceNames map[*ir.SecurityScheme]string
+	// oauthNames are the OAuth2 options of the schemes with a client
+	// credentials flow (emit_oauth.go).
+	oauthNames map[*ir.SecurityScheme]oauthIdents
 	// uploads marks the schemas of multipart bodies (emit_upload.go).
 	uploads map[*ir.Schema]bool
 	// enumConsts maps enum declarations to their constant names, by value
@@ -107,6 +110,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 			g.sourceNames[s] = g.ns.claim("With"+s.GoName+"Source", "Auth")
 		}
 	}
+	g.reserveOAuth()
 	g.reserveServers(ops)
 	for _, op := range ops {
 		g.reserveOp(op)
