@@ -24,7 +24,11 @@ func (b *builder) clientCredentials(s *openapi3.SecurityScheme, at loc) *ir.OAut
 	}
 	f := s.Flows.ClientCredentials
 	if reason := tokenURLProblem(f.TokenURL); reason != "" {
-		b.l.sink.warnf(at.at("flows", "clientCredentials", "tokenUrl"), "", ruleTokenURL,
+		where := at.at("flows", "clientCredentials", "tokenUrl")
+		if b.api.OpenAPI == "2.0" {
+			where = at.at("tokenUrl") // Swagger 2.0's flow: application
+		}
+		b.l.sink.warnf(where, "", ruleTokenURL,
 			"tokenUrl %q %s; the scheme gets no client credentials option", f.TokenURL, reason)
 		return nil
 	}

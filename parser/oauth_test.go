@@ -61,3 +61,28 @@ func TestHostileTokenURLRefused(t *testing.T) {
 		t.Errorf("quoted tokenUrl: %v", fmt.Sprint(f))
 	}
 }
+
+// TestSwagger2ApplicationFlowIsClientCredentials: Swagger 2.0's
+// `flow: application` is the client credentials flow.
+func TestSwagger2ApplicationFlowIsClientCredentials(t *testing.T) {
+	api, _ := loadHooks(t, swagger2CC)
+	if f := api.SecuritySchemes[0].ClientCredentials; f == nil || f.TokenURL != "https://auth.example.com/token" || !slices.Equal(f.Scopes, []string{"read"}) {
+		t.Fatalf("flow %+v", f)
+	}
+	_, diags := loadHooks(t, strings.Replace(swagger2CC, "https://auth.example.com/token", "ftp://auth.example.com/token", 1))
+	if len(diags) != 1 || diags[0].Pointer != "/securityDefinitions/cc/tokenUrl" {
+		t.Fatalf("diagnostics %v, want one at /securityDefinitions/cc/tokenUrl", diags)
+	}
+}
+
+const swagger2CC = `swagger: "2.0"
+info: {title: t, version: "1"}
+host: api.example.com
+paths: {}
+securityDefinitions:
+  cc:
+    type: oauth2
+    flow: application
+    tokenUrl: https://auth.example.com/token
+    scopes: {read: r}
+`
