@@ -32,6 +32,7 @@ func (g *gen) clientFile() *jen.File {
 		if name, ok := g.sourceNames[s]; ok {
 			f.Line().Add(emitSourceOption(s, name))
 		}
+		g.addOAuthOptions(f, s)
 	}
 	return f
 }

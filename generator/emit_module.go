@@ -78,9 +78,9 @@ func RequireVersion(v string) string {
 // moduleFiles renders what turns the package into a standalone module:
 // go.mod, README.md and example_test.go.
 func (g *gen) moduleFiles(ops []*ir.Operation) ([]File, error) {
-	gomod := fmt.Sprintf("%s\n\nmodule %s\n\ngo %s\n\nrequire %s %s\n\nrequire (\n"+
+	gomod := fmt.Sprintf("%s\n\nmodule %s\n\ngo %s\n\nrequire %s %s\n%s\nrequire (\n"+
 		"\tgithub.com/goccy/go-json %s // indirect\n\tgithub.com/google/uuid %s // indirect\n)\n",
-		Header, g.cfg.Module, GoDirective, RuntimeModule, g.requireVersion(), JSONVersion, UUIDVersion)
+		Header, g.cfg.Module, GoDirective, RuntimeModule, g.requireVersion(), g.oauthRequire(), JSONVersion, UUIDVersion)
 	readme, err := g.renderReadme(ops)
 	if err != nil {
 		return nil, err

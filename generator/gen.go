@@ -27,6 +27,9 @@ type gen struct {
 	// and its binding function; "" when the server checks no scheme
 	// (emit_server_security.go).
 	securityNames [2]string
+	// oauthNames are the OAuth2 options of the schemes with a client
+	// credentials flow (emit_oauth.go).
+	oauthNames map[*ir.SecurityScheme]oauthIdents
 	// uploads marks the schemas of multipart bodies (emit_upload.go).
 	uploads map[*ir.Schema]bool
 	// enumConsts maps enum declarations to their constant names, by value
@@ -114,6 +117,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 			g.sourceNames[s] = g.ns.claim("With"+s.GoName+"Source", "Auth")
 		}
 	}
+	g.reserveOAuth()
 	g.reserveServers(ops)
 	for _, op := range ops {
 		g.reserveOp(op)

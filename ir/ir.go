@@ -278,6 +278,9 @@ type SecurityScheme struct {
 	ParamName   string
 	Description string
 	Source      Source
+	// ClientCredentials is the OAuth2 client credentials flow of an
+	// "oauth2" scheme (flows.clientCredentials), nil when it has none.
+	ClientCredentials *OAuthFlow
 }
 
 // PathTemplateNames returns the {names} of a path template in order

@@ -17,6 +17,9 @@ func dumpAPI(api *ir.API) string {
 	}
 	for _, s := range api.SecuritySchemes {
 		fmt.Fprintf(&b, "security-scheme %s (%s) type=%s scheme=%s in=%s name=%s\n", s.GoName, s.Name, s.Type, s.Scheme, s.In, s.ParamName)
+		if f := s.ClientCredentials; f != nil {
+			fmt.Fprintf(&b, "  client-credentials tokenUrl=%s scopes=%v\n", f.TokenURL, f.Scopes)
+		}
 	}
 	for _, op := range api.Operations {
 		dumpOperation(&b, op)

@@ -214,6 +214,7 @@ func (b *builder) securitySchemes() []*ir.SecurityScheme {
 			Name: name, GoName: names.unique(GoName(name)), Type: s.Type, Scheme: strings.ToLower(s.Scheme),
 			BearerFormat: s.BearerFormat, In: ir.ParamLocation(s.In), ParamName: s.Name,
 			Description: s.Description, Source: b.l.sink.source(b.follow(at.at(name))),
+			ClientCredentials: b.clientCredentials(s, b.follow(at.at(name))),
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })

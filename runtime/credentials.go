@@ -36,6 +36,9 @@ func WithCredentialSource(scheme string, src func(ctx context.Context) (string, 
 			if err != nil {
 				return fmt.Errorf("credentials of the security scheme %q: %w", scheme, err)
 			}
+			if c, ok := ctx.Value(engineKey{}).(*call); ok {
+				c.first.moreState().noteCredential(scheme, cred)
+			}
 			apply(req, cred)
 			return nil
 		})

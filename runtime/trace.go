@@ -34,6 +34,9 @@ type traceMore struct {
 	// pristine is kept in the first attempt's trace only too: where every
 	// later run of the request editors starts.
 	pristine pristine
+	// creds are the credentials each source returned for the latest
+	// attempt (RefusedCredential), in the first attempt's trace only.
+	creds []usedCredential
 }
 
 // moreState returns t.more, made on first use.

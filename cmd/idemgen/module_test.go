@@ -165,8 +165,10 @@ func TestStandaloneModule(t *testing.T) {
 
 // consumerBuildList is what `go list -m all` shows, besides the consumer,
 // in a module that imports a generated SDK: the SDK, the runtime module and
-// the runtime's two requirements (google/uuid and its JSON library). None of
-// the generator's dependencies (kin-openapi, cobra, jennifer, pgx, sqlite...)
-// may appear.
+// the runtime's requirements (google/uuid, its JSON library, and
+// golang.org/x/oauth2, listed but neither downloaded nor built for an SDK
+// without a client credentials flow: only runtime/oauth imports it). None
+// of the generator's dependencies (kin-openapi, cobra, jennifer, pgx,
+// sqlite...) may appear.
 var consumerBuildList = []string{"github.com/acme/payments-go", "github.com/goccy/go-json", "github.com/google/uuid",
-	"github.com/idemgen/idemgen/runtime"}
+	"github.com/idemgen/idemgen/runtime", "golang.org/x/oauth2"}

@@ -28,7 +28,15 @@ var (
 	// JSON library (in fast.go alone; TestRuntimeImports checks that too)
 	// and the shared errors (ErrTooDeep, which the engine and the codec name).
 	JSONCodecImports = []string{JSONLibrary, "github.com/idemgen/idemgen/runtime/internal/shared"}
+	// OAuthImports is what runtime/oauth may import: the engine and
+	// golang.org/x/oauth2 (the token requests). Only clients of documents
+	// with an OAuth2 client credentials flow import it, so no other SDK
+	// builds x/oauth2.
+	OAuthImports = []string{"github.com/idemgen/idemgen/runtime", OAuthLibrary, OAuthLibrary + "/clientcredentials"}
 )
+
+// OAuthLibrary is the runtime module's requirement for runtime/oauth.
+const OAuthLibrary = "golang.org/x/oauth2"
 
 // JSONCodec is the runtime's JSON package; JSONLibrary the library behind it,
 // the runtime module's one requirement besides google/uuid.

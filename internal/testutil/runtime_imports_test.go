@@ -20,6 +20,7 @@ func TestRuntimeImports(t *testing.T) {
 		"runtime/wire":               WireImports,
 		"runtime/internal/shared":    SharedImports,
 		"runtime/internal/jsoncodec": JSONCodecImports,
+		"runtime/oauth":              OAuthImports,
 	} {
 		t.Run(dir, func(t *testing.T) { CheckImportsIn(t, filepath.Join(root, dir), allowed...) })
 	}
@@ -44,7 +45,8 @@ func TestRuntimeImports(t *testing.T) {
 
 // TestRuntimeModuleRequirements: a module importing a generated SDK gets
 // the runtime's requirements in its build list, so the runtime's go.mod
-// requires google/uuid and its one JSON library, and nothing else.
+// requires google/uuid, its one JSON library and golang.org/x/oauth2 (for
+// runtime/oauth alone), and nothing else.
 func TestRuntimeModuleRequirements(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(ModuleRoot(t), "runtime", "go.mod"))
 	if err != nil {
@@ -68,7 +70,7 @@ func TestRuntimeModuleRequirements(t *testing.T) {
 		}
 	}
 	slices.Sort(reqs)
-	if want := []string{JSONLibrary, "github.com/google/uuid"}; !slices.Equal(reqs, want) {
+	if want := []string{JSONLibrary, "github.com/google/uuid", OAuthLibrary}; !slices.Equal(reqs, want) {
 		t.Errorf("runtime/go.mod requires %v, want %v", reqs, want)
 	}
 }
