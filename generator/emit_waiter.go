@@ -118,7 +118,7 @@ func durationLit(d time.Duration) jen.Code {
 		name string
 	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
 		if d%u.unit == 0 {
-			return jen.Lit(int(d / u.unit)).Op("*").Qual("time", u.name)
+			return jen.Lit(int(d/u.unit)).Op("*").Qual("time", u.name)
 		}
 	}
 	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
