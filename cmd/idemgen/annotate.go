@@ -259,6 +259,9 @@ file, on the operation or its path item.
 It also adds the x-pagination that lint reports as inferred (pagination-inferred)
 to every operation whose path item has none either, e.g.
   x-pagination: {kind: link, limit: per_page}
+and proposes x-waiters for a GET of a resource a POST creates whose status enum
+has a success state (docs/extensions.md, "Proposed waiters"), e.g.
+  x-waiters: [{name: PaymentSucceeded, until: {field: status, in: [succeeded]}, failOn: {field: status, in: [failed, canceled]}}]
 
 --key-header NAME keys every POST and PATCH that has neither x-idempotent nor a
 declared key header with that header: x-idempotent: {key: {in: header, name: NAME}}
