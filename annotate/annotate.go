@@ -97,7 +97,9 @@ type Result struct {
 	Edits []Edit
 	// Pages are the x-pagination values added, in document order.
 	Pages []PageEdit
-	Notes []Note
+	// Waiters are the x-waiters values added, in document order.
+	Waiters []WaiterEdit
+	Notes   []Note
 }
 
 // ErrNotOpenAPI reports a document without a paths mapping at its root.
@@ -116,6 +118,11 @@ type Options struct {
 	// path item has x-pagination; nil adds none. idemgen passes the
 	// contracts the parser inferred (parser.InferPagination).
 	Pagination func(method, path string) []Member
+	// Waiters, when set, returns the waiters to add as x-waiters to the
+	// operation (method upper case, path as written) when it has no
+	// x-waiters; nil adds none. idemgen passes the waiters the parser
+	// infers (parser.InferWaiters).
+	Waiters func(method, path string) []Waiter
 }
 
 // ValidKeyHeader reports whether name can be written as Options.KeyHeader:
@@ -164,12 +171,12 @@ func (o Options) Annotate(src []byte) (res *Result, err error) {
 	w := walker{opts: o, root: root, sp: splicer{idx: idx, json: isJSON, compact: isJSON && isCompact(src, root)}}
 	w.paths(paths)
 	out := w.sp.apply()
-	if len(w.edits) > 0 || len(w.pages) > 0 {
-		if err := verify(root, out, isJSON, w.edits, w.pages); err != nil {
+	if len(w.edits) > 0 || len(w.pages) > 0 || len(w.waiters) > 0 {
+		if err := verify(root, out, isJSON, w.edits, w.pages, w.waiters); err != nil {
 			return nil, err
 		}
 	}
-	return &Result{Annotated: out, Edits: w.edits, Pages: w.pages, Notes: w.notes}, nil
+	return &Result{Annotated: out, Edits: w.edits, Pages: w.pages, Waiters: w.waiters, Notes: w.notes}, nil
 }
 
 // parse reads src as JSON when it starts like JSON, else as YAML. A YAML
@@ -212,7 +219,9 @@ type walker struct {
 	sp    splicer
 	edits []Edit
 	pages []PageEdit
-	notes []Note
+	// waiters are the x-waiters added.
+	waiters []WaiterEdit
+	notes   []Note
 }
 
 func (w *walker) note(n *node, ptr, format string, args ...any) {
@@ -248,8 +257,12 @@ func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string, id
 		if w.opts.Pagination != nil && !op.has("x-pagination") && !item.has("x-pagination") {
 			page = w.opts.Pagination(method, path)
 		}
+		var wait []Waiter
+		if w.opts.Waiters != nil && !op.has("x-waiters") {
+			wait = w.opts.Waiters(method, path)
+		}
 		needIdem := idem && !op.has("x-idempotent")
-		if !needIdem && page == nil {
+		if !needIdem && page == nil && wait == nil {
 			continue
 		}
 		if op.shared {
@@ -268,7 +281,20 @@ func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string, id
 			w.pages = append(w.pages, PageEdit{Method: method, Path: path, Line: op.line, Members: page,
 				pathIndex: pathIndex, opIndex: i, methodKey: k.value})
 		}
+		if wait != nil {
+			w.addWaiters(WaiterEdit{Method: method, Path: path, Line: op.line, Waiters: wait,
+				pathIndex: pathIndex, opIndex: i, methodKey: k.value}, k, op, opPtr)
+		}
 	}
+}
+
+// addWaiters plans the x-waiters of one operation, or notes why not.
+func (w *walker) addWaiters(e WaiterEdit, key, op *node, ptr string) {
+	if err := w.sp.insertWaiters(key, op, e.Waiters); err != nil {
+		w.note(op, ptr, "%v; add its x-waiters by hand", err)
+		return
+	}
+	w.waiters = append(w.waiters, e)
 }
 
 func (w *walker) operation(e Edit, key, op, item *node, ptr string) {

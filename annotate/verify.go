@@ -13,7 +13,7 @@ var ErrUnsafeLayout = errors.New("annotate cannot edit this document's layout sa
 // verify parses the rewrite and checks that it holds exactly the original
 // document plus the planned x-idempotent entries. It is the safety net that
 // makes splicing text trustworthy on layouts nobody thought of.
-func verify(orig *node, out []byte, isJSON bool, edits []Edit, pages []PageEdit) error {
+func verify(orig *node, out []byte, isJSON bool, edits []Edit, pages []PageEdit, waiters []WaiterEdit) error {
 	idx := newLineIndex(out)
 	var root *node
 	var err error
@@ -40,6 +40,13 @@ func verify(orig *node, out []byte, isJSON bool, edits []Edit, pages []PageEdit)
 			return fmt.Errorf("%w: %s %s", ErrUnsafeLayout, e.Method, e.Path)
 		}
 		c.add(op, "x-pagination")
+	}
+	for _, e := range waiters {
+		op := entry(entry(paths, e.pathIndex), e.opIndex)
+		if op == nil || !holdsWaiters(op.get("x-waiters"), e) {
+			return fmt.Errorf("%w: %s %s", ErrUnsafeLayout, e.Method, e.Path)
+		}
+		c.add(op, "x-waiters")
 	}
 	if !c.same(orig, root) {
 		return ErrUnsafeLayout

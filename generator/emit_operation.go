@@ -43,6 +43,9 @@ func (g *gen) opPiece(op *ir.Operation) piece {
 	if code := g.emitPager(op); code != nil {
 		p = append(p, jen.Add(code).Line())
 	}
+	if code := g.emitWaiters(op); code != nil {
+		p = append(p, code)
+	}
 	if alt := g.emitAltMethods(op); len(alt) > 0 {
 		p = append(p, jen.Add(alt...))
 	}

@@ -49,6 +49,8 @@ type gen struct {
 	serverNames map[string]string
 	// serverUsers lists the operations sent to each operation server.
 	serverUsers map[string][]string
+	// waiterNames names each waiter's method and contract (emit_waiter.go).
+	waiterNames map[*ir.Waiter]waiterIdents
 }
 
 // opIdents are the identifiers emitted for one operation.
@@ -124,6 +126,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	}
 	g.reservePagers(ops)
 	g.reserveAltMethods(ops)
+	g.reserveWaiters(ops)
 	for _, s := range g.api.Schemas {
 		g.typeNames[s] = g.ns.claim(s.GoName, "Model")
 	}

@@ -103,6 +103,9 @@ type Operation struct {
 	// Pagination is how the operation's results are paged (x-pagination, or
 	// inferred); nil when it is not paginated.
 	Pagination *Pagination
+	// Waiters are the operation's named waits (x-waiters), in document
+	// order; nil for none.
+	Waiters []*Waiter
 	// Servers are the servers the operation declares, else those of its
 	// path item (Stripe's files.stripe.com for uploads); nil when the
 	// document's servers apply.

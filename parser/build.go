@@ -45,6 +45,7 @@ func build(l *loader, doc *openapi3.T, version string) *ir.API {
 			"x-pagination is not read at the document root; put it on path items or operations")
 	}
 	b.api.Operations = b.operations()
+	checkWaiterNames(l.sink, b.api.Operations)
 	b.api.Webhooks = b.webhooks()
 	b.api.Schemas = b.schemas.finish()
 	return b.api
@@ -184,6 +185,7 @@ func (b *builder) operation(r *rawOp) *ir.Operation {
 	op.Responses = b.responses(r, op)
 	op.Security = b.security(r, op.ID)
 	op.Pagination = b.pagination(r, op)
+	op.Waiters = b.waiters(r, op)
 	op.Servers = b.operationServers(r, op.ID)
 	return op
 }

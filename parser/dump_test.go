@@ -49,6 +49,13 @@ func dumpOperation(b *strings.Builder, op *ir.Operation) {
 			pg.Kind, pg.Level, pg.Param, fieldText(pg.Cursor), fieldText(pg.LastItem), fieldText(pg.Next), pg.Items, pg.Limit,
 			fieldText(pg.HasMore), fieldText(pg.Total), pg.Stop, pg.Source.Pointer, pg.Source.Line)
 	}
+	for _, w := range op.Waiters {
+		fmt.Fprintf(b, "  waiter %s until=%s%v", w.GoName, w.Until.Pointer, w.Until.In)
+		if w.FailOn != nil {
+			fmt.Fprintf(b, " failOn=%s%v", w.FailOn.Pointer, w.FailOn.In)
+		}
+		fmt.Fprintf(b, " pending=%v delay=%v/%v timeout=%v @%s:%d\n", w.PendingStatus, w.Delay, w.MaxDelay, w.Timeout, w.Source.Pointer, w.Source.Line)
+	}
 	for _, p := range op.Params {
 		fmt.Fprintf(b, "  param %s %s %q style=%s explode=%v required=%v %s\n", p.GoName, p.In, p.Name, p.Style, p.Explode, p.Required, schemaText(p.Type, false))
 	}

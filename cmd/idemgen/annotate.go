@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -73,14 +74,15 @@ func annotateOne(spec string, flags annotateFlags, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	res, err := annotate.Options{KeyHeader: flags.keyHeader, Pagination: inferredPages(spec)}.Annotate(src)
+	pages, waiters := inferred(spec)
+	res, err := annotate.Options{KeyHeader: flags.keyHeader, Pagination: pages, Waiters: waiters}.Annotate(src)
 	if err != nil {
 		return err
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(stderr, "note: %s:%s\n", spec, n)
 	}
-	if len(res.Edits) == 0 && len(res.Pages) == 0 {
+	if len(res.Edits) == 0 && len(res.Pages) == 0 && len(res.Waiters) == 0 {
 		if flags.overlayOut != "" {
 			fmt.Fprintf(stderr, "%s: every operation is annotated; no overlay written\n", spec)
 		}
@@ -103,13 +105,25 @@ func annotateOne(spec string, flags annotateFlags, stdout, stderr io.Writer) err
 	if len(res.Pages) > 0 {
 		fmt.Fprintf(stderr, "%s: added the inferred x-pagination to %s\n", spec, plural(len(res.Pages), "operation"))
 	}
+	if len(res.Waiters) > 0 {
+		fmt.Fprintf(stderr, "%s: added the proposed x-waiters to %s\n", spec, plural(len(res.Waiters), "operation"))
+	}
 	return nil
 }
 
-// inferredPages returns the pagination contracts the parser infers for the
-// spec's unannotated operations (lint's pagination-inferred findings), for
-// annotate to write; nil when the spec does not load without errors.
-func inferredPages(spec string) func(method, path string) []annotate.Member {
+// inferred returns the pagination contracts and the waiters the parser
+// infers for the spec's unannotated operations, for annotate to write; nil
+// when the spec does not load without errors.
+func inferred(spec string) (func(method, path string) []annotate.Member, func(method, path string) []annotate.Waiter) {
+	api := loadClean(spec)
+	if api == nil {
+		return nil, nil
+	}
+	return inferredPages(api), inferredWaiters(api)
+}
+
+// loadClean loads spec, or returns nil when it has errors.
+func loadClean(spec string) *ir.API {
 	var api *ir.API
 	func() {
 		defer func() { _ = recover() }() // annotate still adds x-idempotent
@@ -118,9 +132,12 @@ func inferredPages(spec string) func(method, path string) []annotate.Member {
 			api = a
 		}
 	}()
-	if api == nil {
-		return nil
-	}
+	return api
+}
+
+// inferredPages returns the pagination contracts the parser infers for
+// the unannotated operations (lint's pagination-inferred findings).
+func inferredPages(api *ir.API) func(method, path string) []annotate.Member {
 	pages := map[string][]annotate.Member{}
 	for _, op := range api.Operations {
 		if p := op.Pagination; p != nil && p.Level == ir.LevelInferred && op.Query == "" {
@@ -128,6 +145,22 @@ func inferredPages(spec string) func(method, path string) []annotate.Member {
 		}
 	}
 	return func(method, path string) []annotate.Member { return pages[method+" "+path] }
+}
+
+// inferredWaiters returns the waiters parser.InferWaiters proposes, as
+// annotate writes them (the field as the bare member name it is).
+func inferredWaiters(api *ir.API) func(method, path string) []annotate.Waiter {
+	out := map[string][]annotate.Waiter{}
+	for key, ws := range parser.InferWaiters(api) {
+		for _, w := range ws {
+			aw := annotate.Waiter{Name: w.Name, Field: strings.TrimPrefix(w.Until.Pointer, "/"), Until: w.Until.In}
+			if w.FailOn != nil {
+				aw.FailOn = w.FailOn.In
+			}
+			out[key] = append(out[key], aw)
+		}
+	}
+	return func(method, path string) []annotate.Waiter { return out[method+" "+path] }
 }
 
 // pageMembers writes a contract as x-pagination members, in the order of
@@ -173,6 +206,9 @@ func writeOverlay(spec, out string, res *annotate.Result, stdout, stderr io.Writ
 	fmt.Fprintf(stderr, "%s: wrote x-idempotent for %s to %s\n", spec, plural(len(res.Edits), "operation"), out)
 	if len(res.Pages) > 0 {
 		fmt.Fprintf(stderr, "%s: wrote the inferred x-pagination for %s to %s\n", spec, plural(len(res.Pages), "operation"), out)
+	}
+	if len(res.Waiters) > 0 {
+		fmt.Fprintf(stderr, "%s: wrote the proposed x-waiters for %s to %s\n", spec, plural(len(res.Waiters), "operation"), out)
 	}
 	return nil
 }
@@ -223,6 +259,9 @@ file, on the operation or its path item.
 It also adds the x-pagination that lint reports as inferred (pagination-inferred)
 to every operation whose path item has none either, e.g.
   x-pagination: {kind: link, limit: per_page}
+and proposes x-waiters for a GET of a resource a POST creates whose status enum
+has a success state (docs/extensions.md, "Proposed waiters"), e.g.
+  x-waiters: [{name: PaymentSucceeded, until: {field: status, in: [succeeded]}, failOn: {field: status, in: [failed, canceled]}}]
 
 --key-header NAME keys every POST and PATCH that has neither x-idempotent nor a
 declared key header with that header: x-idempotent: {key: {in: header, name: NAME}}
