@@ -45,8 +45,8 @@ func (g *gen) emitAPI(ops []*ir.Operation) jen.Code {
 }
 
 // clientMethods lists the exported methods of *Client: each operation's
-// main method, its <Op>Stream and <Op>Download forms, its iterators, and
-// WithServerURL. It follows the emitters' own choices (mainShape, the
+// main method, its <Op>Stream and <Op>Download forms, its Wait methods, its
+// iterators, and WithServerURL. It follows the emitters' own choices (mainShape, the
 // names reserved in opIdents, planPager), so a method is listed exactly
 // when it is emitted.
 func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
@@ -63,6 +63,7 @@ func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
 		if ids.download != "" {
 			add(ids.download, g.methodArgs(op), downloadResults())
 		}
+		out = append(out, g.waitMethods(op)...)
 		if op.Pagination == nil || ids.iter == "" {
 			continue
 		}
@@ -74,6 +75,21 @@ func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
 	if len(g.serverURLs) > 0 {
 		add("WithServerURL", []jen.Code{jen.List(jen.Id("declared"), jen.Id("serverURL")).String()},
 			jen.Params(jen.Op("*").Id("Client"), jen.Error()))
+	}
+	return out
+}
+
+// waitMethods are op's Wait<Name> methods, as emitWaiters emits them.
+func (g *gen) waitMethods(op *ir.Operation) []clientMethod {
+	if len(op.Waiters) == 0 || g.noWaitMethod(op) != "" {
+		return nil
+	}
+	var out []clientMethod
+	for _, w := range op.Waiters {
+		if name := g.waiterNames[w].method; name != "" {
+			ret, _ := g.returns(op)
+			out = append(out, clientMethod{name: name, params: g.waitParams(op), results: []jen.Code{ret}})
+		}
 	}
 	return out
 }

@@ -49,13 +49,7 @@ func (g *gen) emitWaiters(op *ir.Operation) jen.Code {
 		return nil
 	}
 	ret, _ := g.returns(op)
-	why := ""
-	switch {
-	case mainShape(op) != shapePlain || !g.returnsValue(op):
-		why = "its method returns no decoded body"
-	case g.opNames[op].result != "":
-		why = fmt.Sprintf("its method returns %s, not the JSON body the waiters read", g.opNames[op].result)
-	}
+	why := g.noWaitMethod(op)
 	code := jen.Null()
 	for _, w := range op.Waiters {
 		ids := g.waiterNames[w]
@@ -69,6 +63,25 @@ func (g *gen) emitWaiters(op *ir.Operation) jen.Code {
 		}
 	}
 	return code
+}
+
+// noWaitMethod says why op's waiters get no Wait method, or "": the
+// operation's method must return its JSON body.
+func (g *gen) noWaitMethod(op *ir.Operation) string {
+	switch {
+	case mainShape(op) != shapePlain || !g.returnsValue(op):
+		return "its method returns no decoded body"
+	case g.opNames[op].result != "":
+		return fmt.Sprintf("its method returns %s, not the JSON body the waiters read", g.opNames[op].result)
+	}
+	return ""
+}
+
+// waitParams are the parameters of a Wait method: ctx, the operation's
+// body and params, opts.
+func (g *gen) waitParams(op *ir.Operation) []jen.Code {
+	args := append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, g.pagerArgs(op)...)
+	return append(args, jen.Id("opts").Op("...").Qual(rtPath, "WaitOption"))
 }
 
 // emitWaiterContract emits the waiter's visible contract:
@@ -135,8 +148,7 @@ func durationLit(d time.Duration) jen.Code {
 //	}
 func (g *gen) emitWaitMethod(op *ir.Operation, w *ir.Waiter, ret jen.Code) jen.Code {
 	ids := g.waiterNames[w]
-	args := append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, g.pagerArgs(op)...)
-	args = append(args, jen.Id("opts").Op("...").Qual(rtPath, "WaitOption"))
+	args := g.waitParams(op)
 	callArgs := []jen.Code{jen.Id("ctx")}
 	if requestBody(op) != nil {
 		callArgs = append(callArgs, jen.Id("body"))
