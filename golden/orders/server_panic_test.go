@@ -33,7 +33,7 @@ func TestServerHandlerPanicIsOne500(t *testing.T) {
 	h := &panicky{echo: &echo{order: sampleOrder()}}
 	var mu sync.Mutex
 	var reported []error
-	_, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithOnError(func(_ *http.Request, err error) {
+	_, c := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}), idemsrv.WithOnError(func(_ *http.Request, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		reported = append(reported, err)

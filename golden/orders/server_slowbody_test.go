@@ -58,7 +58,7 @@ func trickleKeyed(t *testing.T, url, key string) <-chan *http.Response {
 // key executes once.
 func TestServerSlowKeyedBodiesFreeTheirSlots(t *testing.T) {
 	h := &echo{order: sampleOrder()}
-	url, _ := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithMaxInFlight(2),
+	url, _ := serveOrders(t, h, nil, idemsrv.WithLedger(sqliteLedger(t)), idemsrv.WithSecurity(tokens{}), idemsrv.WithMaxInFlight(2),
 		idemsrv.WithBodyLimits(0, time.Second))
 	start := time.Now()
 	slow := []<-chan *http.Response{trickleKeyed(t, url, "k1"), trickleKeyed(t, url, "k2")}
