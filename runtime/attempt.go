@@ -86,6 +86,11 @@ func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
 		s.err, s.unsent = err, true
 		return s
 	}
+	if c.sends == 0 && !c.throttleAllows() {
+		// Nothing is sent: the call fails with its key unspent.
+		s.err, s.unsent = ErrThrottled, true
+		return s
+	}
 	s.ctx = ctx
 	s.resp, s.reached, s.err = c.do(hr)
 	c.afterSend(&s, ctx, tr)
@@ -187,9 +192,11 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 		s.written = s.reached && (writes > 0 || gets == 0 && (!c.r.traced || len(c.cfg.middleware) > 0))
 		s.timedOut = isTimeout(s.err) || (ctx.Err() != nil && c.ctx.Err() == nil)
 		s.rec.Err = s.err
+		c.throttleRecord(s)
 		return
 	}
 	s.rec.StatusCode = s.resp.StatusCode
+	c.throttleRecord(s)
 	if s.resp.StatusCode >= 400 {
 		// Only a failure's hint is used; a success skips the parsing.
 		s.adv = readAdvice(s.resp.StatusCode, s.resp.Header, c.r.clock.Now())
@@ -202,6 +209,8 @@ func (c *call) afterSend(s *sent, ctx context.Context, tr *attemptTrace) {
 func (c *call) recordReplay(s *sent) {
 	c.sends++
 	c.budget().charge()
+	// The first send died: the host accepted nothing.
+	c.throttleCount(false)
 	c.unknown = true
 	rec := s.rec
 	rec.Number, rec.Err = int(c.sends), ErrTransportReplay

@@ -117,7 +117,8 @@ func (c *call) ctxVerdict(written bool) verdict {
 }
 
 // gate applies the limits before a retry: attempts, Retry-After ceiling,
-// deadline, budget (last, so a call that stops anyway spends no token). It
+// deadline, the adaptive throttle, budget (last, so a call that stops
+// anyway spends no token). It
 // returns the wait and its source, or the limit that stops the call.
 func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 	if c.single || int(c.sends) >= c.pol.MaxAttempts {
@@ -136,6 +137,9 @@ func (c *call) gate(s *sent) (time.Duration, WaitSource, error) {
 			return 0, WaitNone, ErrRetryAfterTooLong
 		}
 		return 0, WaitNone, ErrDeadline
+	}
+	if !c.throttleAllows() {
+		return 0, WaitNone, ErrThrottled
 	}
 	if !c.budget().take(s.timedOut) {
 		return 0, WaitNone, ErrBudgetExhausted

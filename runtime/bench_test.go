@@ -89,7 +89,7 @@ func BenchmarkStorm(b *testing.B) {
 	for _, class := range []Class{Interactive, Background} {
 		b.Run(class.String(), func(b *testing.B) {
 			srv, hits := outage(b)
-			r := NewRunner(WithClock(&fakeClock{frozen: true}))
+			r := NewRunner(WithoutAdaptiveThrottle(), WithClock(&fakeClock{frozen: true}))
 			u := mustURL(b, srv.URL+"/things/1")
 			calls := 0
 			for b.Loop() {
@@ -131,7 +131,7 @@ func BenchmarkEngineOverhead(b *testing.B) {
 		}
 	})
 	b.Run("get/engine", func(b *testing.B) {
-		r := NewRunner(WithHTTPClient(d))
+		r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(d))
 		op := &Operation{ID: "getOrder", Method: "GET", Safety: Idempotent, Retryable: DefaultRetryable}
 		for b.Loop() {
 			resp, err := r.Do(context.Background(), op, &Request{Method: "GET", URL: u})
@@ -147,7 +147,7 @@ func BenchmarkEngineOverhead(b *testing.B) {
 		}
 	})
 	b.Run("post-keyed/engine", func(b *testing.B) {
-		r := NewRunner(WithHTTPClient(d))
+		r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(d))
 		for b.Loop() {
 			resp, err := r.Do(context.Background(), &keyedOp, &Request{Method: "POST", URL: u, Body: body})
 			drainBody(b, resp, err)

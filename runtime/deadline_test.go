@@ -76,7 +76,7 @@ func TestFinishedCallsReleaseTheirWindow(t *testing.T) {
 	d := &fakeDoer{script: []step{ok200}}
 	pol := quickPolicy()
 	pol.Timeout = time.Minute
-	r := NewRunner(WithHTTPClient(d), WithPolicy(Interactive, pol))
+	r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(d), WithPolicy(Interactive, pol))
 	first := doWindow(t, r)
 	if n := first.users.Load(); n != 0 {
 		t.Fatalf("a finished call is still counted: %d users", n)

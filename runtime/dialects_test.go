@@ -64,7 +64,7 @@ func dialect(t *testing.T, p Policy, script ...reply) (*dialectServer, *httptest
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	clk := newFakeClock()
-	r := NewRunner(WithHTTPClient(&http.Client{Transport: tr}), WithClock(clk), WithPolicy(Interactive, p),
+	r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(&http.Client{Transport: tr}), WithClock(clk), WithPolicy(Interactive, p),
 		WithRandom(func() float64 { return 0.5 }))
 	return d, srv, r, clk
 }

@@ -278,7 +278,7 @@ func TestSharedDeadlineExpires(t *testing.T) {
 	})
 	p := quickPolicy()
 	p.Timeout = 20 * time.Millisecond
-	_, err := NewRunner(WithHTTPClient(blocker), WithPolicy(Interactive, p)).Do(context.Background(), &keyedOp,
+	_, err := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(blocker), WithPolicy(Interactive, p)).Do(context.Background(), &keyedOp,
 		&Request{Method: "POST", URL: mustURL(t, "http://api.test/x")})
 	if !errors.Is(err, ErrDeadline) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
@@ -301,7 +301,7 @@ func TestBadRequest(t *testing.T) {
 		}
 	}
 	var nilDoer nilResponseDoer
-	_, err := NewRunner(WithHTTPClient(nilDoer)).Do(context.Background(), &unsafeOp, &Request{URL: mustURL(t, "http://x")})
+	_, err := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(nilDoer)).Do(context.Background(), &unsafeOp, &Request{URL: mustURL(t, "http://x")})
 	if !errors.Is(err, errNilResponse) {
 		t.Fatalf("err %v", err)
 	}

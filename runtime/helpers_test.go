@@ -140,6 +140,9 @@ func newTestRunner(d Doer, clk Clock, opts ...Option) *Runner {
 		WithHTTPClient(d), WithClock(clk), WithRandom(func() float64 { return 0.5 }),
 		WithPolicy(Interactive, quickPolicy()), WithPolicy(Background, quickPolicy()),
 		WithBudget(Interactive, Budget{Unlimited: true}), WithBudget(Background, Budget{Unlimited: true}),
+		// The engine's tests script failures and count attempts; the
+		// throttle has tests of its own (throttle_test.go).
+		WithoutAdaptiveThrottle(),
 	}
 	return NewRunner(append(base, opts...)...)
 }

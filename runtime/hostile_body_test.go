@@ -174,7 +174,7 @@ func TestErrorBodyTimeBound(t *testing.T) {
 func TestPartialPolicyKeepsCeilings(t *testing.T) {
 	clk := newFakeClock()
 	d := &fakeDoer{script: []step{retryAfter(503, "9223372036"), ok200}}
-	r := NewRunner(WithHTTPClient(d), WithClock(clk), WithPolicy(Interactive, Policy{MaxAttempts: 2}))
+	r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(d), WithClock(clk), WithPolicy(Interactive, Policy{MaxAttempts: 2}))
 	_, err, _ := doCall(t, r, &idempotentOp, "")
 	if !errors.Is(err, ErrRetryAfterTooLong) || len(clk.Sleeps()) != 0 || d.count() != 1 {
 		t.Fatalf("%v after sleeping %v", err, clk.Sleeps())

@@ -111,7 +111,8 @@ func dropFirst(mode string) func(int) string {
 func loopRunner(t *testing.T, p Policy, opts ...Option) (*Runner, *http.Transport) {
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	base := []Option{WithHTTPClient(&http.Client{Transport: tr}), WithClock(newFakeClock()), WithPolicy(Interactive, p)}
+	base := []Option{WithHTTPClient(&http.Client{Transport: tr}), WithClock(newFakeClock()), WithPolicy(Interactive, p),
+		WithoutAdaptiveThrottle()}
 	return NewRunner(append(base, opts...)...), tr
 }
 
@@ -234,7 +235,7 @@ func TestLoopbackRefusedThenServed(t *testing.T) {
 		return d.DialContext(ctx, network, addr)
 	}}
 	defer tr.CloseIdleConnections()
-	r := NewRunner(WithHTTPClient(&http.Client{Transport: tr}), WithClock(newFakeClock()), WithPolicy(Interactive, quickPolicy()))
+	r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(&http.Client{Transport: tr}), WithClock(newFakeClock()), WithPolicy(Interactive, quickPolicy()))
 	got, err, log := post(t, r, &unsafeOp, srv.URL, "")
 	if err != nil || got != "order-1" || s.executions.Load() != 1 || len(log) != 2 || log[1].Reason != ReasonConnection {
 		t.Fatalf("%q %v, %d executions, records %+v", got, err, s.executions.Load(), log)

@@ -250,7 +250,7 @@ func drain(it func(yield func(testItem, error) bool)) ([]string, error) {
 func oneRetryRunner(t *testing.T) *Runner {
 	tr := &http.Transport{DisableKeepAlives: true}
 	t.Cleanup(tr.CloseIdleConnections)
-	return NewRunner(WithHTTPClient(&http.Client{Transport: tr}), WithClock(newFakeClock()),
+	return NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(&http.Client{Transport: tr}), WithClock(newFakeClock()),
 		WithPolicy(Interactive, Policy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, Timeout: -1}),
 		WithBudget(Interactive, Budget{Capacity: 1, RetryCost: 1, TimeoutCost: 1}))
 }

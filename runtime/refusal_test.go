@@ -32,7 +32,7 @@ func (d *refusingDoer) Do(r *http.Request) (*http.Response, error) {
 func BenchmarkRefusal(b *testing.B) {
 	d := &refusingDoer{body: []byte(`{"type":"https://idemgen.dev/problems/overloaded","title":"Service Unavailable","status":503,` +
 		`"detail":"the server is at its limit of 8 requests in progress; retry after 5 seconds"}`)}
-	r := NewRunner(WithHTTPClient(d))
+	r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(d))
 	u := mustURL(b, "http://api.test/health")
 	op := &Operation{ID: "getHealth", Method: "GET", Safety: Idempotent, Retryable: DefaultRetryable}
 	for b.Loop() {
@@ -50,7 +50,7 @@ func BenchmarkRefusal(b *testing.B) {
 // and error need (21, of which the fake doer's response is 8).
 func TestRefusalReadsItsBodyOnce(t *testing.T) {
 	body := `{"type":"https://idemgen.dev/problems/overloaded","status":503}`
-	r := NewRunner(WithHTTPClient(&refusingDoer{body: []byte(body)}))
+	r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(&refusingDoer{body: []byte(body)}))
 	u := mustURL(t, "http://api.test/health")
 	op := &Operation{ID: "getHealth", Method: "GET", Safety: Idempotent, Retryable: DefaultRetryable}
 	var err error

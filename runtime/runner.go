@@ -35,8 +35,9 @@ type Request = shared.Request
 func NewKey() string { return uuid.NewString() }
 
 // Runner runs the attempts of calls. It is safe for concurrent use by any
-// number of goroutines; it holds no global state, so two Runners share
-// nothing (not even their retry budgets). Make one with NewRunner; the zero
+// number of goroutines. Two Runners share nothing (not even their retry
+// budgets) but the adaptive throttle of a host they both call, which is the
+// process's (WithAdaptiveThrottle). Make one with NewRunner; the zero
 // Runner is not usable.
 type Runner struct {
 	doer      Doer
@@ -67,6 +68,9 @@ type Runner struct {
 	// Transport), so the engine need not check that it does per attempt.
 	traced    bool
 	deadlines [2]deadlines
+	// throttles is the Runner's handle on the process-wide adaptive
+	// throttles (throttle.go): the one state Runners share.
+	throttles throttles
 }
 
 // NewRunner returns a Runner with the default policies and budgets of both
@@ -80,6 +84,7 @@ func NewRunner(opts ...Option) *Runner {
 		clock:    systemClock{},
 		rand:     rand.Float64,
 	}
+	r.throttles.settings = throttleSettings{k: DefaultThrottleK, window: DefaultThrottleWindow}
 	for _, o := range opts {
 		if o != nil {
 			o.applyRunner(r)

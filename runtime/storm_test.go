@@ -55,11 +55,13 @@ func storm(t testing.TB, r *Runner, url string, calls int, opts ...CallOption) i
 // 503), counted at the server, make fewer than 1.1 attempts per call with the
 // default budgets: once the bucket is drained each call makes one attempt.
 // The clock is frozen so that only the budget and the attempt limit stop
-// retries (waits would otherwise be the real backoff).
+// retries (waits would otherwise be the real backoff). One runner is one
+// process here: the adaptive throttle, off, is measured by
+// TestAdaptiveThrottleFleetOutage.
 func TestAmplificationBounded(t *testing.T) {
 	for _, class := range []Class{Interactive, Background} {
 		srv, hits := outage(t)
-		r := NewRunner(WithClock(&fakeClock{frozen: true}))
+		r := NewRunner(WithClock(&fakeClock{frozen: true}), WithoutAdaptiveThrottle())
 		const calls = 1000
 		exhausted := storm(t, r, srv.URL, calls, WithClass(class))
 		got := hits.Load()
@@ -97,7 +99,7 @@ func TestRetriesSpread(t *testing.T) {
 	d := &fakeDoer{script: []step{answer(503)}}
 	p := Policy{MaxAttempts: 2, BaseDelay: time.Second, MaxDelay: time.Minute}
 	r := NewRunner(WithHTTPClient(d), WithClock(clk), WithRandom(src.Float64), WithPolicy(Interactive, p),
-		WithBudget(Interactive, Budget{Unlimited: true}))
+		WithBudget(Interactive, Budget{Unlimited: true}), WithoutAdaptiveThrottle())
 	var wg sync.WaitGroup
 	for range 200 {
 		wg.Go(func() { doCall(t, r, &idempotentOp, "") })

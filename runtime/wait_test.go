@@ -70,7 +70,7 @@ var succeeded = Waiter{
 // shortest pause, half the delay) and the given budget.
 func waitRunner(b Budget) (*Runner, *fakeClock) {
 	clk := newFakeClock()
-	return NewRunner(WithClock(clk), WithRandom(func() float64 { return 0 }), WithBudget(Interactive, b)), clk
+	return NewRunner(WithoutAdaptiveThrottle(), WithClock(clk), WithRandom(func() float64 { return 0 }), WithBudget(Interactive, b)), clk
 }
 
 func TestWaitEndsWithTheResultOnUntil(t *testing.T) {

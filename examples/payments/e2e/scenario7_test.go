@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -140,7 +141,10 @@ func storm(t *testing.T, p *proc, b *backend, caller string, rnd func() float64)
 // completeFailed resends every failed intent once the server is back, with
 // the key its error carries: each completes, exactly once. Fifty workers
 // send them, so that each call's deadline starts when it is sent rather
-// than while it queues behind a thousand others on a loaded machine.
+// than while it queues behind a thousand others on a loaded machine. The
+// adaptive throttle remembers the outage for a few seconds after the
+// server is back: a resend it rejects sent nothing, so the worker waits and
+// sends it again with the same key, as a caller of ErrThrottled does.
 func completeFailed(t *testing.T, c *client.Client, errs []error) {
 	t.Helper()
 	keys := make(chan string)
@@ -149,7 +153,7 @@ func completeFailed(t *testing.T, c *client.Client, errs []error) {
 	for range 50 {
 		wg.Go(func() {
 			for key := range keys {
-				if _, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: key}); err != nil {
+				if err := resendUntilNotThrottled(c, key); err != nil {
 					mu.Lock()
 					t.Errorf("resending %s after recovery: %v", key, err)
 					mu.Unlock()
@@ -164,6 +168,19 @@ func completeFailed(t *testing.T, c *client.Client, errs []error) {
 	}
 	close(keys)
 	wg.Wait()
+}
+
+// resendUntilNotThrottled resends the intent of key until the throttle lets
+// it through (20 s at most: it forgets an outage within two windows).
+func resendUntilNotThrottled(c *client.Client, key string) error {
+	give := time.Now().Add(20 * time.Second)
+	for {
+		_, err := c.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: key})
+		if !errors.Is(err, idemrt.ErrThrottled) || time.Now().After(give) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // peakPer returns the largest number of times falling in one window.

@@ -56,8 +56,10 @@ func resendAfterExpiry(t *testing.T, b *backend, p *proc) {
 func noResendAfterDeadline(t *testing.T, b *backend, p *proc, ttl time.Duration) {
 	pol := idemrt.Policy{MaxAttempts: 100, BaseDelay: 20 * time.Millisecond, MaxDelay: 80 * time.Millisecond,
 		Timeout: 700 * time.Millisecond, MinAttempt: 10 * time.Millisecond}
+	// The deadline alone must stop this call: neither the budget nor the
+	// adaptive throttle (which a hundred failures would set off) is on.
 	short := newClient(t, p, "alice", idemrt.WithPolicy(idemrt.Interactive, pol),
-		idemrt.WithBudget(idemrt.Interactive, idemrt.Budget{Unlimited: true}))
+		idemrt.WithBudget(idemrt.Interactive, idemrt.Budget{Unlimited: true}), idemrt.WithoutAdaptiveThrottle())
 	p.unavailable(t, time.Minute, "")
 	start := time.Now()
 	_, err := short.CreateOrder(bg(), book, client.CreateOrderParams{IdempotencyKey: "s5-deadline"})
