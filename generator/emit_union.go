@@ -66,7 +66,8 @@ func (g *gen) variantName(v *ir.Schema) string {
 //
 // With a discriminator the tag picks the variant; otherwise (or for a tag the
 // mapping does not list) one scan of the value's top level ranks the
-// variants and the best is decoded once (wire.DecodeUnion, wire.DecodeAnyOf).
+// variants and the best is decoded, then, if it fails, the next that may
+// accept the value (wire.DecodeUnion, wire.DecodeAnyOf).
 func (g *gen) emitUnion(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	vs := g.variants(s)
@@ -99,9 +100,9 @@ func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
 	for i, v := range vs {
 		names[i] = v.field
 	}
-	rule := "the variant the JSON fits best (its kind; for an object its required and declared members), first in this order among equals, is decoded once"
+	rule := "the variant the JSON fits best (its kind; for an object its required and declared members), first in this order among equals, is decoded; when it fails, the next that may accept the JSON"
 	if s.Union == ir.AnyOf {
-		rule = "every variant that accepts the JSON is set (its kind fits; an object has its required members, and its declared ones are of the right kind); the best is decoded once and the others filled from it"
+		rule = "every variant that accepts the JSON is set (its kind fits; an object has its required members, and its declared ones are of the right kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled from it"
 	}
 	if s.Discriminator != nil {
 		rule = fmt.Sprintf("the %q member picks the variant; otherwise %s", s.Discriminator.Property, rule)
@@ -149,7 +150,7 @@ func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) j
 		body = append(body, sw)
 	}
 	body = append(body, jen.Return(decodeVariants(s, vs)))
-	doc := "UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it."
+	doc := "UnmarshalJSON decodes data into the first variant, best fit first, that accepts it; it keeps data only when no variant fits it."
 	if s.Union == ir.AnyOf && s.Discriminator == nil {
 		doc = "UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it."
 	}

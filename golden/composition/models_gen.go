@@ -68,7 +68,7 @@ func (o *AnyBranch) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // AnyNode is one of Leaf, AnyBranch, AnyTagged (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type AnyNode struct {
 	Leaf      *Leaf
 	AnyBranch *AnyBranch
@@ -204,7 +204,7 @@ func (e Color) IsKnown() bool {
 
 // Contact is one of EmailContact, PhoneContact (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type Contact struct {
 	EmailContact *EmailContact
 	PhoneContact *PhoneContact
@@ -283,7 +283,7 @@ func (e EmptyString) IsKnown() bool {
 
 // Event is one of OrderPlaced, OrderShipped (oneOf): the "type" member picks the variant; otherwise
 // the variant the JSON fits best (its kind; for an object its required and declared members), first in
-// this order among equals, is decoded once.
+// this order among equals, is decoded; when it fails, the next that may accept the JSON.
 type Event struct {
 	OrderPlaced  *OrderPlaced
 	OrderShipped *OrderShipped
@@ -295,7 +295,7 @@ func (u Event) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.OrderPlaced, u.OrderShipped)
 }
 
-// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
+// UnmarshalJSON decodes data into the first variant, best fit first, that accepts it; it keeps data only when no variant fits it.
 func (u *Event) UnmarshalJSON(data []byte) error {
 	*u = Event{}
 	switch wire.Discriminator(data, "type") {
@@ -359,7 +359,7 @@ func (o *EventReceipt) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // EventReceiptNotes is one of Object, EmptyString (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type EventReceiptNotes struct {
 	Object      map[string]string
 	EmptyString *EmptyString
@@ -403,7 +403,8 @@ func NewEventReceiptNotesFromEmpty() EventReceiptNotes {
 
 // EventReceiptPayload is one of String, Integer, OrderPlaced (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type EventReceiptPayload struct {
 	String      *string
 	Integer     *int64
@@ -543,7 +544,8 @@ func (o *OneBranch) SetUnknownMembers(m map[string]json.RawMessage) {
 }
 
 // OneNode is one of Leaf, OneBranch (oneOf): the variant the JSON fits best (its kind; for an object
-// its required and declared members), first in this order among equals, is decoded once.
+// its required and declared members), first in this order among equals, is decoded; when it fails, the
+// next that may accept the JSON.
 type OneNode struct {
 	Leaf      *Leaf
 	OneBranch *OneBranch
@@ -555,7 +557,7 @@ func (u OneNode) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.Leaf, u.OneBranch)
 }
 
-// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
+// UnmarshalJSON decodes data into the first variant, best fit first, that accepts it; it keeps data only when no variant fits it.
 func (u *OneNode) UnmarshalJSON(data []byte) error {
 	*u = OneNode{}
 	return wire.DecodeUnion(data, &u.raw, &u.Leaf, &u.OneBranch)
@@ -670,7 +672,7 @@ func (e Priority) IsKnown() bool {
 
 // Shape is one of Circle, Square (oneOf): the "kind" member picks the variant; otherwise the variant
 // the JSON fits best (its kind; for an object its required and declared members), first in this order
-// among equals, is decoded once.
+// among equals, is decoded; when it fails, the next that may accept the JSON.
 type Shape struct {
 	Circle *Circle
 	Square *Square
@@ -682,7 +684,7 @@ func (u Shape) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.Circle, u.Square)
 }
 
-// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
+// UnmarshalJSON decodes data into the first variant, best fit first, that accepts it; it keeps data only when no variant fits it.
 func (u *Shape) UnmarshalJSON(data []byte) error {
 	*u = Shape{}
 	switch wire.Discriminator(data, "kind") {
@@ -787,7 +789,8 @@ func (o *TreeNode) SetUnknownMembers(m map[string]json.RawMessage) {
 }
 
 // TreeNodeLink is one of TreeNode, String (oneOf): the variant the JSON fits best (its kind; for an
-// object its required and declared members), first in this order among equals, is decoded once.
+// object its required and declared members), first in this order among equals, is decoded; when it
+// fails, the next that may accept the JSON.
 type TreeNodeLink struct {
 	TreeNode *TreeNode
 	String   *string
@@ -799,7 +802,7 @@ func (u TreeNodeLink) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.TreeNode, u.String)
 }
 
-// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
+// UnmarshalJSON decodes data into the first variant, best fit first, that accepts it; it keeps data only when no variant fits it.
 func (u *TreeNodeLink) UnmarshalJSON(data []byte) error {
 	*u = TreeNodeLink{}
 	return wire.DecodeUnion(data, &u.raw, &u.TreeNode, &u.String)

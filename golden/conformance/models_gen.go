@@ -277,7 +277,7 @@ func (e TaxIDsItemType) IsKnown() bool {
 
 // ToolChoice is one of ToolChoiceVariant1, ToolChoiceVariant2 (oneOf): the variant the JSON fits best
 // (its kind; for an object its required and declared members), first in this order among equals, is
-// decoded once.
+// decoded; when it fails, the next that may accept the JSON.
 type ToolChoice struct {
 	ToolChoiceVariant1 *ToolChoiceVariant1
 	ToolChoiceVariant2 *ToolChoiceVariant2
@@ -289,7 +289,7 @@ func (u ToolChoice) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.ToolChoiceVariant1, u.ToolChoiceVariant2)
 }
 
-// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
+// UnmarshalJSON decodes data into the first variant, best fit first, that accepts it; it keeps data only when no variant fits it.
 func (u *ToolChoice) UnmarshalJSON(data []byte) error {
 	*u = ToolChoice{}
 	return wire.DecodeUnion(data, &u.raw, &u.ToolChoiceVariant1, &u.ToolChoiceVariant2)

@@ -62,7 +62,8 @@ func (o *NewNote) SetUnknownMembers(m map[string]json.RawMessage) {
 }
 
 // NewNotePriority is one of Integer, String (oneOf): the variant the JSON fits best (its kind; for an
-// object its required and declared members), first in this order among equals, is decoded once.
+// object its required and declared members), first in this order among equals, is decoded; when it
+// fails, the next that may accept the JSON.
 //
 // A level from 1 to 5, or a named level ("urgent").
 type NewNotePriority struct {
@@ -76,7 +77,7 @@ func (u NewNotePriority) MarshalJSON() ([]byte, error) {
 	return wire.MarshalUnion(u.raw, u.Integer, u.String)
 }
 
-// UnmarshalJSON decodes data into one variant, once; it keeps data only when no variant accepts it.
+// UnmarshalJSON decodes data into the first variant, best fit first, that accepts it; it keeps data only when no variant fits it.
 func (u *NewNotePriority) UnmarshalJSON(data []byte) error {
 	*u = NewNotePriority{}
 	return wire.DecodeUnion(data, &u.raw, &u.Integer, &u.String)

@@ -32,8 +32,9 @@ type Variant struct {
 // or arrays is decoded only when its type cannot reach another union;
 // otherwise that variant stays unset. When no variant accepts, the best
 // whose JSON kind fits is decoded (a server may omit a required member).
-// A failure is the error, with no other variant tried on a value that
-// nests. raw receives a copy of data only when no variant takes it
+// When that decode fails, the other variants are tried as DecodeUnion
+// tries them, and the first that accepts is the one the rest are filled
+// from. raw receives a copy of data only when no variant takes it
 // (ErrNoVariant). A JSON null sets nothing and succeeds.
 func DecodeAnyOf(data []byte, raw *json.RawMessage, variants ...Variant) error {
 	return decodeUnion(data, raw, variants, true)

@@ -41,6 +41,8 @@ type field struct {
 	kinds kinds
 	// omitEmpty and omitZero are the tag's options.
 	omitEmpty, omitZero bool
+	// nests: decoding into the field may run a union's decoder.
+	nests bool
 }
 
 // omitted reports whether encoding/json leaves the field's value v out.
@@ -217,7 +219,8 @@ func structFields(t reflect.Type) (fields []field, required []string, extra bool
 			name = f.Name
 		}
 		fl := field{name: name, index: i, typ: f.Type, kinds: kindsOf(f.Type),
-			omitEmpty: hasOpt(opts, "omitempty"), omitZero: hasOpt(opts, "omitzero")}
+			omitEmpty: hasOpt(opts, "omitempty"), omitZero: hasOpt(opts, "omitzero"),
+			nests: nests(f.Type, map[reflect.Type]bool{})}
 		if hasOpt(opts, "string") {
 			fl.kinds = kindNull | kindString
 		}

@@ -58,13 +58,17 @@ var ErrTooDeep = shared.ErrTooDeep
 // decoded once. The ranks, best first: an object that has every member the
 // variant requires and no member it does not declare, each of a kind its
 // field takes; one that may have undeclared members; a value whose JSON
-// kind fits. A failure of the chosen variant is the error: no other
-// variant is tried on a value that nests (an object or an array), so a
-// body costs one decode per union level even when every level fails; a
-// scalar value, whose decoding cannot nest, goes on to the next variant
-// that fits. Each target is the address of a variant field (**T, or a
-// slice or map field). raw receives a copy of data only when no variant
-// accepts it (ErrNoVariant). A JSON null sets nothing and succeeds.
+// kind fits. When the chosen variant fails, the others the value may be
+// valid for (those that fit at least leniently, or whose members one scan
+// cannot know) are tried in rank order, each once, and the first that
+// accepts the value wins; the best variant's error is returned when none
+// does. Decoding stays linear in the body: at each union level at most one
+// of these decodes may reach a union below (a member of the value names a
+// field that can hold one), so a failure never decodes the levels below
+// twice. A scalar value, whose decoding cannot nest, goes on to the next
+// variant that fits. Each target is the address of a variant field (**T,
+// or a slice or map field). raw receives a copy of data only when no
+// variant fits it (ErrNoVariant). A JSON null sets nothing and succeeds.
 func DecodeUnion(data []byte, raw *json.RawMessage, targets ...any) error {
 	var buf [8]Variant
 	vs := buf[:0]
@@ -98,13 +102,13 @@ func decodeUnion(data []byte, raw *json.RawMessage, vs []Variant, anyOf bool) er
 	case !v.Kind.Container():
 		return decodeScalar(data, raw, vs, order, fits, anyOf)
 	}
-	best := vs[order[0]].Target
-	if err := decodeOnce(data, best); err != nil || !anyOf {
+	b, err := decodeFirst(data, &v, vs, order, fits)
+	if err != nil || !anyOf {
 		return err
 	}
-	for _, i := range order[1:] {
-		if fits[i] >= fitLenient {
-			fillFrom(data, &v, best, vs[i].Target)
+	for _, i := range order {
+		if i != b && fits[i] >= fitLenient {
+			fillFrom(data, &v, vs[b].Target, vs[i].Target)
 		}
 	}
 	return nil

@@ -46,7 +46,8 @@ func (o *APIErrors) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // APIErrorsSource is one of BankAccount, Card, Source (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type APIErrorsSource struct {
 	BankAccount *BankAccount
 	Card        *Card
@@ -1234,7 +1235,7 @@ func (o *ApplicationFee) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // ApplicationFeeAccount is one of String, Account (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ApplicationFeeAccount struct {
 	String  *string
 	Account *Account
@@ -1277,7 +1278,8 @@ func NewApplicationFeeAccountFromAccount(v Account) ApplicationFeeAccount {
 
 // ApplicationFeeApplication is one of String, Application (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type ApplicationFeeApplication struct {
 	String      *string
 	Application *Application
@@ -1467,7 +1469,7 @@ func (e BalanceTransactionObject) IsKnown() bool {
 // IssuingTransaction, Payout, PlatformTaxFee, Refund, ReserveTransaction, TaxDeductedAtSource, Topup,
 // Transfer, TransferReversal (anyOf): every variant that accepts the JSON is set (its kind fits; an
 // object has its required members, and its declared ones are of the right kind); the best is decoded
-// once and the others filled from it.
+// (the next that may accept the JSON when it fails) and the others filled from it.
 type BalanceTransactionSource struct {
 	String                         *string
 	ApplicationFee                 *ApplicationFee
@@ -1893,7 +1895,7 @@ func (o *Card) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // CardAccount is one of String, Account (anyOf): every variant that accepts the JSON is set (its kind
 // fits; an object has its required members, and its declared ones are of the right kind); the best is
-// decoded once and the others filled from it.
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type CardAccount struct {
 	String  *string
 	Account *Account
@@ -1950,7 +1952,8 @@ func (e CardAvailablePayoutMethodsItem) IsKnown() bool {
 
 // CardCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type CardCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -2179,7 +2182,7 @@ func (o *Charge) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // ChargeApplication is one of String, Application (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ChargeApplication struct {
 	String      *string
 	Application *Application
@@ -2222,7 +2225,8 @@ func NewChargeApplicationFromApplication(v Application) ChargeApplication {
 
 // ChargeApplicationFee is one of String, ApplicationFee (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type ChargeApplicationFee struct {
 	String         *string
 	ApplicationFee *ApplicationFee
@@ -2290,7 +2294,7 @@ func (o *ChargeFraudDetails) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // ChargeInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is set (its
 // kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded once and the others filled from it.
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ChargeInvoice struct {
 	String  *string
 	Invoice *Invoice
@@ -2376,7 +2380,7 @@ func (o *ChargeOutcome) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // ChargeOutcomeRule is one of String, Rule (anyOf): every variant that accepts the JSON is set (its
 // kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded once and the others filled from it.
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ChargeOutcomeRule struct {
 	String *string
 	Rule   *Rule
@@ -2419,7 +2423,8 @@ func NewChargeOutcomeRuleFromRule(v Rule) ChargeOutcomeRule {
 
 // ChargePaymentIntent is one of String, PaymentIntent (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type ChargePaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -2489,7 +2494,7 @@ func (o *ChargeRefunds) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // ChargeReview is one of String, Review (anyOf): every variant that accepts the JSON is set (its kind
 // fits; an object has its required members, and its declared ones are of the right kind); the best is
-// decoded once and the others filled from it.
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ChargeReview struct {
 	String *string
 	Review *Review
@@ -2532,7 +2537,7 @@ func NewChargeReviewFromReview(v Review) ChargeReview {
 
 // ChargeSourceTransfer is one of String, Transfer (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ChargeSourceTransfer struct {
 	String   *string
 	Transfer *Transfer
@@ -2590,7 +2595,7 @@ func (e ChargeStatus) IsKnown() bool {
 
 // ChargeTransfer is one of String, Transfer (anyOf): every variant that accepts the JSON is set (its
 // kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded once and the others filled from it.
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ChargeTransfer struct {
 	String   *string
 	Transfer *Transfer
@@ -2881,7 +2886,8 @@ func (e CouponObject) IsKnown() bool {
 
 // Created is one of CreatedRangeQuerySpecs, Integer (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type Created struct {
 	CreatedRangeQuerySpecs *CreatedRangeQuerySpecs
 	Integer                *int64
@@ -3424,7 +3430,8 @@ func (o *CustomerCashBalanceTransaction) SetUnknownMembers(m map[string]json.Raw
 
 // CustomerCashBalanceTransactionCustomer is one of String, Customer (anyOf): every variant that
 // accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
-// are of the right kind); the best is decoded once and the others filled from it.
+// are of the right kind); the best is decoded (the next that may accept the JSON when it fails) and
+// the others filled from it.
 type CustomerCashBalanceTransactionCustomer struct {
 	String   *string
 	Customer *Customer
@@ -4011,7 +4018,8 @@ func (e DiscountObject) IsKnown() bool {
 
 // DiscountPromotionCode is one of String, PromotionCode (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type DiscountPromotionCode struct {
 	String        *string
 	PromotionCode *PromotionCode
@@ -4118,7 +4126,7 @@ func (o *Dispute) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // DisputeCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
 // fits; an object has its required members, and its declared ones are of the right kind); the best is
-// decoded once and the others filled from it.
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type DisputeCharge struct {
 	String *string
 	Charge *Charge
@@ -4238,7 +4246,7 @@ func (o *DisputeEvidenceDetails) SetUnknownMembers(m map[string]json.RawMessage)
 
 // DisputeEvidenceReceipt is one of String, File (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type DisputeEvidenceReceipt struct {
 	String *string
 	File   *File
@@ -4437,7 +4445,8 @@ func (o *ExternalAccountRequirements) SetUnknownMembers(m map[string]json.RawMes
 
 // ExternalAccountsDataItem is one of BankAccount, Card (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 //
 // Polymorphic
 type ExternalAccountsDataItem struct {
@@ -4541,7 +4550,7 @@ func (o *FeeRefund) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // FeeRefundFee is one of String, ApplicationFee (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type FeeRefundFee struct {
 	String         *string
 	ApplicationFee *ApplicationFee
@@ -4663,7 +4672,7 @@ func (o *FileLink) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // FileLinkFile is one of String, File (anyOf): every variant that accepts the JSON is set (its kind
 // fits; an object has its required members, and its declared ones are of the right kind); the best is
-// decoded once and the others filled from it.
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type FileLinkFile struct {
 	String *string
 	File   *File
@@ -5135,7 +5144,8 @@ func (o *Invoice) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // InvoiceAccountTaxIDsItem is one of String, TaxID, DeletedTaxID (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type InvoiceAccountTaxIDsItem struct {
 	String       *string
 	TaxID        *TaxID
@@ -5206,7 +5216,8 @@ func (e InvoiceBillingReason) IsKnown() bool {
 
 // InvoiceDefaultSource is one of String, BankAccount, Card, Source (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type InvoiceDefaultSource struct {
 	String      *string
 	BankAccount *BankAccount
@@ -5263,7 +5274,8 @@ func NewInvoiceDefaultSourceFromSource(v Source) InvoiceDefaultSource {
 
 // InvoiceDiscountsItem is one of String, Discount, DeletedDiscount (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type InvoiceDiscountsItem struct {
 	String          *string
 	Discount        *Discount
@@ -5745,7 +5757,7 @@ func (o *InvoicePaymentMethodOptionsUsBankAccountLinkedAccountOptions) SetUnknow
 
 // InvoiceQuote is one of String, Quote (anyOf): every variant that accepts the JSON is set (its kind
 // fits; an object has its required members, and its declared ones are of the right kind); the best is
-// decoded once and the others filled from it.
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type InvoiceQuote struct {
 	String *string
 	Quote  *Quote
@@ -5983,7 +5995,8 @@ func (o *InvoiceTaxAmount) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // InvoiceTaxAmountTaxRate is one of String, TaxRate (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type InvoiceTaxAmountTaxRate struct {
 	String  *string
 	TaxRate *TaxRate
@@ -6148,7 +6161,8 @@ func (o *Invoiceitem) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // InvoiceitemCustomer is one of String, Customer, DeletedCustomer (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type InvoiceitemCustomer struct {
 	String          *string
 	Customer        *Customer
@@ -6236,7 +6250,8 @@ func (o *InvoicesFromInvoice) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // InvoicesFromInvoiceInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type InvoicesFromInvoiceInvoice struct {
 	String  *string
 	Invoice *Invoice
@@ -6473,7 +6488,8 @@ func (o *InvoicesShippingCost) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // InvoicesShippingCostShippingRate is one of String, ShippingRate (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type InvoicesShippingCostShippingRate struct {
 	String       *string
 	ShippingRate *ShippingRate
@@ -7012,7 +7028,8 @@ func (o *IssuingCardGooglePay) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // IssuingCardReplacedBy is one of String, IssuingCard (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type IssuingCardReplacedBy struct {
 	String      *string
 	IssuingCard *IssuingCard
@@ -8005,7 +8022,8 @@ func (e IssuingDisputeStatus) IsKnown() bool {
 
 // IssuingDisputeTransaction is one of String, IssuingTransaction (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type IssuingDisputeTransaction struct {
 	String             *string
 	IssuingTransaction *IssuingTransaction
@@ -8206,7 +8224,8 @@ func (o *IssuingTransactionAmountDetails) SetUnknownMembers(m map[string]json.Ra
 
 // IssuingTransactionAuthorization is one of String, IssuingAuthorization (anyOf): every variant that
 // accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
-// are of the right kind); the best is decoded once and the others filled from it.
+// are of the right kind); the best is decoded (the next that may accept the JSON when it fails) and
+// the others filled from it.
 type IssuingTransactionAuthorization struct {
 	String               *string
 	IssuingAuthorization *IssuingAuthorization
@@ -8249,7 +8268,8 @@ func NewIssuingTransactionAuthorizationFromIssuingAuthorization(v IssuingAuthori
 
 // IssuingTransactionCard is one of String, IssuingCard (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type IssuingTransactionCard struct {
 	String      *string
 	IssuingCard *IssuingCard
@@ -8292,7 +8312,8 @@ func NewIssuingTransactionCardFromIssuingCard(v IssuingCard) IssuingTransactionC
 
 // IssuingTransactionCardholder is one of String, IssuingCardholder (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type IssuingTransactionCardholder struct {
 	String            *string
 	IssuingCardholder *IssuingCardholder
@@ -8335,7 +8356,8 @@ func NewIssuingTransactionCardholderFromIssuingCardholder(v IssuingCardholder) I
 
 // IssuingTransactionDispute is one of String, IssuingDispute (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type IssuingTransactionDispute struct {
 	String         *string
 	IssuingDispute *IssuingDispute
@@ -8955,7 +8977,8 @@ func (o *LineItem) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // LineItemInvoiceItem is one of String, Invoiceitem (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type LineItemInvoiceItem struct {
 	String      *string
 	Invoiceitem *Invoiceitem
@@ -9011,7 +9034,8 @@ func (e LineItemObject) IsKnown() bool {
 
 // LineItemSubscriptionItem is one of String, SubscriptionItem (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type LineItemSubscriptionItem struct {
 	String           *string
 	SubscriptionItem *SubscriptionItem
@@ -9162,7 +9186,8 @@ func (e LinkedAccountOptionsUsBankAccountPermissionsItem) IsKnown() bool {
 
 // LinkedTransaction is one of String, CustomerCashBalanceTransaction (anyOf): every variant that
 // accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
-// are of the right kind); the best is decoded once and the others filled from it.
+// are of the right kind); the best is decoded (the next that may accept the JSON when it fails) and
+// the others filled from it.
 type LinkedTransaction struct {
 	String                         *string
 	CustomerCashBalanceTransaction *CustomerCashBalanceTransaction
@@ -9416,7 +9441,8 @@ func (e MandateObject) IsKnown() bool {
 
 // MandatePaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type MandatePaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -10818,7 +10844,8 @@ func (o *PaymentIntentPaymentMethodOptionsAcssDebit) SetUnknownMembers(m map[str
 // PaymentIntentPaymentMethodOptionsAcssDebit2 is one of PaymentIntentPaymentMethodOptionsAcssDebit,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsAcssDebit2 struct {
 	PaymentIntentPaymentMethodOptionsAcssDebit          *PaymentIntentPaymentMethodOptionsAcssDebit
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -10862,7 +10889,8 @@ func NewPaymentIntentPaymentMethodOptionsAcssDebit2FromPaymentMethodOptionsClien
 // PaymentIntentPaymentMethodOptionsAffirm is one of PaymentMethodOptionsAffirm,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsAffirm struct {
 	PaymentMethodOptionsAffirm                          *PaymentMethodOptionsAffirm
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -10906,7 +10934,8 @@ func NewPaymentIntentPaymentMethodOptionsAffirmFromSpecificPaymentMethodOptionsC
 // PaymentIntentPaymentMethodOptionsAfterpayClearpay is one of PaymentMethodOptionsAfterpayClearpay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsAfterpayClearpay struct {
 	PaymentMethodOptionsAfterpayClearpay                *PaymentMethodOptionsAfterpayClearpay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -10950,7 +10979,8 @@ func NewPaymentIntentPaymentMethodOptionsAfterpayClearpayFromMethodOptionsClient
 // PaymentIntentPaymentMethodOptionsAlipay is one of PaymentMethodOptionsAlipay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsAlipay struct {
 	PaymentMethodOptionsAlipay                          *PaymentMethodOptionsAlipay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11019,8 +11049,8 @@ func (o *PaymentIntentPaymentMethodOptionsAuBecsDebit) SetUnknownMembers(m map[s
 // PaymentIntentPaymentMethodOptionsAuBecsDebit2 is one of
 // PaymentIntentPaymentMethodOptionsAuBecsDebit, PaymentIntentTypeSpecificPaymentMethodOptionsClient
 // (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
-// members, and its declared ones are of the right kind); the best is decoded once and the others
-// filled from it.
+// members, and its declared ones are of the right kind); the best is decoded (the next that may accept
+// the JSON when it fails) and the others filled from it.
 type PaymentIntentPaymentMethodOptionsAuBecsDebit2 struct {
 	PaymentIntentPaymentMethodOptionsAuBecsDebit        *PaymentIntentPaymentMethodOptionsAuBecsDebit
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11064,7 +11094,8 @@ func NewPaymentIntentPaymentMethodOptionsAuBecsDebit2FromPaymentMethodOptionsCli
 // PaymentIntentPaymentMethodOptionsBacsDebit is one of PaymentMethodOptionsBacsDebit,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsBacsDebit struct {
 	PaymentMethodOptionsBacsDebit                       *PaymentMethodOptionsBacsDebit
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11108,7 +11139,8 @@ func NewPaymentIntentPaymentMethodOptionsBacsDebitFromPaymentMethodOptionsClient
 // PaymentIntentPaymentMethodOptionsBancontact is one of PaymentMethodOptionsBancontact,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsBancontact struct {
 	PaymentMethodOptionsBancontact                      *PaymentMethodOptionsBancontact
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11158,7 +11190,8 @@ type PaymentIntentPaymentMethodOptionsBlik map[string]json.RawMessage
 // PaymentIntentPaymentMethodOptionsBlik2 is one of PaymentIntentPaymentMethodOptionsBlik,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsBlik2 struct {
 	PaymentIntentPaymentMethodOptionsBlik               PaymentIntentPaymentMethodOptionsBlik
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11202,7 +11235,8 @@ func NewPaymentIntentPaymentMethodOptionsBlik2FromSpecificPaymentMethodOptionsCl
 // PaymentIntentPaymentMethodOptionsBoleto is one of PaymentMethodOptionsBoleto,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsBoleto struct {
 	PaymentMethodOptionsBoleto                          *PaymentMethodOptionsBoleto
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11278,7 +11312,8 @@ func (o *PaymentIntentPaymentMethodOptionsCard) SetUnknownMembers(m map[string]j
 // PaymentIntentPaymentMethodOptionsCard2 is one of PaymentIntentPaymentMethodOptionsCard,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsCard2 struct {
 	PaymentIntentPaymentMethodOptionsCard               *PaymentIntentPaymentMethodOptionsCard
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11322,7 +11357,8 @@ func NewPaymentIntentPaymentMethodOptionsCard2FromSpecificPaymentMethodOptionsCl
 // PaymentIntentPaymentMethodOptionsCardPresent is one of PaymentMethodOptionsCardPresent,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsCardPresent struct {
 	PaymentMethodOptionsCardPresent                     *PaymentMethodOptionsCardPresent
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11366,7 +11402,8 @@ func NewPaymentIntentPaymentMethodOptionsCardPresentFromPaymentMethodOptionsClie
 // PaymentIntentPaymentMethodOptionsCashapp is one of PaymentMethodOptionsCashapp,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsCashapp struct {
 	PaymentMethodOptionsCashapp                         *PaymentMethodOptionsCashapp
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11410,7 +11447,8 @@ func NewPaymentIntentPaymentMethodOptionsCashappFromPaymentMethodOptionsClient(v
 // PaymentIntentPaymentMethodOptionsCustomerBalance is one of PaymentMethodOptionsCustomerBalance,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsCustomerBalance struct {
 	PaymentMethodOptionsCustomerBalance                 *PaymentMethodOptionsCustomerBalance
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11479,7 +11517,8 @@ func (o *PaymentIntentPaymentMethodOptionsEps) SetUnknownMembers(m map[string]js
 // PaymentIntentPaymentMethodOptionsEps2 is one of PaymentIntentPaymentMethodOptionsEps,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsEps2 struct {
 	PaymentIntentPaymentMethodOptionsEps                *PaymentIntentPaymentMethodOptionsEps
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11523,7 +11562,8 @@ func NewPaymentIntentPaymentMethodOptionsEps2FromSpecificPaymentMethodOptionsCli
 // PaymentIntentPaymentMethodOptionsFpx is one of PaymentMethodOptionsFpx,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsFpx struct {
 	PaymentMethodOptionsFpx                             *PaymentMethodOptionsFpx
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11567,7 +11607,8 @@ func NewPaymentIntentPaymentMethodOptionsFpxFromSpecificPaymentMethodOptionsClie
 // PaymentIntentPaymentMethodOptionsGiropay is one of PaymentMethodOptionsGiropay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsGiropay struct {
 	PaymentMethodOptionsGiropay                         *PaymentMethodOptionsGiropay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11611,7 +11652,8 @@ func NewPaymentIntentPaymentMethodOptionsGiropayFromPaymentMethodOptionsClient(v
 // PaymentIntentPaymentMethodOptionsGrabpay is one of PaymentMethodOptionsGrabpay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsGrabpay struct {
 	PaymentMethodOptionsGrabpay                         *PaymentMethodOptionsGrabpay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11655,7 +11697,8 @@ func NewPaymentIntentPaymentMethodOptionsGrabpayFromPaymentMethodOptionsClient(v
 // PaymentIntentPaymentMethodOptionsIdeal is one of PaymentMethodOptionsIdeal,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsIdeal struct {
 	PaymentMethodOptionsIdeal                           *PaymentMethodOptionsIdeal
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11699,7 +11742,8 @@ func NewPaymentIntentPaymentMethodOptionsIdealFromSpecificPaymentMethodOptionsCl
 // PaymentIntentPaymentMethodOptionsInteracPresent is one of PaymentMethodOptionsInteracPresent,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsInteracPresent struct {
 	PaymentMethodOptionsInteracPresent                  PaymentMethodOptionsInteracPresent
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11743,7 +11787,8 @@ func NewPaymentIntentPaymentMethodOptionsInteracPresentFromPaymentMethodOptionsC
 // PaymentIntentPaymentMethodOptionsKlarna is one of PaymentMethodOptionsKlarna,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsKlarna struct {
 	PaymentMethodOptionsKlarna                          *PaymentMethodOptionsKlarna
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11787,7 +11832,8 @@ func NewPaymentIntentPaymentMethodOptionsKlarnaFromSpecificPaymentMethodOptionsC
 // PaymentIntentPaymentMethodOptionsKonbini is one of PaymentMethodOptionsKonbini,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsKonbini struct {
 	PaymentMethodOptionsKonbini                         *PaymentMethodOptionsKonbini
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11857,7 +11903,8 @@ func (o *PaymentIntentPaymentMethodOptionsLink) SetUnknownMembers(m map[string]j
 // PaymentIntentPaymentMethodOptionsLink2 is one of PaymentIntentPaymentMethodOptionsLink,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsLink2 struct {
 	PaymentIntentPaymentMethodOptionsLink               *PaymentIntentPaymentMethodOptionsLink
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11935,7 +11982,8 @@ type PaymentIntentPaymentMethodOptionsMandateOptionsSepaDebit map[string]json.Ra
 // PaymentIntentPaymentMethodOptionsOxxo is one of PaymentMethodOptionsOxxo,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsOxxo struct {
 	PaymentMethodOptionsOxxo                            *PaymentMethodOptionsOxxo
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -11979,7 +12027,8 @@ func NewPaymentIntentPaymentMethodOptionsOxxoFromSpecificPaymentMethodOptionsCli
 // PaymentIntentPaymentMethodOptionsP24 is one of PaymentMethodOptionsP24,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsP24 struct {
 	PaymentMethodOptionsP24                             *PaymentMethodOptionsP24
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12023,7 +12072,8 @@ func NewPaymentIntentPaymentMethodOptionsP24FromSpecificPaymentMethodOptionsClie
 // PaymentIntentPaymentMethodOptionsPaynow is one of PaymentMethodOptionsPaynow,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsPaynow struct {
 	PaymentMethodOptionsPaynow                          *PaymentMethodOptionsPaynow
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12067,7 +12117,8 @@ func NewPaymentIntentPaymentMethodOptionsPaynowFromSpecificPaymentMethodOptionsC
 // PaymentIntentPaymentMethodOptionsPaypal is one of PaymentMethodOptionsPaypal,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsPaypal struct {
 	PaymentMethodOptionsPaypal                          *PaymentMethodOptionsPaypal
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12111,7 +12162,8 @@ func NewPaymentIntentPaymentMethodOptionsPaypalFromSpecificPaymentMethodOptionsC
 // PaymentIntentPaymentMethodOptionsPix is one of PaymentMethodOptionsPix,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsPix struct {
 	PaymentMethodOptionsPix                             *PaymentMethodOptionsPix
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12155,7 +12207,8 @@ func NewPaymentIntentPaymentMethodOptionsPixFromSpecificPaymentMethodOptionsClie
 // PaymentIntentPaymentMethodOptionsPromptpay is one of PaymentMethodOptionsPromptpay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsPromptpay struct {
 	PaymentMethodOptionsPromptpay                       *PaymentMethodOptionsPromptpay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12225,7 +12278,8 @@ func (o *PaymentIntentPaymentMethodOptionsSepaDebit) SetUnknownMembers(m map[str
 // PaymentIntentPaymentMethodOptionsSepaDebit2 is one of PaymentIntentPaymentMethodOptionsSepaDebit,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsSepaDebit2 struct {
 	PaymentIntentPaymentMethodOptionsSepaDebit          *PaymentIntentPaymentMethodOptionsSepaDebit
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12269,7 +12323,8 @@ func NewPaymentIntentPaymentMethodOptionsSepaDebit2FromPaymentMethodOptionsClien
 // PaymentIntentPaymentMethodOptionsSofort is one of PaymentMethodOptionsSofort,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsSofort struct {
 	PaymentMethodOptionsSofort                          *PaymentMethodOptionsSofort
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12341,8 +12396,8 @@ func (o *PaymentIntentPaymentMethodOptionsUsBankAccount) SetUnknownMembers(m map
 // PaymentIntentPaymentMethodOptionsUsBankAccount2 is one of
 // PaymentIntentPaymentMethodOptionsUsBankAccount, PaymentIntentTypeSpecificPaymentMethodOptionsClient
 // (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
-// members, and its declared ones are of the right kind); the best is decoded once and the others
-// filled from it.
+// members, and its declared ones are of the right kind); the best is decoded (the next that may accept
+// the JSON when it fails) and the others filled from it.
 type PaymentIntentPaymentMethodOptionsUsBankAccount2 struct {
 	PaymentIntentPaymentMethodOptionsUsBankAccount      *PaymentIntentPaymentMethodOptionsUsBankAccount
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12400,7 +12455,8 @@ func (e PaymentIntentPaymentMethodOptionsUsBankAccountPreferredSettlementSpeed) 
 // PaymentIntentPaymentMethodOptionsWechatPay is one of PaymentMethodOptionsWechatPay,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsWechatPay struct {
 	PaymentMethodOptionsWechatPay                       *PaymentMethodOptionsWechatPay
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -12444,7 +12500,8 @@ func NewPaymentIntentPaymentMethodOptionsWechatPayFromPaymentMethodOptionsClient
 // PaymentIntentPaymentMethodOptionsZip is one of PaymentMethodOptionsZip,
 // PaymentIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PaymentIntentPaymentMethodOptionsZip struct {
 	PaymentMethodOptionsZip                             *PaymentMethodOptionsZip
 	PaymentIntentTypeSpecificPaymentMethodOptionsClient *PaymentIntentTypeSpecificPaymentMethodOptionsClient
@@ -16051,7 +16108,8 @@ func (o *Payout) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // PayoutDestination is one of String, BankAccount, Card, DeletedBankAccount, DeletedCard (anyOf):
 // every variant that accepts the JSON is set (its kind fits; an object has its required members, and
-// its declared ones are of the right kind); the best is decoded once and the others filled from it.
+// its declared ones are of the right kind); the best is decoded (the next that may accept the JSON
+// when it fails) and the others filled from it.
 type PayoutDestination struct {
 	String             *string
 	BankAccount        *BankAccount
@@ -16143,7 +16201,7 @@ func (e PayoutReconciliationStatus) IsKnown() bool {
 
 // PayoutReversedBy is one of String, Payout (anyOf): every variant that accepts the JSON is set (its
 // kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded once and the others filled from it.
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type PayoutReversedBy struct {
 	String *string
 	Payout *Payout
@@ -16548,7 +16606,8 @@ func (e PriceObject) IsKnown() bool {
 
 // PriceProduct is one of String, Product, DeletedProduct (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type PriceProduct struct {
 	String         *string
 	Product        *Product
@@ -16710,7 +16769,7 @@ func (o *Product) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // ProductDefaultPrice is one of String, Price (anyOf): every variant that accepts the JSON is set (its
 // kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded once and the others filled from it.
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ProductDefaultPrice struct {
 	String *string
 	Price  *Price
@@ -16790,7 +16849,7 @@ func (e ProductObject) IsKnown() bool {
 
 // ProductTaxCode is one of String, TaxCode (anyOf): every variant that accepts the JSON is set (its
 // kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded once and the others filled from it.
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type ProductTaxCode struct {
 	String  *string
 	TaxCode *TaxCode
@@ -16991,7 +17050,8 @@ func (o *Quote) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // QuoteApplication is one of String, Application, DeletedApplication (anyOf): every variant that
 // accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
-// are of the right kind); the best is decoded once and the others filled from it.
+// are of the right kind); the best is decoded (the next that may accept the JSON when it fails) and
+// the others filled from it.
 type QuoteApplication struct {
 	String             *string
 	Application        *Application
@@ -17055,7 +17115,7 @@ func (e QuoteCollectionMethod) IsKnown() bool {
 
 // QuoteDiscountsItem is one of String, Discount (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type QuoteDiscountsItem struct {
 	String   *string
 	Discount *Discount
@@ -17098,7 +17158,8 @@ func NewQuoteDiscountsItemFromDiscount(v Discount) QuoteDiscountsItem {
 
 // QuoteInvoice is one of String, Invoice, DeletedInvoice (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type QuoteInvoice struct {
 	String         *string
 	Invoice        *Invoice
@@ -17204,7 +17265,7 @@ func (e QuoteStatus) IsKnown() bool {
 
 // QuoteSubscription is one of String, Subscription (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type QuoteSubscription struct {
 	String       *string
 	Subscription *Subscription
@@ -17247,7 +17308,8 @@ func NewQuoteSubscriptionFromSubscription(v Subscription) QuoteSubscription {
 
 // QuoteSubscriptionSchedule is one of String, SubscriptionSchedule (anyOf): every variant that accepts
 // the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type QuoteSubscriptionSchedule struct {
 	String               *string
 	SubscriptionSchedule *SubscriptionSchedule
@@ -17290,7 +17352,8 @@ func NewQuoteSubscriptionScheduleFromSubscriptionSchedule(v SubscriptionSchedule
 
 // QuoteTestClock is one of String, TestHelpersTestClock (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type QuoteTestClock struct {
 	String               *string
 	TestHelpersTestClock *TestHelpersTestClock
@@ -17408,7 +17471,8 @@ func (o *QuotesResourceFromQuote) SetUnknownMembers(m map[string]json.RawMessage
 
 // QuotesResourceFromQuoteQuote is one of String, Quote (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type QuotesResourceFromQuoteQuote struct {
 	String *string
 	Quote  *Quote
@@ -17832,7 +17896,7 @@ func (o *Refund) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // Refund2 is one of String, Refund (anyOf): every variant that accepts the JSON is set (its kind fits;
 // an object has its required members, and its declared ones are of the right kind); the best is
-// decoded once and the others filled from it.
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type Refund2 struct {
 	String *string
 	Refund *Refund
@@ -17875,7 +17939,7 @@ func NewRefund2FromRefund(v Refund) Refund2 {
 
 // RefundCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
 // fits; an object has its required members, and its declared ones are of the right kind); the best is
-// decoded once and the others filled from it.
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type RefundCharge struct {
 	String *string
 	Charge *Charge
@@ -17918,7 +17982,8 @@ func NewRefundChargeFromCharge(v Charge) RefundCharge {
 
 // RefundFailureBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that
 // accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
-// are of the right kind); the best is decoded once and the others filled from it.
+// are of the right kind); the best is decoded (the next that may accept the JSON when it fails) and
+// the others filled from it.
 type RefundFailureBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -18040,7 +18105,8 @@ func (e RefundReason) IsKnown() bool {
 
 // RefundTransferReversal is one of String, TransferReversal (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type RefundTransferReversal struct {
 	String           *string
 	TransferReversal *TransferReversal
@@ -18205,7 +18271,8 @@ func (e ReviewOpenedReason) IsKnown() bool {
 
 // ReviewPaymentIntent is one of String, PaymentIntent (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type ReviewPaymentIntent struct {
 	String        *string
 	PaymentIntent *PaymentIntent
@@ -18668,7 +18735,8 @@ type SetupAttemptPaymentMethodDetailsUsBankAccount map[string]json.RawMessage
 
 // SetupAttemptSetupIntent is one of String, SetupIntent (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type SetupAttemptSetupIntent struct {
 	String      *string
 	SetupIntent *SetupIntent
@@ -18787,7 +18855,8 @@ func (e SetupIntentFlowDirectionsItem) IsKnown() bool {
 
 // SetupIntentLatestAttempt is one of String, SetupAttempt (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type SetupIntentLatestAttempt struct {
 	String       *string
 	SetupAttempt *SetupAttempt
@@ -18830,7 +18899,7 @@ func NewSetupIntentLatestAttemptFromSetupAttempt(v SetupAttempt) SetupIntentLate
 
 // SetupIntentMandate is one of String, Mandate (anyOf): every variant that accepts the JSON is set
 // (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded once and the others filled from it.
+// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type SetupIntentMandate struct {
 	String  *string
 	Mandate *Mandate
@@ -18980,7 +19049,8 @@ func (e SetupIntentObject) IsKnown() bool {
 
 // SetupIntentPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type SetupIntentPaymentMethod struct {
 	String        *string
 	PaymentMethod *PaymentMethod
@@ -19080,7 +19150,8 @@ func (o *SetupIntentPaymentMethodOptionsAcssDebit) SetUnknownMembers(m map[strin
 // SetupIntentPaymentMethodOptionsAcssDebit2 is one of SetupIntentPaymentMethodOptionsAcssDebit,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type SetupIntentPaymentMethodOptionsAcssDebit2 struct {
 	SetupIntentPaymentMethodOptionsAcssDebit          *SetupIntentPaymentMethodOptionsAcssDebit
 	SetupIntentTypeSpecificPaymentMethodOptionsClient *SetupIntentTypeSpecificPaymentMethodOptionsClient
@@ -19242,7 +19313,8 @@ type SetupIntentPaymentMethodOptionsLink map[string]json.RawMessage
 // SetupIntentPaymentMethodOptionsLink2 is one of SetupIntentPaymentMethodOptionsLink,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type SetupIntentPaymentMethodOptionsLink2 struct {
 	SetupIntentPaymentMethodOptionsLink               SetupIntentPaymentMethodOptionsLink
 	SetupIntentTypeSpecificPaymentMethodOptionsClient *SetupIntentTypeSpecificPaymentMethodOptionsClient
@@ -19361,7 +19433,8 @@ func (o *SetupIntentPaymentMethodOptionsPaypal) SetUnknownMembers(m map[string]j
 // SetupIntentPaymentMethodOptionsPaypal2 is one of SetupIntentPaymentMethodOptionsPaypal,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type SetupIntentPaymentMethodOptionsPaypal2 struct {
 	SetupIntentPaymentMethodOptionsPaypal             *SetupIntentPaymentMethodOptionsPaypal
 	SetupIntentTypeSpecificPaymentMethodOptionsClient *SetupIntentTypeSpecificPaymentMethodOptionsClient
@@ -19430,7 +19503,8 @@ func (o *SetupIntentPaymentMethodOptionsSepaDebit) SetUnknownMembers(m map[strin
 // SetupIntentPaymentMethodOptionsSepaDebit2 is one of SetupIntentPaymentMethodOptionsSepaDebit,
 // SetupIntentTypeSpecificPaymentMethodOptionsClient (anyOf): every variant that accepts the JSON is
 // set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type SetupIntentPaymentMethodOptionsSepaDebit2 struct {
 	SetupIntentPaymentMethodOptionsSepaDebit          *SetupIntentPaymentMethodOptionsSepaDebit
 	SetupIntentTypeSpecificPaymentMethodOptionsClient *SetupIntentTypeSpecificPaymentMethodOptionsClient
@@ -19500,8 +19574,8 @@ func (o *SetupIntentPaymentMethodOptionsUsBankAccount) SetUnknownMembers(m map[s
 // SetupIntentPaymentMethodOptionsUsBankAccount2 is one of
 // SetupIntentPaymentMethodOptionsUsBankAccount, SetupIntentTypeSpecificPaymentMethodOptionsClient
 // (anyOf): every variant that accepts the JSON is set (its kind fits; an object has its required
-// members, and its declared ones are of the right kind); the best is decoded once and the others
-// filled from it.
+// members, and its declared ones are of the right kind); the best is decoded (the next that may accept
+// the JSON when it fails) and the others filled from it.
 type SetupIntentPaymentMethodOptionsUsBankAccount2 struct {
 	SetupIntentPaymentMethodOptionsUsBankAccount      *SetupIntentPaymentMethodOptionsUsBankAccount
 	SetupIntentTypeSpecificPaymentMethodOptionsClient *SetupIntentTypeSpecificPaymentMethodOptionsClient
@@ -20901,7 +20975,8 @@ func (o *SubscriptionPendingInvoiceItemInterval) SetUnknownMembers(m map[string]
 
 // SubscriptionPendingSetupIntent is one of String, SetupIntent (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type SubscriptionPendingSetupIntent struct {
 	String      *string
 	SetupIntent *SetupIntent
@@ -21011,7 +21086,8 @@ func (o *SubscriptionScheduleAddInvoiceItem) SetUnknownMembers(m map[string]json
 
 // SubscriptionScheduleAddInvoiceItemPrice is one of String, Price, DeletedPrice (anyOf): every variant
 // that accepts the JSON is set (its kind fits; an object has its required members, and its declared
-// ones are of the right kind); the best is decoded once and the others filled from it.
+// ones are of the right kind); the best is decoded (the next that may accept the JSON when it fails)
+// and the others filled from it.
 type SubscriptionScheduleAddInvoiceItemPrice struct {
 	String       *string
 	Price        *Price
@@ -21216,7 +21292,8 @@ func (e SubscriptionSchedulePhaseConfigurationCollectionMethod) IsKnown() bool {
 
 // SubscriptionSchedulePhaseConfigurationCoupon is one of String, Coupon, DeletedCoupon (anyOf): every
 // variant that accepts the JSON is set (its kind fits; an object has its required members, and its
-// declared ones are of the right kind); the best is decoded once and the others filled from it.
+// declared ones are of the right kind); the best is decoded (the next that may accept the JSON when it
+// fails) and the others filled from it.
 type SubscriptionSchedulePhaseConfigurationCoupon struct {
 	String        *string
 	Coupon        *Coupon
@@ -21734,7 +21811,7 @@ func (o *TaxID) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // TaxIDCustomer is one of String, Customer (anyOf): every variant that accepts the JSON is set (its
 // kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded once and the others filled from it.
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
 type TaxIDCustomer struct {
 	String   *string
 	Customer *Customer
@@ -22229,7 +22306,8 @@ func (o *Topup) SetUnknownMembers(m map[string]json.RawMessage) {
 
 // TopupBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts the
 // JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded once and the others filled from it.
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
 type TopupBalanceTransaction struct {
 	String             *string
 	BalanceTransaction *BalanceTransaction
@@ -22426,7 +22504,8 @@ func (e TransferReversalObject) IsKnown() bool {
 
 // TransferReversalSourceRefund is one of String, Refund (anyOf): every variant that accepts the JSON
 // is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded once and the others filled from it.
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
 type TransferReversalSourceRefund struct {
 	String *string
 	Refund *Refund
