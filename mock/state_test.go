@@ -1,0 +1,258 @@
+package mock_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	idemgenmock "github.com/idemgen/idemgen/mock"
+)
+
+// startStateful serves a document with Options.Stateful.
+func startStateful(t *testing.T, path string, limit int) *idemgenmock.TestServer {
+	t.Helper()
+	return idemgenmock.StartWith(t, path, idemgenmock.Options{Stateful: true, StateLimit: limit})
+}
+
+// object decodes a JSON object answer.
+func object(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("not a JSON object: %v\n%s", err, b)
+	}
+	return m
+}
+
+// idsOf are the ids of the objects in a decoded list.
+func idsOf(items any) []string {
+	var out []string
+	list, _ := items.([]any)
+	for _, it := range list {
+		if m, ok := it.(map[string]any); ok {
+			out = append(out, fmt.Sprint(m["id"]))
+		}
+	}
+	return out
+}
+
+const bearer = "Bearer t"
+
+func createOrder(t *testing.T, base, key, note string) (*http.Response, map[string]any) {
+	t.Helper()
+	body := `{"customer_id":"3fa85f64-5717-4562-b3fc-2c963f66afa7","items":[{"sku":"SKU-` + note + `","quantity":2,"unit_price":5}],"note":"` + note + `"}`
+	resp, b := do(t, http.MethodPost, base+"/orders", body, "Authorization", bearer, "Idempotency-Key", key)
+	if resp.StatusCode != http.StatusCreated {
+		return resp, nil
+	}
+	return resp, object(t, b)
+}
+
+// TestStatefulOrdersLifecycle: on orders.yaml a keyed create stores the
+// order with the request's members, a replay of its key stores nothing
+// more, the list pages by next_cursor, PUT replaces the editable members,
+// DELETE removes (then GET is 404 in the mock's problem format), the limit
+// refuses a create with 507, and a reset empties the store.
+func TestStatefulOrdersLifecycle(t *testing.T) {
+	srv := startStateful(t, "../testdata/specs/orders.yaml", 3)
+	var ids []string
+	for i, note := range []string{"one", "two", "three"} {
+		resp, o := createOrder(t, srv.URL, fmt.Sprintf("key-%d", i), note)
+		if o == nil || o["note"] != note || o["customer_id"] != "3fa85f64-5717-4562-b3fc-2c963f66afa7" {
+			t.Fatalf("create %d: %d %v", i, resp.StatusCode, o)
+		}
+		if loc := resp.Header.Get("Location"); !strings.HasSuffix(loc, "/orders/"+o["id"].(string)) {
+			t.Errorf("Location %q does not name order %v", loc, o["id"])
+		}
+		ids = append(ids, o["id"].(string))
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(ids)))) != 3 {
+		t.Fatalf("ids not distinct: %v", ids)
+	}
+	// A replay of the first key: the stored answer, no fourth order (the
+	// limit of 3 would refuse one).
+	resp, again := createOrder(t, srv.URL, "key-0", "one")
+	if again == nil || again["id"] != ids[0] || resp.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %d %v %v", resp.StatusCode, again, resp.Header)
+	}
+	if n := srv.Executions("createOrder"); n != 3 {
+		t.Fatalf("createOrder executed %d times, want 3", n)
+	}
+	// Past the limit: 507, nothing stored.
+	resp, _ = createOrder(t, srv.URL, "key-3", "four")
+	if resp.StatusCode != http.StatusInsufficientStorage {
+		t.Fatalf("fourth create: %d, want 507", resp.StatusCode)
+	}
+	listOrdersInPages(t, srv.URL, ids)
+	replaceAndDelete(t, srv.URL, ids)
+
+	resp, _ = do(t, http.MethodPost, srv.URL+idemgenmock.ResetPath, "")
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("reset: %d", resp.StatusCode)
+	}
+	if resp, _ := do(t, http.MethodGet, srv.URL+"/orders/"+ids[0], "", "Authorization", bearer); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("GET after reset: %d, want 404", resp.StatusCode)
+	}
+	_, b := do(t, http.MethodGet, srv.URL+"/orders", "", "Authorization", bearer)
+	if got := idsOf(object(t, b)["data"]); len(got) != 0 {
+		t.Fatalf("list after reset: %v", got)
+	}
+	if resp, o := createOrder(t, srv.URL, "key-4", "five"); o == nil {
+		t.Fatalf("create after reset: %d", resp.StatusCode)
+	}
+}
+
+// listOrdersInPages reads the list two by two, following next_cursor.
+func listOrdersInPages(t *testing.T, base string, want []string) {
+	t.Helper()
+	var got []string
+	pages := 0
+	for cursor := ""; ; pages++ {
+		u := base + "/orders?limit=2"
+		if cursor != "" {
+			u += "&cursor=" + url.QueryEscape(cursor)
+		}
+		resp, b := do(t, http.MethodGet, u, "", "Authorization", bearer)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("list: %d %s", resp.StatusCode, b)
+		}
+		page := object(t, b)
+		got = append(got, idsOf(page["data"])...)
+		next, _ := page["next_cursor"].(string)
+		if next == "" || pages > 5 {
+			break
+		}
+		cursor = next
+	}
+	if !slices.Equal(got, want) || pages != 1 {
+		t.Fatalf("listed %v in %d pages after the first, want %v in 1", got, pages, want)
+	}
+}
+
+// replaceAndDelete: PUT keeps the id and the members OrderUpdate does not
+// declare, and drops the declared ones not sent; DELETE removes.
+func replaceAndDelete(t *testing.T, base string, ids []string) {
+	t.Helper()
+	resp, b := do(t, http.MethodPut, base+"/orders/"+ids[0], `{"status":"paid"}`, "Authorization", bearer, "If-Match", "*")
+	o := object(t, b)
+	if resp.StatusCode != http.StatusOK || o["id"] != ids[0] || o["status"] != "paid" || o["note"] != nil || o["customer_id"] == nil {
+		t.Fatalf("PUT: %d %v", resp.StatusCode, o)
+	}
+	_, b = do(t, http.MethodGet, base+"/orders/"+ids[0], "", "Authorization", bearer)
+	if got := object(t, b); got["status"] != "paid" || got["note"] != nil {
+		t.Fatalf("GET after PUT: %v", got)
+	}
+	if resp, _ := do(t, http.MethodDelete, base+"/orders/"+ids[1], "", "Authorization", bearer); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d", resp.StatusCode)
+	}
+	resp, b = do(t, http.MethodGet, base+"/orders/"+ids[1], "", "Authorization", bearer)
+	if p := problemOf(t, b); resp.StatusCode != http.StatusNotFound || !strings.HasSuffix(p.Type, "#not-found") ||
+		resp.Header.Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("GET after DELETE: %d %+v", resp.StatusCode, p)
+	}
+	// deleteOrder declares no 404 ("also when it was already gone"): a
+	// repeated DELETE is its success again.
+	if resp, _ := do(t, http.MethodDelete, base+"/orders/"+ids[1], "", "Authorization", bearer); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("second DELETE: %d", resp.StatusCode)
+	}
+	_, b = do(t, http.MethodGet, base+"/orders", "", "Authorization", bearer)
+	if got := idsOf(object(t, b)["data"]); !slices.Equal(got, []string{ids[0], ids[2]}) {
+		t.Fatalf("list after DELETE: %v", got)
+	}
+}
+
+// TestStatefulOrdersMatchAndStateless: what orders.yaml's resources are,
+// and which operations stay stateless, with why.
+func TestStatefulOrdersMatchAndStateless(t *testing.T) {
+	srv := startStateful(t, "../testdata/specs/orders.yaml", 0)
+	want := []idemgenmock.Resource{
+		{Collection: "/orders", Item: "/orders/{order_id}", ID: "id",
+			Operations: []string{"createOrder", "deleteOrder", "getOrder", "listOrders", "updateOrder"}},
+		{Collection: "/payments", Item: "/payments/{payment_id}", ID: "id", Operations: []string{"createPayment", "getPayment"}},
+	}
+	if got := srv.Resources(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("resources\n got %v\nwant %v", got, want)
+	}
+	var stateless []string
+	for _, op := range srv.Stateless() {
+		stateless = append(stateless, op.Operation+": "+op.Why)
+	}
+	wantStateless := []string{
+		"getHealth: no item path /health/{id} beside it",
+		"sendReceipt: no item path /orders/{order_id}/receipt/{id} beside it",
+		"capturePayment: no item path /payments/{payment_id}/capture/{id} beside it",
+	}
+	if !slices.Equal(stateless, wantStateless) {
+		t.Fatalf("stateless\n got %q\nwant %q", stateless, wantStateless)
+	}
+}
+
+// TestStatefulConcurrentCreatesKeepTheLimit: 16 creates at once against a
+// limit of 8 store exactly 8 orders, each under its own id.
+func TestStatefulConcurrentCreatesKeepTheLimit(t *testing.T) {
+	srv := startStateful(t, "../testdata/specs/orders.yaml", 8)
+	var mu sync.Mutex
+	codes := map[int]int{}
+	ids := map[string]bool{}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, o := createOrder(t, srv.URL, fmt.Sprintf("c-%d", i), "n")
+			mu.Lock()
+			defer mu.Unlock()
+			codes[resp.StatusCode]++
+			if o != nil {
+				ids[o["id"].(string)] = true
+			}
+		}()
+	}
+	wg.Wait()
+	if codes[http.StatusCreated] != 8 || codes[http.StatusInsufficientStorage] != 8 || len(ids) != 8 {
+		t.Fatalf("codes %v, %d distinct ids; want 8 created, 8 refused with 507", codes, len(ids))
+	}
+	_, b := do(t, http.MethodGet, srv.URL+"/orders?limit=100", "", "Authorization", bearer)
+	if got := idsOf(object(t, b)["data"]); len(got) != 8 {
+		t.Fatalf("listed %d orders, want 8", len(got))
+	}
+}
+
+// TestStatefulPatchMerges: on openapi31.yaml (integer ids, a merge-patch
+// body), PATCH changes the members sent and keeps the others; null clears
+// a nullable member; an unknown id is 404.
+func TestStatefulPatchMerges(t *testing.T) {
+	srv := startStateful(t, "../testdata/specs/openapi31.yaml", 0)
+	resp, b := do(t, http.MethodPost, srv.URL+"/notes", `{"text":"first","title":"T"}`, "Idempotency-Key", "n1")
+	created := object(t, b)
+	if resp.StatusCode != http.StatusCreated || created["id"] != 1.0 || created["title"] != "T" {
+		t.Fatalf("create: %d %v", resp.StatusCode, created)
+	}
+	patch := func(id, body string) (*http.Response, map[string]any) {
+		resp, b := do(t, http.MethodPatch, srv.URL+"/notes/"+id, body, "Content-Type", "application/merge-patch+json")
+		if resp.StatusCode != http.StatusOK {
+			return resp, nil
+		}
+		return resp, object(t, b)
+	}
+	if _, o := patch("1", `{"text":"second"}`); o == nil || o["text"] != "second" || o["title"] != "T" || o["id"] != 1.0 {
+		t.Fatalf("patch text: %v", o)
+	}
+	if _, o := patch("1", `{"text":"third","title":null}`); o == nil || o["title"] != nil || o["created_at"] != created["created_at"] {
+		t.Fatalf("patch title null: %v", o)
+	}
+	if resp, _ := patch("2", `{"text":"x"}`); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("patch of an unknown note: %d", resp.StatusCode)
+	}
+	_, b = do(t, http.MethodGet, srv.URL+"/notes", "")
+	var list []any
+	json.Unmarshal(b, &list)
+	if len(list) != 1 || list[0].(map[string]any)["text"] != "third" {
+		t.Fatalf("list: %s", b)
+	}
+}
