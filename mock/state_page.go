@@ -163,8 +163,13 @@ func pageBody(body any, op *stateOp, pg listPage, h http.Header) any {
 	if len(p.Total) > 0 {
 		body = setAt(body, p.Total, float64(pg.total))
 	}
-	if p.Kind == ir.PageLink && len(p.Next) == 0 && pg.next != "" {
-		h.Set("Link", "<"+pg.next+`>; rel="next"`)
+	if p.Kind == ir.PageLink && len(p.Next) == 0 {
+		// The declared Link header's generated value would read as a
+		// next page: the last page has none.
+		h.Del("Link")
+		if pg.next != "" {
+			h.Set("Link", "<"+pg.next+`>; rel="next"`)
+		}
 	}
 	return body
 }

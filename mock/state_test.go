@@ -256,3 +256,166 @@ func TestStatefulPatchMerges(t *testing.T) {
 		t.Fatalf("list: %s", b)
 	}
 }
+
+// pageStyle is how one list of testdata/stateful.yaml pages.
+type pageStyle struct {
+	list  string                                            // the list's path with its page size
+	items func(any) any                                     // where the items are
+	next  func(page any, h http.Header, last string) string // the next page's URL, "" at the end
+}
+
+// TestStatefulListsPageAsTheirContractsSay: five created things are read
+// back, in creation order, two at a time, in the paging style each list
+// declares: a cursor from the last item (has_more), an offset (total), a
+// page number (total_count), the Link header, a next URL in the body.
+func TestStatefulListsPageAsTheirContractsSay(t *testing.T) {
+	srv := startStateful(t, "testdata/stateful.yaml", 0)
+	field := func(path ...string) func(any) any {
+		return func(v any) any {
+			for _, k := range path {
+				v = v.(map[string]any)[k]
+			}
+			return v
+		}
+	}
+	styles := map[string]pageStyle{
+		"/customers": {list: "/customers?limit=2", items: field("data"), next: func(p any, _ http.Header, last string) string {
+			if p.(map[string]any)["has_more"] != true {
+				return ""
+			}
+			return "/customers?limit=2&starting_after=" + last
+		}},
+		"/logs":  {list: "/logs?limit=2", items: field("entries"), next: offsetNext("/logs?limit=2&offset=", "total")},
+		"/pages": {list: "/pages?per_page=2", items: field("pages"), next: pageNext("/pages?per_page=2&page=", "total_count")},
+		"/repos": {list: "/repos?per_page=2", items: func(v any) any { return v }, next: func(_ any, h http.Header, _ string) string {
+			link := h.Get("Link")
+			if link == "" {
+				return ""
+			}
+			return strings.TrimPrefix(strings.TrimSuffix(link, `>; rel="next"`), "<")
+		}},
+		"/search": {list: "/search?limit=2", items: field("results"), next: func(p any, _ http.Header, _ string) string {
+			next, _ := field("links")(p).(map[string]any)["next"].(string)
+			return next
+		}},
+	}
+	for _, col := range sortedStyles(styles) {
+		st := styles[col]
+		var want []string
+		for i := range 5 {
+			body := fmt.Sprintf(`{"name":"%s-%d"}`, col, i)
+			ct := "application/json"
+			if col == "/customers" {
+				body, ct = fmt.Sprintf("name=c-%d&meta[color]=red", i), "application/x-www-form-urlencoded"
+			}
+			resp, b := do(t, http.MethodPost, srv.URL+col, body, "Content-Type", ct)
+			if resp.StatusCode/100 != 2 {
+				t.Fatalf("create in %s: %d %s", col, resp.StatusCode, b)
+			}
+			want = append(want, fmt.Sprint(object(t, b)["id"]))
+		}
+		got, pages := readPages(t, srv.URL, st)
+		if !slices.Equal(got, want) || pages != 3 {
+			t.Errorf("%s: read %v in %d pages, want %v in 3", col, got, pages, want)
+		}
+	}
+}
+
+func sortedStyles(m map[string]pageStyle) []string {
+	return slices.Sorted(func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+}
+
+func offsetNext(prefix, total string) func(any, http.Header, string) string {
+	read := 0
+	return func(p any, _ http.Header, _ string) string {
+		m := p.(map[string]any)
+		read += len(m["entries"].([]any))
+		if float64(read) >= m[total].(float64) {
+			return ""
+		}
+		return prefix + fmt.Sprint(read)
+	}
+}
+
+func pageNext(prefix, total string) func(any, http.Header, string) string {
+	page, read := 1, 0
+	return func(p any, _ http.Header, _ string) string {
+		m := p.(map[string]any)
+		read += len(m["pages"].([]any))
+		if float64(read) >= m[total].(float64) {
+			return ""
+		}
+		page++
+		return prefix + fmt.Sprint(page)
+	}
+}
+
+// readPages follows a list's pages to the end; it returns the ids read and
+// the number of pages.
+func readPages(t *testing.T, base string, st pageStyle) ([]string, int) {
+	t.Helper()
+	var got []string
+	u := base + st.list
+	for pages := 1; pages <= 10; pages++ {
+		resp, b := do(t, http.MethodGet, u, "")
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", u, resp.StatusCode, b)
+		}
+		var page any
+		json.Unmarshal(b, &page)
+		ids := idsOf(st.items(page))
+		got = append(got, ids...)
+		next := st.next(page, resp.Header, ids[len(ids)-1])
+		if next == "" {
+			return got, pages
+		}
+		if !strings.HasPrefix(next, "http") {
+			next = base + next
+		}
+		u = next
+	}
+	t.Fatalf("%s: more than 10 pages", st.list)
+	return nil, 0
+}
+
+// TestStatefulFormCreateAndPostUpdate: a form create stores the form's
+// members with the model's types, a POST on the item merges (Stripe's
+// update), a cursor that names no item is 400; a list without ids in its
+// items, a create nothing reads and a HEAD stay stateless.
+func TestStatefulFormCreateAndPostUpdate(t *testing.T) {
+	srv := startStateful(t, "testdata/stateful.yaml", 0)
+	form := "application/x-www-form-urlencoded"
+	_, b := do(t, http.MethodPost, srv.URL+"/customers", "name=ada&meta[color]=red", "Content-Type", form)
+	id := object(t, b)["id"].(string)
+	resp, b := do(t, http.MethodPost, srv.URL+"/customers/"+id, "meta[size]=3", "Content-Type", form)
+	if o := object(t, b); resp.StatusCode != http.StatusOK || o["name"] != "ada" ||
+		fmt.Sprint(o["meta"]) != "map[color:red size:3]" {
+		t.Fatalf("update: %d %v", resp.StatusCode, o)
+	}
+	_, b = do(t, http.MethodGet, srv.URL+"/customers/"+id, "")
+	if o := object(t, b); fmt.Sprint(o["meta"]) != "map[color:red size:3]" {
+		t.Fatalf("GET after update: %v", o)
+	}
+	resp, b = do(t, http.MethodGet, srv.URL+"/customers?starting_after=nobody", "")
+	if p := problemOf(t, b); resp.StatusCode != http.StatusBadRequest || !strings.HasSuffix(p.Type, "#bad-cursor") {
+		t.Fatalf("unknown cursor: %d %+v", resp.StatusCode, p)
+	}
+	var stateless []string
+	for _, op := range srv.Stateless() {
+		stateless = append(stateless, op.Operation+": "+op.Why)
+	}
+	want := []string{
+		`listTags: the items of its answer have no member "id"`,
+		"createTag: no operation reads what it creates (GET /tags/{tag} or /tags)",
+		"headTag: HEAD is not a resource operation on an item",
+	}
+	if !slices.Equal(stateless, want) {
+		t.Fatalf("stateless\n got %q\nwant %q", stateless, want)
+	}
+}
