@@ -239,9 +239,8 @@ func resourceOf(create *route, param string) (*resourceDef, string) {
 
 func idCandidates(model *openapi3.SchemaRef, param string) []string {
 	out := []string{param, "id"}
-	fold := func(s string) string { return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s)) }
 	for _, name := range memberNames(model, 0) {
-		if fold(name) == fold(param) {
+		if foldName(name) == foldName(param) {
 			out = append(out, name)
 		}
 	}

@@ -109,8 +109,9 @@ func (s *Server) readOrUpdate(b *built, r *http.Request, rt *route, col, id stri
 // the members it does not declare (the id, server-owned ones) stay.
 func (s *Server) replaceMembers(old, req map[string]any, declared map[string]bool, d *resourceDef) {
 	for k := range declared {
-		if _, sent := req[k]; !sent && k != d.idMember && !requiredMember(d.model, k) {
-			delete(old, k)
+		m := modelName(d.model, k)
+		if _, sent := req[k]; !sent && m != "" && m != d.idMember && !requiredMember(d.model, m) {
+			delete(old, m)
 		}
 	}
 	s.mergeMembers(old, req, d.model, d.idMember, false)

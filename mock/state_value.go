@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -41,20 +42,21 @@ func requestMembers(r *http.Request, rt *route) map[string]any {
 	return nil
 }
 
-// mergeMembers sets in dst each member of src that the model declares and
-// whose value fits the member's schema,
+// mergeMembers sets in dst each member of src that the model declares
+// (by modelName) and whose value fits the member's schema,
 // the id member aside. patch merges objects member by member (RFC 7396:
 // null removes a member the schema does not let be null).
 func (s *Server) mergeMembers(dst, src map[string]any, model *openapi3.SchemaRef, idMember string, patch bool) {
-	for _, k := range sortedKeys(src) {
-		if k == idMember {
+	for _, sent := range sortedKeys(src) {
+		k := modelName(model, sent)
+		if k == "" || k == idMember {
 			continue
 		}
 		prop := memberOf(model, k, 0)
 		if prop == nil || prop.Value != nil && prop.Value.WriteOnly {
 			continue
 		}
-		v := src[k]
+		v := src[sent]
 		if patch {
 			v = mergePatch(dst[k], v)
 		}
@@ -65,6 +67,26 @@ func (s *Server) mergeMembers(dst, src map[string]any, model *openapi3.SchemaRef
 			delete(dst, k)
 		}
 	}
+}
+
+// modelName is the model's member a request member stands for: the same
+// name, else the one that differs only in case, "_" and "-" (Twilio sends
+// FriendlyName and answers friendly_name); "" when there is none.
+func modelName(model *openapi3.SchemaRef, sent string) string {
+	if memberOf(model, sent, 0) != nil {
+		return sent
+	}
+	for _, n := range memberNames(model, 0) {
+		if foldName(n) == foldName(sent) {
+			return n
+		}
+	}
+	return ""
+}
+
+// foldName is a member name without case, "_" and "-".
+func foldName(s string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
 }
 
 // mergePatch is RFC 7396 for one member: objects merge, anything else
