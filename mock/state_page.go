@@ -45,7 +45,7 @@ func pageOf(r *http.Request, rt *route, all []stored) (listPage, *Problem) {
 	if prob != nil {
 		return listPage{}, prob
 	}
-	end := min(start+size, len(all))
+	end := start + min(size, len(all)-start) // never start+size: size may be near the largest int
 	pg := listPage{items: all[start:end], total: len(all), more: end < len(all)}
 	if !pg.more {
 		return pg, nil
@@ -97,7 +97,12 @@ func startOf(p *ir.Pagination, all []stored, v string, size int, pageNumbers boo
 		return 0, bad
 	}
 	if pageNumbers {
-		n = max(n-1, 0) * size
+		// Page n starts after n-1 full pages; past the end (or past an
+		// overflow) is an empty page.
+		if n = max(n-1, 0); n > len(all)/size {
+			return len(all), nil
+		}
+		n *= size
 	}
 	return min(n, len(all)), nil
 }

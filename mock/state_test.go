@@ -419,3 +419,23 @@ func TestStatefulFormCreateAndPostUpdate(t *testing.T) {
 		t.Fatalf("stateless\n got %q\nwant %q", stateless, want)
 	}
 }
+
+// TestStatefulPageBoundsAreHostileProof: a page size, an offset or a page
+// number near the largest integer is an empty page (or all items), never
+// an overflow.
+func TestStatefulPageBoundsAreHostileProof(t *testing.T) {
+	srv := startStateful(t, "testdata/stateful.yaml", 0)
+	for _, col := range []string{"/logs", "/pages"} {
+		do(t, http.MethodPost, srv.URL+col, `{"name":"x"}`)
+	}
+	const huge = "9223372036854775807"
+	for _, u := range []string{
+		"/logs?limit=" + huge, "/logs?limit=" + huge + "&offset=" + huge, "/logs?offset=" + huge,
+		"/pages?per_page=" + huge + "&page=" + huge, "/pages?page=" + huge, "/pages?per_page=2&page=" + huge,
+	} {
+		resp, b := do(t, http.MethodGet, srv.URL+u, "")
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %d %s", u, resp.StatusCode, b)
+		}
+	}
+}

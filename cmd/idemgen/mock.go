@@ -105,6 +105,9 @@ func mockOptions(flags mockFlags) (mock.Options, error) {
 	if flags.stateLimit <= 0 {
 		return opts, usageErrorf("--state-limit must be positive, not %d", flags.stateLimit)
 	}
+	if flags.stateful && flags.proxy != "" {
+		return opts, usageErrorf("--stateful and --proxy exclude each other: a proxy keeps no resources")
+	}
 	for _, s := range flags.faults {
 		fs, err := mock.ParseFaults(s)
 		if err != nil {
