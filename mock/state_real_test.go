@@ -99,3 +99,36 @@ func checkTwilioMatch(t *testing.T, srv *idemgenmock.TestServer, acct string) {
 		t.Error("FetchKey is stateless")
 	}
 }
+
+// TestStatefulRealDocuments serves each real document of ../shared/specs
+// with --stateful and logs how many operations it binds to resources (the
+// table of docs/mock.md, "Stateful mode"; run with -v).
+func TestStatefulRealDocuments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the real documents: not under -short")
+	}
+	dir := testutil.SharedSpecsDir(t)
+	if dir == "" {
+		t.Skip("../shared/specs not found")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
+	for _, f := range files {
+		if ext := filepath.Ext(f); ext != ".json" && ext != ".yaml" {
+			continue
+		}
+		s, err := idemgenmock.New(f, idemgenmock.Options{Stateful: true})
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		stateful := 0
+		for _, r := range s.Resources() {
+			stateful += len(r.Operations)
+		}
+		if stateful+len(s.Stateless()) != s.Operations() {
+			t.Errorf("%s: %d stateful and %d stateless of %d operations", f, stateful, len(s.Stateless()), s.Operations())
+		}
+		t.Logf("| %s | %d | %d | %d | %d |", filepath.Base(f), s.Operations(), len(s.Resources()), stateful, len(s.Stateless()))
+		s.Close()
+	}
+}
