@@ -30,6 +30,8 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request, rt *route, p
 		// so; else its success answer (a retried DELETE stays a success).
 		if !s.state.remove(col, id) && declaresStatus(rt.op, http.StatusNotFound) {
 			p = notFound(rt, col, id)
+		} else {
+			deletedID(&b, rt.state.res, id)
 		}
 	default:
 		p = s.readOrUpdate(&b, r, rt, col, id)
@@ -220,4 +222,14 @@ func (s *Server) serveReset(w http.ResponseWriter, r *http.Request) {
 // declaresStatus reports whether op declares a response for status.
 func declaresStatus(op *openapi3.Operation, status int) bool {
 	return op.Responses != nil && op.Responses.Value(strconv.Itoa(status)) != nil
+}
+
+// deletedID names the deleted resource in a DELETE answer that carries its
+// id member (Stripe's {"id": ..., "deleted": true}).
+func deletedID(b *built, d *resourceDef, id string) {
+	m := decodeObject(b.body)
+	if _, ok := m[d.idMember]; ok {
+		m[d.idMember] = idValue(d.idSchema, id)
+		b.setJSON(m)
+	}
 }

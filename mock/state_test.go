@@ -439,3 +439,15 @@ func TestStatefulPageBoundsAreHostileProof(t *testing.T) {
 		}
 	}
 }
+
+// TestStatefulDeleteAnswerNamesTheResource: a DELETE whose answer carries
+// the id member (Stripe's deleted object) names the deleted resource.
+func TestStatefulDeleteAnswerNamesTheResource(t *testing.T) {
+	srv := startStateful(t, "testdata/stateful.yaml", 0)
+	_, b := do(t, http.MethodPost, srv.URL+"/search", `{"name":"x"}`)
+	id := object(t, b)["id"].(string)
+	resp, b := do(t, http.MethodDelete, srv.URL+"/search/"+id, "")
+	if o := object(t, b); resp.StatusCode != http.StatusOK || o["id"] != id || o["deleted"] != true {
+		t.Fatalf("DELETE: %d %v", resp.StatusCode, o)
+	}
+}
