@@ -335,7 +335,11 @@ func scalarString(v any) string {
 // answer builds and sends the answer, shaped by the faults; it returns the
 // status.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, rt *route, a answerFor, ff faultSet) int {
-	b := s.build(r, rt, a)
+	return s.send(w, r, s.build(r, rt, a), ff)
+}
+
+// send writes a built answer, shaped by the faults; it returns the status.
+func (s *Server) send(w http.ResponseWriter, r *http.Request, b built, ff faultSet) int {
 	for k, vs := range b.header {
 		if k == "Retry-After" && w.Header().Get(k) != "" {
 			continue // a fault's Retry-After wins

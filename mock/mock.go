@@ -40,6 +40,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/parser"
 
 	"github.com/idemgen/idemgen/internal/ctxtime"
 )
@@ -77,6 +78,12 @@ type Options struct {
 	// Overlays are OpenAPI Overlay 1.0 files New applies, in order, to the
 	// document before serving it (see Server.Warnings).
 	Overlays []string
+	// Stateful keeps the resources the operations create, read, update,
+	// list and delete (see Server.Resources and Server.Stateless).
+	Stateful bool
+	// StateLimit bounds the resources a stateful mock holds (default
+	// DefaultStateLimit); past it a create is answered 507.
+	StateLimit int
 }
 
 // Server is the mock, an http.Handler. Close it to release the ledger.
@@ -101,6 +108,9 @@ type Server struct {
 	versions map[string]int // resource path -> version, for ETag/If-Match
 	logMu    sync.Mutex
 	warnings []string
+
+	state     *stateStore // nil unless Options.Stateful
+	resources []*resourceDef
 }
 
 type route struct {
@@ -122,6 +132,8 @@ type route struct {
 	safe     bool
 	hasMedia map[string]bool
 	query    url.Values // a fixed query written into the path key
+	state    *stateOp   // stateful: what it does to its resource
+	stateWhy string     // stateful: why it has no resource
 }
 
 // New loads the document at path and builds a Server.
@@ -133,6 +145,9 @@ func New(path string, opts Options) (*Server, error) {
 	s, err := newServer(doc, path, opts)
 	if s != nil {
 		s.warnings = warnings
+		if opts.Stateful {
+			s.enableState(parser.Load(path, parser.Options{Overlays: opts.Overlays}))
+		}
 	}
 	return s, err
 }
@@ -151,7 +166,11 @@ func NewData(name string, data []byte, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return newServer(doc, name, opts)
+	s, err := newServer(doc, name, opts)
+	if s != nil && opts.Stateful {
+		s.enableState(parser.LoadData(name, data, parser.Options{}))
+	}
+	return s, err
 }
 
 func loadFile(path string, overlays []string) (*openapi3.T, []string, error) {

@@ -113,6 +113,7 @@ type exchange struct {
 	faults     []string
 	key        string
 	start      time.Time
+	params     map[string]string // the path parameters' values
 }
 
 func (s *Server) logLine(r *http.Request, x *exchange) {
@@ -175,6 +176,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, x *exchange)
 	switch r.URL.Path {
 	case StatsPath:
 		s.serveStats(w, r)
+	case ResetPath:
+		s.serveReset(w, r)
 	case redirectPath:
 		// Where the mock's Location headers point: a 3xx answer leads here.
 		w.Header().Set("Content-Type", "application/octet-stream")
@@ -202,7 +205,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, x *exchange) (*ro
 			fmt.Sprintf("no path of %s matches %s", s.name, r.URL.Path), nil)
 		return nil, nil
 	}
-	x.op = rt.id
+	x.op, x.params = rt.id, pathParams
 	if rt.key != "" {
 		x.key = r.Header.Get(rt.key)
 		if len(x.key) > 64 {
@@ -331,6 +334,10 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, rt *route, ff f
 		s.mu.Lock()
 		bump(s.versions, r.URL.Path)
 		s.mu.Unlock()
+	}
+	if rt.state != nil && (pref.code == 0 || pref.code/100 == 2) {
+		s.serveState(w, r, rt, pref, ff, x)
+		return
 	}
 	s.answer(w, r, rt, answerFor{prefer: pref}, ff)
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +30,9 @@ type mockFlags struct {
 	readMax time.Duration
 	quiet   bool
 	overlay []string
+	// stateful and stateLimit: --stateful, --state-limit.
+	stateful   bool
+	stateLimit int
 }
 
 func newMockCmd() *cobra.Command {
@@ -52,6 +57,13 @@ Faults, by --fault or per request with the X-Idemgen-Fault header (comma-separat
   cut-stream=2             cut a text/event-stream answer after 2 events
 each optionally followed by *N (first N requests) and @operationId.
 
+With --stateful, a POST on a collection (/orders) stores the resource it creates, and
+GET, PATCH, PUT and DELETE on its item path (/orders/{id}) and GET on the collection
+read, update, delete and list (paged as the document says) what was stored; a missing
+one is 404. What has no resource is listed at start-up and answered as without
+--stateful. --state-limit bounds the resources (507 past it); POST /__idemgen/reset
+empties the store.
+
 GET /__idemgen/stats gives executions per operation and per key (DELETE resets them).
 One line per request is logged on stderr. See docs/mock.md.`,
 		Example: `  idemgen mock testdata/specs/orders.yaml
@@ -72,6 +84,8 @@ One line per request is logged on stderr. See docs/mock.md.`,
 	f.Int64Var(&flags.maxBody, "max-body", 1<<20, "largest request body accepted, in bytes")
 	f.DurationVar(&flags.readMax, "read-timeout", 30*time.Second, "longest time to read one request, headers and body")
 	f.BoolVar(&flags.quiet, "quiet", false, "do not log each request")
+	f.BoolVar(&flags.stateful, "stateful", false, "keep the resources operations create, read, update, list and delete")
+	f.IntVar(&flags.stateLimit, "state-limit", mock.DefaultStateLimit, "most resources --stateful keeps; past it a create is answered 507")
 	addOverlayFlag(cmd, &flags.overlay)
 	return cmd
 }
@@ -87,7 +101,13 @@ func httpServer(h http.Handler, readMax time.Duration) *http.Server {
 // mockOptions checks the flags and turns them into the mock's options.
 func mockOptions(flags mockFlags) (mock.Options, error) {
 	opts := mock.Options{Dynamic: flags.dynamic, Seed: flags.seed, Ledger: flags.ledger, MaxBody: flags.maxBody,
-		Overlays: flags.overlay}
+		Overlays: flags.overlay, Stateful: flags.stateful, StateLimit: flags.stateLimit}
+	if flags.stateLimit <= 0 {
+		return opts, usageErrorf("--state-limit must be positive, not %d", flags.stateLimit)
+	}
+	if flags.stateful && flags.proxy != "" {
+		return opts, usageErrorf("--stateful and --proxy exclude each other: a proxy keeps no resources")
+	}
 	for _, s := range flags.faults {
 		fs, err := mock.ParseFaults(s)
 		if err != nil {
@@ -125,6 +145,7 @@ func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Comma
 	for _, w := range srv.Warnings() {
 		fmt.Fprintln(cmd.ErrOrStderr(), w)
 	}
+	printState(cmd.ErrOrStderr(), srv)
 	ln, err := net.Listen("tcp", flags.addr)
 	if err != nil {
 		return problemf("listen: %v", err)
@@ -154,4 +175,15 @@ func runMock(ctx context.Context, spec string, flags mockFlags, cmd *cobra.Comma
 		hs.Shutdown(sctx)
 	}
 	return nil
+}
+
+// printState lists, for --stateful, each resource found and each operation
+// left stateless with the reason, one line each.
+func printState(w io.Writer, srv *mock.Server) {
+	for _, r := range srv.Resources() {
+		fmt.Fprintf(w, "stateful: %s and %s, id %q: %s\n", r.Collection, r.Item, r.ID, strings.Join(r.Operations, ", "))
+	}
+	for _, op := range srv.Stateless() {
+		fmt.Fprintf(w, "stateless: %s (%s %s): %s\n", op.Operation, op.Method, op.Path, op.Why)
+	}
 }
