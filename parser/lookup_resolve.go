@@ -70,8 +70,8 @@ func (r lookupReader) keyParam(p *pendingLookup, t *ir.Operation) *ir.Parameter 
 	for _, q := range t.Params {
 		same := q.Name == p.key || (q.In == ir.InHeader && strings.EqualFold(q.Name, p.key))
 		if string(q.In) == p.keyIn && same {
-			if d := q.Type.Deref(); d != nil && (d.Kind == ir.KindObject || d.Kind == ir.KindArray || d.Kind == ir.KindMap) {
-				r.errorf(p.at.at("key", "name"), ruleLookupKey, "%s's %s parameter %q is %s; a key is one string", t.ID, q.In, q.Name, kindText(d))
+			if !scalarParam(q) {
+				r.errorf(p.at.at("key", "name"), ruleLookupKey, "%s's %s parameter %q is %s; a key is one string", t.ID, q.In, q.Name, kindText(q.Type))
 				return nil
 			}
 			return q
