@@ -99,6 +99,8 @@ type Result struct {
 	Pages []PageEdit
 	// Waiters are the x-waiters values added, in document order.
 	Waiters []WaiterEdit
+	// Lookups are the x-lookup values added, in document order.
+	Lookups []LookupEdit
 	Notes   []Note
 }
 
@@ -123,6 +125,11 @@ type Options struct {
 	// x-waiters; nil adds none. idemgen passes the waiters the parser
 	// infers (parser.InferWaiters).
 	Waiters func(method, path string) []Waiter
+	// Lookup, when set, returns the x-lookup to add to the operation
+	// (method upper case, path as written) when it has none; nil adds
+	// none. idemgen passes the lookups the parser infers
+	// (parser.InferLookups).
+	Lookup func(method, path string) *Lookup
 }
 
 // ValidKeyHeader reports whether name can be written as Options.KeyHeader:
@@ -171,12 +178,12 @@ func (o Options) Annotate(src []byte) (res *Result, err error) {
 	w := walker{opts: o, root: root, sp: splicer{idx: idx, json: isJSON, compact: isJSON && isCompact(src, root)}}
 	w.paths(paths)
 	out := w.sp.apply()
-	if len(w.edits) > 0 || len(w.pages) > 0 || len(w.waiters) > 0 {
-		if err := verify(root, out, isJSON, w.edits, w.pages, w.waiters); err != nil {
+	if len(w.edits) > 0 || len(w.pages) > 0 || len(w.waiters) > 0 || len(w.lookups) > 0 {
+		if err := verify(root, out, isJSON, w.edits, w.pages, w.waiters, w.lookups); err != nil {
 			return nil, err
 		}
 	}
-	return &Result{Annotated: out, Edits: w.edits, Pages: w.pages, Waiters: w.waiters, Notes: w.notes}, nil
+	return &Result{Annotated: out, Edits: w.edits, Pages: w.pages, Waiters: w.waiters, Lookups: w.lookups, Notes: w.notes}, nil
 }
 
 // parse reads src as JSON when it starts like JSON, else as YAML. A YAML
@@ -221,6 +228,8 @@ type walker struct {
 	pages []PageEdit
 	// waiters are the x-waiters added.
 	waiters []WaiterEdit
+	// lookups are the x-lookup values added.
+	lookups []LookupEdit
 	notes   []Note
 }
 
@@ -261,8 +270,12 @@ func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string, id
 		if w.opts.Waiters != nil && !op.has("x-waiters") {
 			wait = w.opts.Waiters(method, path)
 		}
+		var look *Lookup
+		if w.opts.Lookup != nil && !op.has("x-lookup") {
+			look = w.opts.Lookup(method, path)
+		}
 		needIdem := idem && !op.has("x-idempotent")
-		if !needIdem && page == nil && wait == nil {
+		if !needIdem && page == nil && wait == nil && look == nil {
 			continue
 		}
 		if op.shared {
@@ -283,6 +296,10 @@ func (w *walker) pathItem(pathIndex int, path string, item *node, ptr string, id
 		}
 		if wait != nil {
 			w.addWaiters(WaiterEdit{Method: method, Path: path, Line: op.line, Waiters: wait,
+				pathIndex: pathIndex, opIndex: i, methodKey: k.value}, k, op, opPtr)
+		}
+		if look != nil {
+			w.addLookup(LookupEdit{Method: method, Path: path, Line: op.line, Lookup: *look,
 				pathIndex: pathIndex, opIndex: i, methodKey: k.value}, k, op, opPtr)
 		}
 	}

@@ -232,12 +232,12 @@ func TestVerifyCatchesBadSplices(t *testing.T) {
 		"swallowed line": "paths:\n  /a:\n    get:\n      x-idempotent: true\n",
 	}
 	for name, out := range bad {
-		if err := verify(orig, []byte(out), false, edit, nil, nil); !errors.Is(err, ErrUnsafeLayout) {
+		if err := verify(orig, []byte(out), false, edit, nil, nil, nil); !errors.Is(err, ErrUnsafeLayout) {
 			t.Errorf("%s: verify = %v, want ErrUnsafeLayout", name, err)
 		}
 	}
 	good := "paths:\n  /a:\n    get:\n      x-idempotent: true\n      summary: x\n"
-	if err := verify(orig, []byte(good), false, edit, nil, nil); err != nil {
+	if err := verify(orig, []byte(good), false, edit, nil, nil, nil); err != nil {
 		t.Errorf("good rewrite refused: %v", err)
 	}
 }

@@ -9,13 +9,13 @@ import (
 // Overlay renders the edits as an OpenAPI Overlay 1.0 document instead of
 // changes to the spec: one action per edit, in document order, targeting
 // the operation by JSONPath (`$.paths['/orders'].post`) with an `update`
-// that adds its x-idempotent, then one per x-pagination added, then one per x-waiters added. Applied to the original spec (idemgen
+// that adds its x-idempotent, then one per x-pagination added, then one per x-waiters added, then one per x-lookup added. Applied to the original spec (idemgen
 // generate/lint/mock --overlay), it gives what the annotated spec gives,
 // while the spec itself stays as its owner publishes it. title names the
 // overlay; extends, when not empty, is the spec's location written in it.
 // It returns nil when there are no edits: an overlay needs one action.
 func (r *Result) Overlay(title, extends string) []byte {
-	if len(r.Edits) == 0 && len(r.Pages) == 0 && len(r.Waiters) == 0 {
+	if len(r.Edits) == 0 && len(r.Pages) == 0 && len(r.Waiters) == 0 && len(r.Lookups) == 0 {
 		return nil
 	}
 	var b strings.Builder
@@ -40,6 +40,7 @@ func (r *Result) Overlay(title, extends string) []byte {
 		}
 	}
 	overlayWaiters(&b, r.Waiters)
+	overlayLookups(&b, r.Lookups)
 	return []byte(b.String())
 }
 

@@ -13,7 +13,7 @@ var ErrUnsafeLayout = errors.New("annotate cannot edit this document's layout sa
 // verify parses the rewrite and checks that it holds exactly the original
 // document plus the planned x-idempotent entries. It is the safety net that
 // makes splicing text trustworthy on layouts nobody thought of.
-func verify(orig *node, out []byte, isJSON bool, edits []Edit, pages []PageEdit, waiters []WaiterEdit) error {
+func verify(orig *node, out []byte, isJSON bool, edits []Edit, pages []PageEdit, waiters []WaiterEdit, lookups []LookupEdit) error {
 	idx := newLineIndex(out)
 	var root *node
 	var err error
@@ -47,6 +47,13 @@ func verify(orig *node, out []byte, isJSON bool, edits []Edit, pages []PageEdit,
 			return fmt.Errorf("%w: %s %s", ErrUnsafeLayout, e.Method, e.Path)
 		}
 		c.add(op, "x-waiters")
+	}
+	for _, e := range lookups {
+		op := entry(entry(paths, e.pathIndex), e.opIndex)
+		if op == nil || !holdsLookup(op.get("x-lookup"), e) {
+			return fmt.Errorf("%w: %s %s", ErrUnsafeLayout, e.Method, e.Path)
+		}
+		c.add(op, "x-lookup")
 	}
 	if !c.same(orig, root) {
 		return ErrUnsafeLayout

@@ -45,8 +45,8 @@ func (g *gen) emitAPI(ops []*ir.Operation) jen.Code {
 }
 
 // clientMethods lists the exported methods of *Client: each operation's
-// main method, its <Op>Stream and <Op>Download forms, its Wait methods, its
-// iterators, and WithServerURL. It follows the emitters' own choices (mainShape, the
+// main method, its <Op>Stream and <Op>Download forms, its Wait and Lookup
+// methods, its iterators, LookupIntent and WithServerURL. It follows the emitters' own choices (mainShape, the
 // names reserved in opIdents, planPager), so a method is listed exactly
 // when it is emitted.
 func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
@@ -64,6 +64,7 @@ func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
 			add(ids.download, g.methodArgs(op), downloadResults())
 		}
 		out = append(out, g.waitMethods(op)...)
+		out = append(out, g.lookupMethods(op)...)
 		if op.Pagination == nil || ids.iter == "" {
 			continue
 		}
@@ -72,6 +73,7 @@ func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
 			add(ids.pages, g.iterParams(op), iterResults(jen.Op("*").Add(plan.page.Clone())))
 		}
 	}
+	out = append(out, g.intentMethod()...)
 	if len(g.serverURLs) > 0 {
 		add("WithServerURL", []jen.Code{jen.List(jen.Id("declared"), jen.Id("serverURL")).String()},
 			jen.Params(jen.Op("*").Id("Client"), jen.Error()))

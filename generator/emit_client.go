@@ -25,6 +25,7 @@ func (g *gen) clientFile() *jen.File {
 	if len(g.serverURLs) > 0 {
 		f.Line().Add(emitWithServerURL())
 	}
+	f.Line().Add(g.emitLookupIntent())
 	for _, s := range g.api.SecuritySchemes {
 		if name, ok := g.schemeNames[s]; ok {
 			f.Line().Add(emitSchemeOption(s, name))

@@ -46,6 +46,9 @@ func (g *gen) opPiece(op *ir.Operation) piece {
 	if code := g.emitWaiters(op); code != nil {
 		p = append(p, code)
 	}
+	if code := g.emitLookup(op); code != nil {
+		p = append(p, code)
+	}
 	if alt := g.emitAltMethods(op); len(alt) > 0 {
 		p = append(p, jen.Add(alt...))
 	}

@@ -51,6 +51,12 @@ type gen struct {
 	serverUsers map[string][]string
 	// waiterNames names each waiter's method and contract (emit_waiter.go).
 	waiterNames map[*ir.Waiter]waiterIdents
+	// lookupNames names the lookup methods of each operation with an
+	// x-lookup the client can send, lookupOps lists those operations, and
+	// intentLooker says whether the client has LookupIntent (emit_lookup.go).
+	lookupNames  map[*ir.Operation]lookupIdents
+	lookupOps    []*ir.Operation
+	intentLooker bool
 }
 
 // opIdents are the identifiers emitted for one operation.
@@ -127,6 +133,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 	g.reservePagers(ops)
 	g.reserveAltMethods(ops)
 	g.reserveWaiters(ops)
+	g.reserveLookups(ops)
 	for _, s := range g.api.Schemas {
 		g.typeNames[s] = g.ns.claim(s.GoName, "Model")
 	}

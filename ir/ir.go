@@ -106,6 +106,9 @@ type Operation struct {
 	// Waiters are the operation's named waits (x-waiters), in document
 	// order; nil for none.
 	Waiters []*Waiter
+	// Lookup is where a keyed or unsafe operation's result can be found
+	// (x-lookup); nil for none.
+	Lookup *Lookup
 	// Servers are the servers the operation declares, else those of its
 	// path item (Stripe's files.stripe.com for uploads); nil when the
 	// document's servers apply.

@@ -21,6 +21,8 @@ type builder struct {
 	// rootRetry is the document-level x-retryable-status.
 	rootRetry *statusList
 	pathExts  map[*yaml.Node]pathExt
+	// lookups are the x-lookup values read, resolved after every operation.
+	lookups []*pendingLookup
 }
 
 func build(l *loader, doc *openapi3.T, version string) *ir.API {
@@ -46,6 +48,7 @@ func build(l *loader, doc *openapi3.T, version string) *ir.API {
 	}
 	b.api.Operations = b.operations()
 	checkWaiterNames(l.sink, b.api.Operations)
+	b.resolveLookups()
 	b.api.Webhooks = b.webhooks()
 	b.api.Schemas = b.schemas.finish()
 	return b.api
@@ -186,6 +189,7 @@ func (b *builder) operation(r *rawOp) *ir.Operation {
 	op.Security = b.security(r, op.ID)
 	op.Pagination = b.pagination(r, op)
 	op.Waiters = b.waiters(r, op)
+	b.readLookup(r, op)
 	op.Servers = b.operationServers(r, op.ID)
 	return op
 }

@@ -56,6 +56,9 @@ func dumpOperation(b *strings.Builder, op *ir.Operation) {
 		}
 		fmt.Fprintf(b, " pending=%v delay=%v/%v timeout=%v @%s:%d\n", w.PendingStatus, w.Delay, w.MaxDelay, w.Timeout, w.Source.Pointer, w.Source.Line)
 	}
+	if lk := op.Lookup; lk != nil {
+		fmt.Fprintf(b, "  lookup %s key=%s:%s found=%q @%s:%d\n", lk.Operation.ID, lk.Key.In, lk.Key.Name, lk.Found, lk.Source.Pointer, lk.Source.Line)
+	}
 	for _, p := range op.Params {
 		fmt.Fprintf(b, "  param %s %s %q style=%s explode=%v required=%v %s\n", p.GoName, p.In, p.Name, p.Style, p.Explode, p.Required, schemaText(p.Type, false))
 	}

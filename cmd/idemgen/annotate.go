@@ -74,15 +74,16 @@ func annotateOne(spec string, flags annotateFlags, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	pages, waiters := inferred(spec)
-	res, err := annotate.Options{KeyHeader: flags.keyHeader, Pagination: pages, Waiters: waiters}.Annotate(src)
+	opts := inferred(spec)
+	opts.KeyHeader = flags.keyHeader
+	res, err := opts.Annotate(src)
 	if err != nil {
 		return err
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(stderr, "note: %s:%s\n", spec, n)
 	}
-	if len(res.Edits) == 0 && len(res.Pages) == 0 && len(res.Waiters) == 0 {
+	if len(res.Edits) == 0 && len(res.Pages) == 0 && len(res.Waiters) == 0 && len(res.Lookups) == 0 {
 		if flags.overlayOut != "" {
 			fmt.Fprintf(stderr, "%s: every operation is annotated; no overlay written\n", spec)
 		}
@@ -108,18 +109,31 @@ func annotateOne(spec string, flags annotateFlags, stdout, stderr io.Writer) err
 	if len(res.Waiters) > 0 {
 		fmt.Fprintf(stderr, "%s: added the proposed x-waiters to %s\n", spec, plural(len(res.Waiters), "operation"))
 	}
+	if len(res.Lookups) > 0 {
+		fmt.Fprintf(stderr, "%s: added the proposed x-lookup to %s\n", spec, plural(len(res.Lookups), "operation"))
+	}
 	return nil
 }
 
-// inferred returns the pagination contracts and the waiters the parser
-// infers for the spec's unannotated operations, for annotate to write; nil
-// when the spec does not load without errors.
-func inferred(spec string) (func(method, path string) []annotate.Member, func(method, path string) []annotate.Waiter) {
+// inferred returns the pagination contracts, the waiters and the lookups
+// the parser infers for the spec's unannotated operations, for annotate to
+// write; none when the spec does not load without errors.
+func inferred(spec string) annotate.Options {
 	api := loadClean(spec)
 	if api == nil {
-		return nil, nil
+		return annotate.Options{}
 	}
-	return inferredPages(api), inferredWaiters(api)
+	return annotate.Options{Pagination: inferredPages(api), Waiters: inferredWaiters(api), Lookup: inferredLookups(api)}
+}
+
+// inferredLookups returns the x-lookup values parser.InferLookups
+// proposes, as annotate writes them.
+func inferredLookups(api *ir.API) func(method, path string) *annotate.Lookup {
+	out := map[string]*annotate.Lookup{}
+	for key, lk := range parser.InferLookups(api) {
+		out[key] = &annotate.Lookup{OperationID: lk.Operation.ID, In: string(lk.Key.In), Name: lk.Key.Name, Found: lk.Found}
+	}
+	return func(method, path string) *annotate.Lookup { return out[method+" "+path] }
 }
 
 // loadClean loads spec, or returns nil when it has errors.
@@ -210,6 +224,9 @@ func writeOverlay(spec, out string, res *annotate.Result, stdout, stderr io.Writ
 	if len(res.Waiters) > 0 {
 		fmt.Fprintf(stderr, "%s: wrote the proposed x-waiters for %s to %s\n", spec, plural(len(res.Waiters), "operation"), out)
 	}
+	if len(res.Lookups) > 0 {
+		fmt.Fprintf(stderr, "%s: wrote the proposed x-lookup for %s to %s\n", spec, plural(len(res.Lookups), "operation"), out)
+	}
 	return nil
 }
 
@@ -262,6 +279,10 @@ to every operation whose path item has none either, e.g.
 and proposes x-waiters for a GET of a resource a POST creates whose status enum
 has a success state (docs/extensions.md, "Proposed waiters"), e.g.
   x-waiters: [{name: PaymentSucceeded, until: {field: status, in: [succeeded]}, failOn: {field: status, in: [failed, canceled]}}]
+and proposes x-lookup for a POST (or other unsafe or keyed operation) whose result a
+GET on its path or below finds by a parameter named like its idempotency key or a
+client reference its body carries (docs/extensions.md, "Proposed lookups"), e.g.
+  x-lookup: {operationId: listPayments, key: {in: query, name: client_reference}, found: /data/0}
 
 --key-header NAME keys every POST and PATCH that has neither x-idempotent nor a
 declared key header with that header: x-idempotent: {key: {in: header, name: NAME}}

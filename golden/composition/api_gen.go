@@ -14,6 +14,7 @@ type API interface {
 	GetNodes(ctx context.Context, opts ...idemrt.CallOption) (*Nodes, error)
 	GetTree(ctx context.Context, params GetTreeParams, opts ...idemrt.CallOption) (*TreeNode, error)
 	ListShapes(ctx context.Context, opts ...idemrt.CallOption) ([]Shape, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	PostEvent(ctx context.Context, body Event, params PostEventParams, opts ...idemrt.CallOption) (*EventReceipt, error)
 	PutShape(ctx context.Context, body Shape, opts ...idemrt.CallOption) error
 }

@@ -14,6 +14,7 @@ type API interface {
 	CreateRun(ctx context.Context, body Run, opts ...idemrt.CallOption) (*Run, error)
 	GetStyles(ctx context.Context, params GetStylesParams, opts ...idemrt.CallOption) (*Metadata, error)
 	ListAppItems(ctx context.Context, opts ...idemrt.CallOption) ([]Metadata, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	Search(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) (*Metadata, error)
 	Upload(ctx context.Context, body UploadRequest, opts ...idemrt.CallOption) error
 }

@@ -14,6 +14,7 @@ type API interface {
 	DeleteWidget(ctx context.Context, params DeleteWidgetParams, opts ...idemrt.CallOption) error
 	GetWidget(ctx context.Context, params GetWidgetParams, opts ...idemrt.CallOption) (*Widget, error)
 	ListWidgets(ctx context.Context, opts ...idemrt.CallOption) (*WidgetList, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 }
 
 var _ API = (*Client)(nil)

@@ -13,6 +13,7 @@ type API interface {
 	CreateTransfer(ctx context.Context, body TransferRequest, params CreateTransferParams, opts ...idemrt.CallOption) (*Transfer, error)
 	GetHealth(ctx context.Context, opts ...idemrt.CallOption) error
 	GetTransfer(ctx context.Context, params GetTransferParams, opts ...idemrt.CallOption) (*Transfer, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 }
 
 var _ API = (*Client)(nil)

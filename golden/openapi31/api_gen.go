@@ -12,6 +12,7 @@ import (
 type API interface {
 	CreateNote(ctx context.Context, body NewNote, params CreateNoteParams, opts ...idemrt.CallOption) (*Note, error)
 	ListNotes(ctx context.Context, params ListNotesParams, opts ...idemrt.CallOption) ([]Note, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	PatchNote(ctx context.Context, body NewNote, params PatchNoteParams, opts ...idemrt.CallOption) (*Note, error)
 }
 

@@ -21,6 +21,7 @@ type API interface {
 	ListOrders(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) (*OrderList, error)
 	ListOrdersIter(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) iter.Seq2[Order, error]
 	ListOrdersPages(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) iter.Seq2[*OrderList, error]
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	SendReceipt(ctx context.Context, params SendReceiptParams, opts ...idemrt.CallOption) error
 	UpdateOrder(ctx context.Context, body OrderUpdate, params UpdateOrderParams, opts ...idemrt.CallOption) (*UpdateOrderResult, error)
 }

@@ -42,6 +42,7 @@ type API interface {
 	ListTasks(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) (*TaskPage, error)
 	ListTasksIter(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) iter.Seq2[string, error]
 	ListTasksPages(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) iter.Seq2[*TaskPage, error]
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	Search(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) (*SearchPage, error)
 	SearchIter(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) iter.Seq2[string, error]
 	SearchPages(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) iter.Seq2[*SearchPage, error]

@@ -13,6 +13,7 @@ type API interface {
 	CreatePet(ctx context.Context, body NewPet, opts ...idemrt.CallOption) (*Pet, error)
 	DeletePet(ctx context.Context, params DeletePetParams, opts ...idemrt.CallOption) error
 	ListPets(ctx context.Context, params ListPetsParams, opts ...idemrt.CallOption) (*ListPetsResult, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts ...idemrt.CallOption) (*Pet, error)
 }
 

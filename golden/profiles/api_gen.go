@@ -13,6 +13,7 @@ type API interface {
 	DeleteProfile(ctx context.Context, params DeleteProfileParams, opts ...idemrt.CallOption) error
 	GetProfile(ctx context.Context, params GetProfileParams, opts ...idemrt.CallOption) (*Profile, error)
 	ListProfiles(ctx context.Context, opts ...idemrt.CallOption) (ProfileList, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	PatchProfile(ctx context.Context, body ProfilePatch, params PatchProfileParams, opts ...idemrt.CallOption) (*Profile, error)
 	UpdateSettings(ctx context.Context, body SettingsForm, params UpdateSettingsParams, opts ...idemrt.CallOption) error
 }

@@ -19,6 +19,7 @@ type API interface {
 	GetJob(ctx context.Context, params GetJobParams, opts ...idemrt.CallOption) (*Echo, error)
 	GetXc(ctx context.Context, params GetXcParams, opts ...idemrt.CallOption) (*Echo, error)
 	ListAddresses(ctx context.Context, params ListAddressesParams, opts ...idemrt.CallOption) (*Echo, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 }
 
 var _ API = (*Client)(nil)

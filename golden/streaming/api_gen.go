@@ -23,6 +23,7 @@ type API interface {
 	GetInvoicePdf(ctx context.Context, params GetInvoicePdfParams, opts ...idemrt.CallOption) (*idemrt.Body, error)
 	GetReport(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*GetReportResult, error)
 	GetReportDownload(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	RunJob(ctx context.Context, body JobRequest, params RunJobParams, opts ...idemrt.CallOption) (*idemrt.Stream[JobProgress], error)
 	WatchEvents(ctx context.Context, params WatchEventsParams, opts ...idemrt.CallOption) (*idemrt.Stream[Event], error)
 	WatchTicker(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[string], error)

@@ -11,6 +11,7 @@ import (
 // the client, and mock it by hand or with mockgen. *Client implements it.
 type API interface {
 	ExportTrades(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[Trade], error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	TailLogs(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[string], error)
 	WatchPrices(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[Price], error)
 }

@@ -14,6 +14,7 @@ type API interface {
 	DeleteItem(ctx context.Context, params DeleteItemParams, opts ...idemrt.CallOption) error
 	GetItem(ctx context.Context, params GetItemParams, opts ...idemrt.CallOption) (*Item, error)
 	ListItems(ctx context.Context, params ListItemsParams, opts ...idemrt.CallOption) ([]Item, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 }
 
 var _ API = (*Client)(nil)

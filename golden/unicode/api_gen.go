@@ -11,6 +11,7 @@ import (
 // the client, and mock it by hand or with mockgen. *Client implements it.
 type API interface {
 	AddReaction(ctx context.Context, body Reaction, params AddReactionParams, opts ...idemrt.CallOption) (*Reaction, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 }
 
 var _ API = (*Client)(nil)

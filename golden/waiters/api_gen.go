@@ -12,6 +12,7 @@ import (
 type API interface {
 	CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 	GetPayment(ctx context.Context, params GetPaymentParams, opts ...idemrt.CallOption) (*Payment, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	WaitPaymentSettled(ctx context.Context, params GetPaymentParams, opts ...idemrt.WaitOption) (*Payment, error)
 	WaitPaymentSucceeded(ctx context.Context, params GetPaymentParams, opts ...idemrt.WaitOption) (*Payment, error)
 }

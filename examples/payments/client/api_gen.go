@@ -13,6 +13,7 @@ type API interface {
 	CreateOrder(ctx context.Context, body NewOrder, params CreateOrderParams, opts ...idemrt.CallOption) (*Order, error)
 	CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 	GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*Order, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 }
 
 var _ API = (*Client)(nil)
