@@ -67,6 +67,8 @@ type Runner struct {
 	// Transport), so the engine need not check that it does per attempt.
 	traced    bool
 	deadlines [2]deadlines
+	// journal records keyed and unsafe calls (WithJournal).
+	journal Journal
 }
 
 // NewRunner returns a Runner with the default policies and budgets of both
@@ -113,6 +115,12 @@ func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...Ca
 	c := r.newCall(op, req, opts)
 	if err := c.init(ctx); err != nil {
 		return nil, err
+	}
+	if c.journaled() {
+		if err := c.journalStart(ctx); err != nil {
+			c.refuse(err)
+			return nil, err
+		}
 	}
 	resp, err := c.run()
 	c.ctx.leaveShared()

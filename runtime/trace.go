@@ -37,6 +37,9 @@ type traceMore struct {
 	// creds are the credentials each source returned for the latest
 	// attempt (RefusedCredential), in the first attempt's trace only.
 	creds []usedCredential
+	// journal is the id of the call's Journal entry, in the first
+	// attempt's trace only ("" when the call is not recorded).
+	journal string
 }
 
 // moreState returns t.more, made on first use.
