@@ -49,6 +49,10 @@ type JournalEntry struct {
 	// TTL is how long the server keeps the key (Operation.KeyTTL, else
 	// DefaultKeyTTL): a keyed entry is resent only within Created+TTL.
 	TTL time.Duration
+	// Queued marks an entry an application recorded without sending it
+	// (NewJournalEntry, a SQL journal's RecordTx): the reconciler makes its
+	// first send. The runner never sets it.
+	Queued bool
 }
 
 // Settles reports when an entry's call can no longer be in flight: its
@@ -127,24 +131,60 @@ func (c *call) journalStart(ctx context.Context) error {
 
 // journalEntry builds the call's entry from its frozen request.
 func (c *call) journalEntry() *JournalEntry {
+	e := newEntry(c.op, c.req, c.header, c.key, c.r.clock.Now())
+	e.Deadline = c.deadline
+	if int64(len(e.Body)) > c.bufferLimit() {
+		e.Body, e.Partial = nil, true
+	}
+	e.fingerprint()
+	return e
+}
+
+// NewJournalEntry returns a queued entry for a call of op that an
+// application records in its own transaction (the outbox: a SQL journal's
+// RecordTx) instead of sending it: a reconciler makes the first send, with
+// the client's credentials. req is what the generated request builder
+// returns (wire.Builder.Build); its Key names the intent (a fresh key when
+// empty; ledger.KeyOf inside a handler gives a stable one). A keyed
+// operation's key header is set here. now is the record time.
+func NewJournalEntry(op *Operation, req *Request, now time.Time) *JournalEntry {
+	key := req.Key
+	if key == "" {
+		key = NewKey()
+	}
+	h := req.Header.Clone()
+	if h == nil {
+		h = make(http.Header)
+	}
+	if op.Safety == Keyed && op.KeyHeader != "" {
+		h.Set(op.KeyHeader, key)
+	}
+	e := newEntry(op, req, h, key, now)
+	e.Queued = true
+	e.fingerprint()
+	return e
+}
+
+// newEntry is the entry of a call of op with header h and key.
+func newEntry(op *Operation, req *Request, h http.Header, key string, now time.Time) *JournalEntry {
 	e := &JournalEntry{
-		ID: NewKey(), Operation: c.op.ID, Safety: c.op.Safety, Method: c.req.Method,
-		URL: redactURL(c.req.URL), Header: redactHeader(c.header), Key: c.key,
-		Created: c.r.clock.Now(), Deadline: c.deadline, TTL: c.op.KeyTTL,
+		ID: NewKey(), Operation: op.ID, Safety: op.Safety, Method: req.Method,
+		URL: redactURL(req.URL), Header: redactHeader(h), Key: key, Created: now, TTL: op.KeyTTL,
+		Body: req.Body, Partial: req.Stream != nil,
 	}
 	if e.TTL <= 0 {
 		e.TTL = DefaultKeyTTL
 	}
-	body := c.req.Body
-	switch {
-	case c.req.Stream != nil || int64(len(body)) > c.bufferLimit():
-		e.Partial = true
-	case len(body) > 0:
-		e.Body = body
+	if e.Partial {
+		e.Body = nil
 	}
+	return e
+}
+
+// fingerprint sets the entry's Fingerprint from its body.
+func (e *JournalEntry) fingerprint() {
 	sum := sha256.Sum256(e.Body)
 	e.Fingerprint = "sha256:" + hex.EncodeToString(sum[:])
-	return e
 }
 
 // journalID is the call's entry id, "" when the call is not recorded.

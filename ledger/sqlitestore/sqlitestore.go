@@ -39,14 +39,9 @@ func WithSynchronous(mode string) Option {
 // run: a second write connection would wait for the one the handler holds.
 // Close the store with Store.Close.
 func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, error) {
-	set := settings{synchronous: "FULL"}
-	for _, o := range opts {
-		o(&set)
-	}
-	switch set.synchronous {
-	case "FULL", "NORMAL", "EXTRA", "OFF":
-	default:
-		return nil, fmt.Errorf("sqlitestore: synchronous mode %q is not FULL, NORMAL, EXTRA or OFF", set.synchronous)
+	set, err := settingsOf(opts)
+	if err != nil {
+		return nil, err
 	}
 	db, err := open(path, set.synchronous, false, 1)
 	if err != nil {
@@ -64,6 +59,19 @@ func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, er
 	}
 	s.SetReader(rdb)
 	return s, nil
+}
+
+// settingsOf applies opts to the defaults and checks the result.
+func settingsOf(opts []Option) (settings, error) {
+	set := settings{synchronous: "FULL"}
+	for _, o := range opts {
+		o(&set)
+	}
+	switch set.synchronous {
+	case "FULL", "NORMAL", "EXTRA", "OFF":
+		return set, nil
+	}
+	return set, fmt.Errorf("sqlitestore: synchronous mode %q is not FULL, NORMAL, EXTRA or OFF", set.synchronous)
 }
 
 // readers bounds the read-only pool.
