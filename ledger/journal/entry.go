@@ -31,15 +31,15 @@ type Entry struct {
 	LeaseUntil time.Time
 }
 
-// AttemptRow is one stored attempt.
+// AttemptRow is one stored attempt (the JSON names are idemgen journal's).
 type AttemptRow struct {
-	Number  int
-	Reason  string
-	Status  int
-	Outcome string
-	Error   string
-	Wait    time.Duration
-	Final   bool
+	Number  int           `json:"number"`
+	Reason  string        `json:"reason"`
+	Status  int           `json:"status"`
+	Outcome string        `json:"outcome"`
+	Error   string        `json:"error"`
+	Wait    time.Duration `json:"wait_ns"`
+	Final   bool          `json:"final"`
 }
 
 // stateColumns follow entryColumns in scanEntry's order.
