@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"time"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/idemgen/idemgen/ir"
@@ -56,4 +58,18 @@ func (g *gen) journalFile(ops []*ir.Operation) *jen.File {
 			jen.Return(jen.Id("c").Dot("runner").Dot("Resend").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("e"))),
 		)
 	return f
+}
+
+// durationCode writes d in its largest whole unit: 48 * time.Hour,
+// 90 * time.Minute, 1500 * time.Millisecond.
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}} {
+		if d%u.d == 0 {
+			return jen.Lit(int(d / u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }
