@@ -27,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T) *journal.SQL) {
 		{"KeyPastTTL", keyPastTTL},
 		{"EnqueuedInTransaction", enqueuedInTransaction},
 		{"TwoReconcilersOneResend", twoReconcilersOneResend},
+		{"RunPassesUntilCancelled", runPassesUntilCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })
 	}
@@ -230,5 +231,27 @@ func twoReconcilersOneResend(t *testing.T, j *journal.SQL) {
 	wg.Wait()
 	if passes[0].Claimed+passes[1].Claimed != 1 || env.Shop.Hits() != 1 || len(env.Resolutions()) != 1 {
 		t.Fatalf("passes %+v, %d hits, %d resolutions", passes, env.Shop.Hits(), len(env.Resolutions()))
+	}
+}
+
+// runPassesUntilCancelled: Run makes a pass at once, reports it to the
+// observer, and returns the context's error when it ends.
+func runPassesUntilCancelled(t *testing.T, j *journal.SQL) {
+	env := NewEnv(t, j)
+	if err := j.Record(context.Background(), env.Entry(t, &Payments, "k-run", "")); err != nil {
+		t.Fatal(err)
+	}
+	env.Shift = 2 * time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	var seen []journal.Pass
+	env.Rec.Observer = journal.ObserverFunc(func(_ context.Context, p journal.Pass) {
+		seen = append(seen, p)
+		cancel()
+	})
+	if err := env.Rec.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run returned %v", err)
+	}
+	if len(seen) != 1 || seen[0].Executed != 1 || env.Shop.Executions() != 1 {
+		t.Fatalf("passes %+v, %d executions", seen, env.Shop.Executions())
 	}
 }
