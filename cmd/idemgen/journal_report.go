@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"sort"
 	"text/tabwriter"
 	"time"
 
@@ -159,16 +158,7 @@ func writeJournalEntryText(w io.Writer, v journalEntryView, db string, now time.
 		fmt.Fprintf(tw, "deadline\t%s (%s)\n", relative(*v.Deadline, now), stamp(*v.Deadline))
 	}
 	fmt.Fprintf(tw, "key TTL\t%s, ends %s\n", formatAge(time.Duration(v.TTLSeconds)*time.Second), relative(v.CreatedAt.Add(time.Duration(v.TTLSeconds)*time.Second), now))
-	names := make([]string, 0, len(v.Headers))
-	for name := range v.Headers {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		for _, val := range v.Headers[name] {
-			fmt.Fprintf(tw, "header\t%s: %s\n", escapeText(name), escapeText(val))
-		}
-	}
+	writeHeaderLines(tw, v.Headers)
 	for _, a := range v.AttemptList {
 		fmt.Fprintf(tw, "attempt %d\t%s, status %d, %s%s\n", a.Number, escapeText(a.Reason), a.Status, escapeText(a.Outcome), errSuffix(a.Error))
 	}

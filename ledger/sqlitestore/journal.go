@@ -17,11 +17,7 @@ import (
 // application's own transactions (RecordTx), use journal.New on the handle
 // those transactions use instead.
 func OpenJournal(ctx context.Context, path string, opts ...Option) (*journal.SQL, error) {
-	set, err := settingsOf(opts)
-	if err != nil {
-		return nil, err
-	}
-	db, err := open(path, set.synchronous, false, 1)
+	db, _, err := openWriter(path, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -39,11 +39,7 @@ func WithSynchronous(mode string) Option {
 // run: a second write connection would wait for the one the handler holds.
 // Close the store with Store.Close.
 func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, error) {
-	set, err := settingsOf(opts)
-	if err != nil {
-		return nil, err
-	}
-	db, err := open(path, set.synchronous, false, 1)
+	db, set, err := openWriter(path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +55,16 @@ func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, er
 	}
 	s.SetReader(rdb)
 	return s, nil
+}
+
+// openWriter opens the single-connection write pool with opts applied.
+func openWriter(path string, opts []Option) (*sql.DB, settings, error) {
+	set, err := settingsOf(opts)
+	if err != nil {
+		return nil, set, err
+	}
+	db, err := open(path, set.synchronous, false, 1)
+	return db, set, err
 }
 
 // settingsOf applies opts to the defaults and checks the result.
