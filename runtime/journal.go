@@ -216,7 +216,7 @@ func (c *call) journalEnd(a Attempt, inProgress bool) {
 	}
 	ctx, cancel := c.journalContext()
 	defer cancel()
-	if a.Outcome == OutcomeUnknown || inProgress {
+	if a.Outcome == OutcomeUnknown || inProgress || c.first.more.resend {
 		_ = c.r.journal.Attempted(ctx, id, a)
 		return
 	}

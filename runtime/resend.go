@@ -17,8 +17,9 @@ var ErrNotResendable = errors.New("idemrt: the journal entry cannot be resent")
 // header and body, with its key, as a call of op with the Runner's own
 // credentials (its request editors run as for any call). It is what a
 // reconciler calls for a keyed entry; the attempts go to the Runner's
-// journal under the entry's id (no new entry is recorded), and the result
-// is Do's. Resending an unsafe operation is the caller's decision: a
+// journal under the entry's id (no new entry is recorded, and the entry is
+// never resolved here: the reconciler settles it from the result), and the
+// result is Do's. Resending an unsafe operation is the caller's decision: a
 // reconciler never does.
 func (r *Runner) Resend(ctx context.Context, op *Operation, e *JournalEntry, opts ...CallOption) (*http.Response, error) {
 	req, err := resendRequest(op, e)
@@ -27,7 +28,8 @@ func (r *Runner) Resend(ctx context.Context, op *Operation, e *JournalEntry, opt
 	}
 	c := r.newCall(op, req, opts)
 	if r.journal != nil {
-		c.first.moreState().journal = e.ID
+		m := c.first.moreState()
+		m.journal, m.resend = e.ID, true
 	}
 	if err := c.init(ctx); err != nil {
 		return nil, err

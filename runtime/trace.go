@@ -40,6 +40,9 @@ type traceMore struct {
 	// journal is the id of the call's Journal entry, in the first
 	// attempt's trace only ("" when the call is not recorded).
 	journal string
+	// resend: the call is a Runner.Resend, whose entry the reconciler
+	// settles; the call stores its attempts only.
+	resend bool
 }
 
 // moreState returns t.more, made on first use.

@@ -28,6 +28,8 @@ type Shop struct {
 	// dropNext makes the next execution lose its response after
 	// committing (the connection is closed).
 	dropNext atomic.Bool
+	// unavailable answers 503 to that many requests.
+	unavailable atomic.Int32
 }
 
 // NewShop starts a Shop for the test.
@@ -49,8 +51,15 @@ func (s *Shop) Hits() int { return int(s.hits.Load()) }
 // DropNext makes the next execution commit and then lose its response.
 func (s *Shop) DropNext() { s.dropNext.Store(true) }
 
+// Unavailable makes the next n requests get 503 without executing.
+func (s *Shop) Unavailable(n int) { s.unavailable.Store(int32(n)) }
+
 func (s *Shop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.hits.Add(1)
+	if s.unavailable.Add(-1) >= 0 {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return
+	}
 	if r.Method == http.MethodGet {
 		s.mu.Lock()
 		res, ok := s.byRef[r.URL.Query().Get("ref")]

@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) *journal.SQL) {
 		{"EnqueuedInTransaction", enqueuedInTransaction},
 		{"TwoReconcilersOneResend", twoReconcilersOneResend},
 		{"RunPassesUntilCancelled", runPassesUntilCancelled},
+		{"UnavailableLeftForLater", unavailableLeftForLater},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })
 	}
@@ -253,5 +254,23 @@ func runPassesUntilCancelled(t *testing.T, j *journal.SQL) {
 	}
 	if len(seen) != 1 || seen[0].Executed != 1 || env.Shop.Executions() != 1 {
 		t.Fatalf("passes %+v, %d executions", seen, env.Shop.Executions())
+	}
+}
+
+// unavailableLeftForLater: a resend answered 503 settles nothing: the entry
+// stays unresolved, and a pass after its lease resends it again: one
+// execution.
+func unavailableLeftForLater(t *testing.T, j *journal.SQL) {
+	env := NewEnv(t, j)
+	if err := j.Record(context.Background(), env.Entry(t, &Payments, "k-503", "")); err != nil {
+		t.Fatal(err)
+	}
+	env.Shop.Unavailable(1)
+	if p := env.Pass(t); p.Later != 1 || only(t, j).State != journal.StateUnresolved {
+		t.Fatalf("pass %+v, entry %+v", p, only(t, j))
+	}
+	env.Shift = 10 * time.Minute // past the lease
+	if p := env.Rec.Pass(context.Background()); p.Executed != 1 || env.Shop.Executions() != 1 || env.Shop.Hits() != 2 {
+		t.Fatalf("pass %+v, %d executions, %d hits", p, env.Shop.Executions(), env.Shop.Hits())
 	}
 }
