@@ -129,7 +129,8 @@ func TestJournalSkipsIdempotent(t *testing.T) {
 // TestResendAfterLostProcess: a keyed call's response is lost and its only
 // attempt ends the call unknown; a new Runner (the process restarted)
 // resends the entry: the server replays its stored result, the business
-// action ran once, and the entry is resolved.
+// action ran once, and the resend's attempt is stored under the entry,
+// which stays for the reconciler to settle (Resend never resolves).
 func TestResendAfterLostProcess(t *testing.T) {
 	s, srv := newShop(t, dropFirst("hijack"))
 	j := NewMemoryJournal()
@@ -148,8 +149,10 @@ func TestResendAfterLostProcess(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if string(b) != "order-1" || s.executions.Load() != 1 || len(j.Unresolved()) != 0 || len(j.Entries()) != 1 {
-		t.Fatalf("got %q, %d executions, %d unresolved, %d entries", b, s.executions.Load(), len(j.Unresolved()), len(j.Entries()))
+	attempts, resolved := j.Attempts(un[0].ID)
+	if string(b) != "order-1" || s.executions.Load() != 1 || resolved || len(j.Entries()) != 1 ||
+		len(attempts) != 2 || attempts[1].Outcome != OutcomeSuccess {
+		t.Fatalf("got %q, %d executions, resolved %v, %d entries, attempts %+v", b, s.executions.Load(), resolved, len(j.Entries()), attempts)
 	}
 }
 
