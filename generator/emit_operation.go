@@ -73,6 +73,9 @@ func (g *gen) emitContract(op *ir.Operation) jen.Code {
 	}
 	if r.Safety == ir.Keyed {
 		vals = append(vals, jen.Line().Id("KeyHeader").Op(":").Lit(r.KeyName))
+		if r.KeyTTL > 0 {
+			vals = append(vals, jen.Line().Id("KeyTTL").Op(":").Add(durationCode(r.KeyTTL)))
+		}
 	}
 	vals = append(vals, jen.Line().Id("Retryable").Op(":").Add(statusSet(r.Retryable)))
 	if rs := redirectSet(op); len(rs.Codes)+len(rs.Classes) > 0 {

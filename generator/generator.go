@@ -126,6 +126,9 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 	for _, grp := range groupByFile(ops) {
 		jobs = append(jobs, chunked(grp.name, grp.ops, opsPerChunk, g.opPieces))
 	}
+	if jops := journalOps(ops); len(jops) > 0 {
+		jobs = append(jobs, renderJob{name: "journal_gen.go", build: func() *jen.File { return g.journalFile(jops) }})
+	}
 	if g.cfg.Server {
 		jobs = append(jobs, renderJob{name: "server_gen.go", build: func() *jen.File { return g.serverFile(ops) }})
 	}

@@ -53,7 +53,7 @@ func TestFixtureFilesAreSortedHeadedFormattedAndDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two runs", f.Name)
 		}
 	}
-	want := "api_gen.go client_gen.go doc.go files_gen.go models_gen.go operations_gen.go orders_gen.go"
+	want := "api_gen.go client_gen.go doc.go files_gen.go journal_gen.go models_gen.go operations_gen.go orders_gen.go"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("files = %s, want %s", got, want)
 	}

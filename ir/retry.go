@@ -1,5 +1,7 @@
 package ir
 
+import "time"
+
 // Safety is the resolved answer to "may the client resend this operation after
 // an unknown outcome?".
 type Safety int
@@ -105,6 +107,9 @@ type RetryContract struct {
 	// (KeyIn is always "header" today).
 	KeyIn   string
 	KeyName string
+	// KeyTTL is how long the server keeps a key (x-idempotent's ttl); 0 when
+	// the document does not say (clients then assume 24 hours).
+	KeyTTL time.Duration
 	// IdempotencyLevel is where Kind came from.
 	IdempotencyLevel  Level
 	IdempotencySource Source

@@ -43,7 +43,7 @@ func resolveContract(s *diagSink, method string, lv levels, headers []headerPara
 		c.Safety = map[ir.IdempotencyKind]ir.Safety{
 			ir.IdempotencyTrue: ir.Idempotent, ir.IdempotencyFalse: ir.Unsafe, ir.IdempotencyKeyed: ir.Keyed,
 		}[idem.kind]
-		c.KeyIn, c.KeyName = idem.keyIn, idem.keyName
+		c.KeyIn, c.KeyName, c.KeyTTL = idem.keyIn, idem.keyName, idem.ttl
 	default:
 		c.Safety = ir.InferredSafety(method)
 		for _, h := range headers {

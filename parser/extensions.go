@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v4"
 
@@ -22,7 +23,10 @@ type idempotency struct {
 	kind    ir.IdempotencyKind // IdempotencyTrue, IdempotencyFalse or IdempotencyKeyed
 	keyIn   string
 	keyName string
-	at      loc
+	// ttl is how long the server keeps a key (the object form's ttl), 0
+	// when the document does not say.
+	ttl time.Duration
+	at  loc
 }
 
 // statusList is one parsed x-retryable-status value.
@@ -66,7 +70,9 @@ func (r extReader) idempotent(owner loc) *idempotency {
 
 // idempotentKey parses the object form {key: {in: header, name: ...}}.
 func (r extReader) idempotentKey(at loc, n *yaml.Node) *idempotency {
-	ok := r.noUnknownFields(at, n, "key")
+	ok := r.noUnknownFields(at, n, "key", "ttl")
+	ttl, ttlOK := r.keyTTL(at.at("ttl"))
+	ok = ttlOK && ok
 	keyAt := at.at("key")
 	key := unalias(keyAt.node)
 	switch {
@@ -98,7 +104,29 @@ func (r extReader) idempotentKey(at loc, n *yaml.Node) *idempotency {
 	if !ok {
 		return nil
 	}
-	return &idempotency{kind: ir.IdempotencyKeyed, keyIn: in, keyName: name, at: at}
+	return &idempotency{kind: ir.IdempotencyKeyed, keyIn: in, keyName: name, ttl: ttl, at: at}
+}
+
+// keyTTL parses the object form's ttl: a positive Go duration ("24h",
+// "90m"), or a whole number of days ("7d"). Absent is 0, no declaration.
+func (r extReader) keyTTL(at loc) (time.Duration, bool) {
+	if at.node == nil {
+		return 0, true
+	}
+	s := scalarString(at.node)
+	d, err := time.ParseDuration(s)
+	if days, found := strings.CutSuffix(s, "d"); found {
+		n, nerr := strconv.Atoi(days)
+		d, err = time.Duration(n)*24*time.Hour, nerr
+		if n > 100*365 {
+			err = fmt.Errorf("too long")
+		}
+	}
+	if err != nil || d <= 0 {
+		r.sink.errorf(at, r.op, ruleIdempotentKey, "x-idempotent ttl must be a positive duration (24h, 90m, 7d), not %s", describe(unalias(at.node)))
+		return 0, false
+	}
+	return d, true
 }
 
 // noUnknownFields reports members of an extension object other than the

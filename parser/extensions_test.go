@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/idemgen/idemgen/ir"
 )
@@ -52,6 +53,11 @@ func TestIdempotentValues(t *testing.T) {
 		{"{key: {in: header, name: ''}}", nil, ruleIdempotentKey},
 		{`{key: {in: header, name: "a b"}}`, nil, ruleIdempotentKey},
 		{"{key: {in: header, name: K}, scope: x}", nil, ruleIdempotentKey},
+		{"{key: {name: K}, ttl: 48h}", &idempotency{kind: ir.IdempotencyKeyed, keyIn: "header", keyName: "K", ttl: 48 * time.Hour}, ""},
+		{"{key: {name: K}, ttl: 7d}", &idempotency{kind: ir.IdempotencyKeyed, keyIn: "header", keyName: "K", ttl: 7 * 24 * time.Hour}, ""},
+		{"{key: {name: K}, ttl: -1h}", nil, ruleIdempotentKey},
+		{"{key: {name: K}, ttl: soon}", nil, ruleIdempotentKey},
+		{"{key: {name: K}, ttl: 99999999d}", nil, ruleIdempotentKey},
 		{"{key: {in: header, name: K, required: true}}", nil, ruleIdempotentKey},
 	}
 	for _, tt := range tests {

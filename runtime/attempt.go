@@ -240,6 +240,9 @@ func (c *call) emit(a Attempt) {
 	a.BudgetLeft = c.budget().left()
 	c.recs = append(c.recs, a)
 	c.notify(a)
+	if !a.Final {
+		c.journalAttempt(a)
+	}
 }
 
 // reemit replaces the call's last record with a, its final form, and hands

@@ -199,6 +199,7 @@ func (c *call) settle(s *sent, v verdict, limit error, outcome Outcome) (*http.R
 	if c.cfg.log != nil {
 		*c.cfg.log = append((*c.cfg.log)[:0], c.recs...)
 	}
+	c.journalEnd(rec, v.rule == ErrInProgress || (limit != nil && v.why == ReasonInProgress))
 	c.storeResponse(s.resp)
 	if s.err == nil && s.resp.StatusCode < 400 {
 		return c.success(s), nil

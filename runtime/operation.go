@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"time"
 )
 
 // Safety says whether an operation may be resent after an unknown outcome.
@@ -89,6 +90,10 @@ type Operation struct {
 	// operation sends no credentials: generated authentication options apply
 	// only to operations that list their scheme.
 	Security []string
+	// KeyTTL is how long the server keeps a Keyed operation's key
+	// (x-idempotent's ttl); 0 means DefaultKeyTTL. A reconciler resends a
+	// journal entry only within it.
+	KeyTTL time.Duration
 }
 
 // Uses reports whether the operation may send the credentials of the named

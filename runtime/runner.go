@@ -71,6 +71,8 @@ type Runner struct {
 	// throttles is the Runner's handle on the process-wide adaptive
 	// throttles (throttle.go): the one state Runners share.
 	throttles throttles
+	// journal records keyed and unsafe calls (WithJournal).
+	journal Journal
 }
 
 // NewRunner returns a Runner with the default policies and budgets of both
@@ -118,6 +120,12 @@ func (r *Runner) Do(ctx context.Context, op *Operation, req *Request, opts ...Ca
 	c := r.newCall(op, req, opts)
 	if err := c.init(ctx); err != nil {
 		return nil, err
+	}
+	if c.journaled() {
+		if err := c.journalStart(ctx); err != nil {
+			c.refuse(err)
+			return nil, err
+		}
 	}
 	resp, err := c.run()
 	c.ctx.leaveShared()

@@ -37,6 +37,12 @@ type traceMore struct {
 	// creds are the credentials each source returned for the latest
 	// attempt (RefusedCredential), in the first attempt's trace only.
 	creds []usedCredential
+	// journal is the id of the call's Journal entry, in the first
+	// attempt's trace only ("" when the call is not recorded).
+	journal string
+	// resend: the call is a Runner.Resend, whose entry the reconciler
+	// settles; the call stores its attempts only.
+	resend bool
 }
 
 // moreState returns t.more, made on first use.

@@ -141,18 +141,25 @@ func openLedger(ctx context.Context, kind, target string, timeout time.Duration)
 	} else {
 		s, err = pgstore.OpenReadOnly(ctx, target, timeout)
 	}
+	if err != nil {
+		return nil, openProblem(kind, target, "ledger", err)
+	}
+	return s, nil
+}
+
+// openProblem is the error of a read-only open of a ledger or a journal
+// (what) that failed.
+func openProblem(kind, target, what string, err error) error {
 	var nl *sqlstore.NotLedgerError
 	switch {
 	case errors.Is(err, sqlitestore.ErrNoFile):
-		return nil, problemf("%s: no such ledger file", escapeText(target))
+		return problemf("%s: no such %s file", escapeText(target), what)
 	case errors.As(err, &nl) && nl.Table != "":
-		return nil, problemf("%s is not an idemgen ledger: reading table %s: %v", escapeText(displayDSN(kind, target)), nl.Table, nl.Err)
+		return problemf("%s is not an idemgen %s: reading table %s: %v", escapeText(displayDSN(kind, target)), what, nl.Table, nl.Err)
 	case errors.As(err, &nl):
-		return nil, problemf("%s is not an idemgen ledger: %v", escapeText(displayDSN(kind, target)), nl.Err)
-	case err != nil:
-		return nil, problemf("cannot open %s: %v", escapeText(displayDSN(kind, target)), err)
+		return problemf("%s is not an idemgen %s: %v", escapeText(displayDSN(kind, target)), what, nl.Err)
 	}
-	return s, nil
+	return problemf("cannot open %s: %v", escapeText(displayDSN(kind, target)), err)
 }
 
 func runLedger(ctx context.Context, flags ledgerFlags, now func() time.Time, w io.Writer) error {

@@ -244,21 +244,27 @@ func writeRecordText(w io.Writer, r recordView, now time.Time) {
 		}
 		return
 	}
-	names := make([]string, 0, len(r.Headers))
-	for name := range r.Headers {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		for _, v := range r.Headers[name] {
-			fmt.Fprintf(w, "header\t%s: %s\n", escapeText(name), escapeText(v))
-		}
-	}
+	writeHeaderLines(w, r.Headers)
 	cut := ""
 	if r.BodyTruncated {
 		cut = fmt.Sprintf(" (first %d of %d bytes)", len(r.body), r.BodyBytes)
 	}
 	fmt.Fprintf(w, "body\t%s%s\n", quoteText(string(r.body)), cut)
+}
+
+// writeHeaderLines prints h as "header\tName: value" lines, names sorted,
+// every name and value escaped.
+func writeHeaderLines(w io.Writer, h map[string][]string) {
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, v := range h[name] {
+			fmt.Fprintf(w, "header\t%s: %s\n", escapeText(name), escapeText(v))
+		}
+	}
 }
 
 func stateText(r recordView) string {

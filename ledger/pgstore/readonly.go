@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"time"
@@ -19,6 +20,21 @@ import (
 // server, so an inspection cannot load a busy database for long. It checks
 // that the database holds a ledger (sqlstore.ErrNotLedger otherwise).
 func OpenReadOnly(ctx context.Context, dsn string, statementTimeout time.Duration) (*sqlstore.Store, error) {
+	db, err := connectReadOnly(ctx, dsn, statementTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s := sqlstore.New(db, sqlstore.Postgres)
+	if err := s.CheckSchema(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// connectReadOnly opens a small pool of read-only sessions on dsn, each
+// statement bounded by statementTimeout (0: none).
+func connectReadOnly(ctx context.Context, dsn string, statementTimeout time.Duration) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
@@ -33,10 +49,5 @@ func OpenReadOnly(ctx context.Context, dsn string, statementTimeout time.Duratio
 		db.Close()
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	s := sqlstore.New(db, sqlstore.Postgres)
-	if err := s.CheckSchema(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return db, nil
 }

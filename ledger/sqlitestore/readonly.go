@@ -31,6 +31,21 @@ var ErrNoFile = errors.New("no such database file")
 // the -wal and -shm files beside it; the database file itself is not
 // written.
 func OpenReadOnly(ctx context.Context, path string) (*sqlstore.Store, error) {
+	db, err := openReadOnlyDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	s := sqlstore.New(db, sqlstore.SQLite)
+	if err := s.CheckSchema(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openReadOnlyDB opens the existing SQLite file at path read-only and checks
+// that it is a database.
+func openReadOnlyDB(ctx context.Context, path string) (*sql.DB, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: %w", err)
@@ -61,12 +76,7 @@ func OpenReadOnly(ctx context.Context, path string) (*sqlstore.Store, error) {
 		}
 		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
 	}
-	s := sqlstore.New(db, sqlstore.SQLite)
-	if err := s.CheckSchema(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return db, nil
 }
 
 // escapePath makes path safe inside an SQLite URI, where '?' starts the

@@ -39,16 +39,7 @@ func WithSynchronous(mode string) Option {
 // run: a second write connection would wait for the one the handler holds.
 // Close the store with Store.Close.
 func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, error) {
-	set := settings{synchronous: "FULL"}
-	for _, o := range opts {
-		o(&set)
-	}
-	switch set.synchronous {
-	case "FULL", "NORMAL", "EXTRA", "OFF":
-	default:
-		return nil, fmt.Errorf("sqlitestore: synchronous mode %q is not FULL, NORMAL, EXTRA or OFF", set.synchronous)
-	}
-	db, err := open(path, set.synchronous, false, 1)
+	db, set, err := openWriter(path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +55,29 @@ func Open(ctx context.Context, path string, opts ...Option) (*sqlstore.Store, er
 	}
 	s.SetReader(rdb)
 	return s, nil
+}
+
+// openWriter opens the single-connection write pool with opts applied.
+func openWriter(path string, opts []Option) (*sql.DB, settings, error) {
+	set, err := settingsOf(opts)
+	if err != nil {
+		return nil, set, err
+	}
+	db, err := open(path, set.synchronous, false, 1)
+	return db, set, err
+}
+
+// settingsOf applies opts to the defaults and checks the result.
+func settingsOf(opts []Option) (settings, error) {
+	set := settings{synchronous: "FULL"}
+	for _, o := range opts {
+		o(&set)
+	}
+	switch set.synchronous {
+	case "FULL", "NORMAL", "EXTRA", "OFF":
+		return set, nil
+	}
+	return set, fmt.Errorf("sqlitestore: synchronous mode %q is not FULL, NORMAL, EXTRA or OFF", set.synchronous)
 }
 
 // readers bounds the read-only pool.

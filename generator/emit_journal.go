@@ -1,0 +1,75 @@
+package generator
+
+import (
+	"time"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/idemgen/idemgen/ir"
+)
+
+// journalMethod is the method a journal.Reconciler resends with.
+const journalMethod = "ResendIntent"
+
+// journalOps lists the operations a journal records (idemrt.WithJournal):
+// the keyed and the unsafe ones. It is empty when an operation's own
+// method would be named ResendIntent: the client then has no such method.
+func journalOps(ops []*ir.Operation) []*ir.Operation {
+	var out []*ir.Operation
+	for _, op := range ops {
+		if op.GoName == journalMethod {
+			return nil
+		}
+		if op.Retry.Safety != ir.Idempotent {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// journalFile emits journal_gen.go: ResendIntent, which maps a journal
+// entry's operation id to its contract and resends it:
+//
+//	func (c *Client) ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error) {
+//		var op *idemrt.Operation
+//		switch e.Operation {
+//		case "createOrder":
+//			op = &createOrderOp
+//		}
+//		return c.runner.Resend(ctx, op, e)
+//	}
+func (g *gen) journalFile(ops []*ir.Operation) *jen.File {
+	f := g.newFile()
+	cases := make([]jen.Code, 0, len(ops))
+	for _, op := range ops {
+		cases = append(cases, jen.Case(jen.Lit(op.ID)).Block(jen.Id("op").Op("=").Op("&").Id(g.opNames[op].contract)))
+	}
+	f.Add(g.comment(journalMethod+" sends an entry of a call journal (idemrt.WithJournal) again, with the client's own "+
+		"credentials: the entry's method, URL, headers, body and key, as a call of its operation (idemrt.Runner.Resend). "+
+		"It is what a journal.Reconciler calls for keyed entries and for entries queued in an application's transaction. "+
+		"An entry of an operation this client does not have, or whose body was not kept, is refused with "+
+		"idemrt.ErrNotResendable.")).
+		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(journalMethod).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("e").Op("*").Qual(rtPath, "JournalEntry")).
+		Params(jen.Op("*").Qual("net/http", "Response"), jen.Error()).
+		Block(
+			jen.Var().Id("op").Op("*").Qual(rtPath, "Operation"),
+			jen.Switch(jen.Id("e").Dot("Operation")).Block(cases...),
+			jen.Return(jen.Id("c").Dot("runner").Dot("Resend").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("e"))),
+		)
+	return f
+}
+
+// durationCode writes d in its largest whole unit: 48 * time.Hour,
+// 90 * time.Minute, 1500 * time.Millisecond.
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}} {
+		if d%u.d == 0 {
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
+}
