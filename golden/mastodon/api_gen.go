@@ -11,6 +11,7 @@ import (
 // the client, and mock it by hand or with mockgen. *Client implements it.
 type API interface {
 	GetStatus(ctx context.Context, params GetStatusParams, opts ...idemrt.CallOption) (*Status, error)
+	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 }
 
 var _ API = (*Client)(nil)
