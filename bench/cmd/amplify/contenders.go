@@ -29,18 +29,20 @@ var contenders = []contender{
 	{"idemgen", func(base string, hc *http.Client, scale float64) caller {
 		return newIdemgen(base, hc, scale, idemrt.DefaultBudget(idemrt.Interactive))
 	}},
-	// The same without its retry budget: what the attempt cap alone does.
-	{"idemgen, budget off", func(base string, hc *http.Client, scale float64) caller {
-		return newIdemgen(base, hc, scale, idemrt.Budget{Unlimited: true})
+	// The same without its retry budget and throttle: what the attempt cap
+	// alone does.
+	{"idemgen, attempt cap only", func(base string, hc *http.Client, scale float64) caller {
+		return newIdemgen(base, hc, scale, idemrt.Budget{Unlimited: true}, idemrt.WithoutAdaptiveThrottle())
 	}},
 	// A fleet: the same calls spread over 100 clients (processes), each with
 	// its own budget, as when many instances of a service see one outage.
+	// They share the process's adaptive throttle of the host (on by
+	// default); the next row turns it off: the budgets alone.
 	{"idemgen, 100 clients", func(base string, hc *http.Client, scale float64) caller {
-		fleet := make([]caller, fleetSize)
-		for i := range fleet {
-			fleet[i] = newIdemgen(base, hc, scale, idemrt.DefaultBudget(idemrt.Interactive))
-		}
-		return func(ctx context.Context, n int) error { return fleet[n%fleetSize](ctx, n) }
+		return newFleet(base, hc, scale)
+	}},
+	{"idemgen, 100 clients, throttle off", func(base string, hc *http.Client, scale float64) caller {
+		return newFleet(base, hc, scale, idemrt.WithoutAdaptiveThrottle())
 	}},
 	{"go-retryablehttp", newRetryablehttp},
 	{"nested 3x3x3", newNested},
@@ -48,6 +50,16 @@ var contenders = []contender{
 
 // fleetSize is the number of clients of the fleet row.
 const fleetSize = 100
+
+// newFleet is fleetSize idemgen clients with the default budget each; call
+// n goes to client n mod fleetSize.
+func newFleet(base string, hc *http.Client, scale float64, opts ...idemrt.Option) caller {
+	fleet := make([]caller, fleetSize)
+	for i := range fleet {
+		fleet[i] = newIdemgen(base, hc, scale, idemrt.DefaultBudget(idemrt.Interactive), opts...)
+	}
+	return func(ctx context.Context, n int) error { return fleet[n%fleetSize](ctx, n) }
+}
 
 // withRefill is idemgen with the default budget but refill per healthy
 // answer.
@@ -66,14 +78,17 @@ func scaled(d time.Duration, scale float64) time.Duration {
 }
 
 // newIdemgen is the client idemgen generates from bench/spec/api.yaml, with
-// the interactive default policy (delays scaled) and budget b.
-func newIdemgen(base string, hc *http.Client, scale float64, b idemrt.Budget) caller {
+// the interactive default policy (delays scaled), budget b, and the
+// adaptive throttle's default window scaled like the delays.
+func newIdemgen(base string, hc *http.Client, scale float64, b idemrt.Budget, opts ...idemrt.Option) caller {
 	p := idemrt.DefaultPolicy(idemrt.Interactive)
 	p.BaseDelay, p.MaxDelay = scaled(p.BaseDelay, scale), scaled(p.MaxDelay, scale)
 	p.Timeout, p.MinAttempt = scaled(p.Timeout, scale), scaled(p.MinAttempt, scale)
 	p.MaxRetryAfter = scaled(p.MaxRetryAfter, scale)
-	c, err := idemgen.NewClient(base, idemrt.WithHTTPClient(hc),
-		idemrt.WithPolicy(idemrt.Interactive, p), idemrt.WithBudget(idemrt.Interactive, b))
+	opts0 := []idemrt.Option{idemrt.WithHTTPClient(hc), idemrt.WithPolicy(idemrt.Interactive, p),
+		idemrt.WithBudget(idemrt.Interactive, b),
+		idemrt.WithAdaptiveThrottleWindow(scaled(idemrt.DefaultThrottleWindow, scale))}
+	c, err := idemgen.NewClient(base, append(opts0, opts...)...)
 	if err != nil {
 		// base comes from httptest: an error here is a bug in the harness.
 		panic(err)

@@ -8,6 +8,12 @@
 // calls that succeeded, the calls that returned within their deadline, the
 // latency of a call, and the run's wall time.
 //
+// A second scenario is open-loop: 100 clients of one process make a fixed
+// number of calls a second to a host that fails every call for a minute,
+// then recovers; it prints the attempts per call during the outage and how
+// soon every call succeeds again, for the adaptive throttle's default
+// window, grpc-go's 30 s window, and the budgets alone.
+//
 // Every call has the same deadline, the idemgen interactive default (10 s).
 // All delays (backoff, deadline, Retry-After ceilings) are divided by -scale
 // (20 by default) for every contender alike, so the run takes seconds and the
@@ -42,12 +48,21 @@ func main() {
 	flag.Float64Var(&cfg.failRate, "fail", 0.3, "share of attempts failed in the partial-failure scenario")
 	flag.Uint64Var(&cfg.seed, "seed", 1, "seed of the partial-failure draws")
 	flag.Float64Var(&cfg.refill, "refill", 0, "also run idemgen with this budget refill per healthy answer (0: no extra row)")
+	rc := recoveryConfig{}
+	flag.IntVar(&rc.rate, "recovery-rate", 100, "calls a second of the fleet in the outage-and-recovery scenario (0: skip it)")
+	flag.DurationVar(&rc.outage, "recovery-outage", time.Minute, "length of the outage, before scaling")
+	flag.DurationVar(&rc.after, "recovery-after", 90*time.Second, "how long the run goes on after the recovery, before scaling")
+	flag.Float64Var(&rc.scale, "recovery-scale", 10, "divide every delay, deadline and window of the recovery scenario by this")
 	flag.Parse()
 	if cfg.calls < 2 || cfg.workers < 1 || cfg.scale <= 0 {
 		fmt.Fprintln(os.Stderr, "amplify: need -calls >= 2, -workers >= 1, -scale > 0")
 		os.Exit(2)
 	}
 	printTable(os.Stdout, cfg, runAll(cfg))
+	if rc.rate > 0 {
+		fmt.Fprintln(os.Stderr, "== outage and recovery")
+		printRecovery(os.Stdout, rc, runRecovery(rc))
+	}
 }
 
 // scenario is one server behaviour.

@@ -87,10 +87,12 @@ func (o *outcome) summarize(lat []time.Duration, errs []error, deadline time.Dur
 	o.p50, o.p99, o.max = s[len(s)/2], s[len(s)*99/100], s[len(s)-1]
 }
 
-// reasonOf names why a call failed: the idemgen limit that stopped it, the
+// reasonOf names why a call failed: the idemgen limit or throttle that stopped it, the
 // deadline, or "gave up" for a retry loop that ran out of attempts.
 func reasonOf(err error) string {
 	switch {
+	case errors.Is(err, idemrt.ErrThrottled):
+		return "throttled"
 	case errors.Is(err, idemrt.ErrBudgetExhausted):
 		return "budget"
 	case errors.Is(err, idemrt.ErrDeadline), errors.Is(err, context.DeadlineExceeded):

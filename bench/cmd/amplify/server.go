@@ -56,12 +56,20 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 
 // fail draws whether this attempt fails.
 func (s *server) fail() bool {
-	if s.failRate >= 1 {
-		return true
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failRate >= 1 || s.failRate <= 0 {
+		return s.failRate >= 1
+	}
 	return s.rnd.Float64() < s.failRate
+}
+
+// setFailRate changes the share of attempts that fail (0: the host has
+// recovered).
+func (s *server) setFailRate(r float64) {
+	s.mu.Lock()
+	s.failRate = r
+	s.mu.Unlock()
 }
 
 // attemptsOf sums the attempts of calls [from, to).

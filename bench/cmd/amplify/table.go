@@ -33,7 +33,7 @@ func ms(d time.Duration) string {
 // failureCell lists failure counts by reason, in a fixed order.
 func failureCell(f map[string]int) string {
 	var parts []string
-	for _, r := range []string{"budget", "attempts", "deadline", "gave up"} {
+	for _, r := range []string{"throttled", "budget", "attempts", "deadline", "gave up"} {
 		if f[r] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", f[r], r))
 		}
