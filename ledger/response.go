@@ -94,7 +94,9 @@ func (r *recorder) stored(names []string) Response {
 			h[n] = append([]string(nil), v...)
 		}
 	}
-	return Response{Status: r.statusCode(), Header: h, Body: bytes.Clone(r.body.Bytes())}
+	// The body is the recorder's buffer itself: nothing writes to it once
+	// the handler returned, and the store binds it as it is.
+	return Response{Status: r.statusCode(), Header: h, Body: r.body.Bytes()}
 }
 
 // size is what a stored response weighs against Config.MaxStoredResponse.
