@@ -147,11 +147,15 @@ func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, rt *route,
 // write transaction of Reserve, so retries do not queue behind writers.
 func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, h http.Handler) {
 	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
-	owner := l.cfg.Owner()
+	owner := ""
 	for {
 		now := l.cfg.Now()
 		out, rec := l.peek(r.Context(), id, fp, now)
 		if out == 0 {
+			if owner == "" {
+				// Only an execution needs an owner: a replay draws none.
+				owner = l.cfg.Owner()
+			}
 			dec, err := l.cfg.Store.Reserve(r.Context(), Reservation{
 				ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
 			})
