@@ -57,7 +57,7 @@ func parseJSONDoc(body []byte) (*jsonDoc, bool) {
 // newJSONDoc parses body, which parseJSONDoc's conditions hold for; the
 // error is the name check's (a *dupNameError) when check is set.
 func newJSONDoc(body []byte, check bool) (*jsonDoc, error) {
-	d := &jsonDoc{in: body, check: check, nodes: make([]jnode, 0, 16)}
+	d := &jsonDoc{in: body, check: check, nodes: make([]jnode, 0, 16), order: make([]int, 0, 16)}
 	if _, err := d.value(); err != nil {
 		return nil, err
 	}

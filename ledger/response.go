@@ -91,11 +91,12 @@ func (r *recorder) stored(names []string) Response {
 	h := http.Header{}
 	for _, n := range names {
 		if v, ok := r.header[n]; ok {
-			h[n] = append([]string(nil), v...)
+			h[n] = v
 		}
 	}
-	// The body is the recorder's buffer itself: nothing writes to it once
-	// the handler returned, and the store binds it as it is.
+	// The values and the body are the recorder's own: nothing writes to
+	// them once the handler returned, and the store has used them before
+	// flush hands them to the client's writer.
 	return Response{Status: r.statusCode(), Header: h, Body: r.body.Bytes()}
 }
 

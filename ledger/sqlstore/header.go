@@ -15,44 +15,55 @@ import (
 // bytes are the same either way and rows written by earlier versions read
 // back unchanged.
 
-// encodeHeader is json.Marshal(h).
-func encodeHeader(h http.Header) ([]byte, error) {
-	if h == nil {
-		return json.Marshal(h)
-	}
+// encodeHeader is string(json.Marshal(h)).
+func encodeHeader(h http.Header) (string, error) {
 	var arr [16]string
 	names := arr[:0]
 	n := 2
 	for k, vs := range h {
 		if vs == nil || !plainJSON(k) {
-			return json.Marshal(h)
+			return marshalHeader(h)
 		}
 		for _, v := range vs {
 			if !plainJSON(v) {
-				return json.Marshal(h)
+				return marshalHeader(h)
 			}
 			n += len(v) + 3
 		}
 		names = append(names, k)
 		n += len(k) + 6
 	}
+	if h == nil {
+		return marshalHeader(h)
+	}
 	slices.Sort(names)
-	b := make([]byte, 0, n)
-	b = append(b, '{')
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('{')
 	for i, k := range names {
 		if i > 0 {
-			b = append(b, ',')
+			b.WriteByte(',')
 		}
-		b = append(append(append(b, '"'), k...), `":[`...)
+		b.WriteByte('"')
+		b.WriteString(k)
+		b.WriteString(`":[`)
 		for j, v := range h[k] {
 			if j > 0 {
-				b = append(b, ',')
+				b.WriteByte(',')
 			}
-			b = append(append(append(b, '"'), v...), '"')
+			b.WriteByte('"')
+			b.WriteString(v)
+			b.WriteByte('"')
 		}
-		b = append(b, ']')
+		b.WriteByte(']')
 	}
-	return append(b, '}'), nil
+	b.WriteByte('}')
+	return b.String(), nil
+}
+
+func marshalHeader(h http.Header) (string, error) {
+	b, err := json.Marshal(h)
+	return string(b), err
 }
 
 // plainJSON reports whether json.Marshal writes s between quotes as it is:
@@ -71,29 +82,29 @@ func plainJSON(s string) bool {
 // decodeHeader is json.Unmarshal of a stored header into an http.Header.
 // The fast path reads what encodeHeader's fast path writes; the values
 // share one string and one backing array (each capped, so an append copies).
-func decodeHeader(b []byte) (http.Header, error) {
+func decodeHeader(b string) (http.Header, error) {
 	if h, ok := parsePlainHeader(b); ok {
 		return h, nil
 	}
 	h := http.Header{}
-	if err := json.Unmarshal(b, &h); err != nil {
+	if err := json.Unmarshal([]byte(b), &h); err != nil {
 		return nil, err
 	}
 	return h, nil
 }
 
-func parsePlainHeader(b []byte) (http.Header, bool) {
+func parsePlainHeader(b string) (http.Header, bool) {
 	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
 		return nil, false
 	}
-	for _, c := range b {
+	for _, c := range []byte(b) {
 		// Escapes, and bytes encoding/json might read otherwise (invalid
 		// UTF-8 becomes U+FFFD), are left to it.
 		if c < 0x20 || c > 0x7e || c == '\\' {
 			return nil, false
 		}
 	}
-	s := string(b[1 : len(b)-1])
+	s := b[1 : len(b)-1]
 	h := make(http.Header, strings.Count(s, `":[`))
 	vals := make([]string, 0, strings.Count(s, `"`)/2)
 	for s != "" {

@@ -18,18 +18,18 @@ func TestHeaderColumnMatchesEncodingJSON(t *testing.T) {
 	} {
 		got, err := encodeHeader(h)
 		want, _ := json.Marshal(h)
-		if err != nil || string(got) != string(want) {
+		if err != nil || got != string(want) {
 			t.Fatalf("encodeHeader(%v) = %s, %v; json.Marshal gives %s", h, got, err, want)
 		}
 		back, err := decodeHeader(got)
 		ref := http.Header{}
-		json.Unmarshal(got, &ref)
+		json.Unmarshal([]byte(got), &ref)
 		if err != nil || !reflect.DeepEqual(back, ref) {
 			t.Fatalf("decodeHeader(%s) = %#v, %v; json.Unmarshal gives %#v", got, back, err, ref)
 		}
 	}
 	for _, bad := range []string{`{"A":["x",]}`, `{"A":["x"],}`, `{"A":"x"}`, `{`} {
-		if _, err := decodeHeader([]byte(bad)); err == nil {
+		if _, err := decodeHeader(bad); err == nil {
 			t.Errorf("decodeHeader(%s) accepted it", bad)
 		}
 	}

@@ -205,7 +205,7 @@ func (s *Store) Complete(ctx context.Context, tx *sql.Tx, id ledger.ID, owner st
 		body = []byte{}
 	}
 	res, err := s.execTx(ctx, tx, stmtComplete,
-		string(ledger.StateCompleted), resp.Status, string(hdr), body,
+		string(ledger.StateCompleted), resp.Status, hdr, body,
 		id.Caller, id.Operation, id.Key, string(ledger.StateInProgress), owner)
 	if err != nil {
 		return fmt.Errorf("sqlstore: complete: %w", err)
@@ -232,9 +232,8 @@ func (s *Store) Get(ctx context.Context, id ledger.ID) (ledger.Record, bool, err
 	return readRecord(rows, err, id)
 }
 
-// readRecord reads the row of stmtGet, if any, as id's record. The header
-// column is decoded straight from the driver's bytes; the body is copied
-// once, out of the driver's buffer.
+// readRecord reads the row of stmtGet, if any, as id's record. The body is
+// copied once, out of the driver's buffer.
 func readRecord(rows *sql.Rows, err error, id ledger.ID) (ledger.Record, bool, error) {
 	if err != nil {
 		return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
@@ -246,31 +245,36 @@ func readRecord(rows *sql.Rows, err error, id ledger.ID) (ledger.Record, bool, e
 		}
 		return ledger.Record{}, false, nil
 	}
-	rec := ledger.Record{ID: id}
-	var state, hdr sql.RawBytes
-	var times [3]int64
-	err = rows.Scan(&rec.Fingerprint, &state, &rec.Response.Status, &hdr, &rec.Response.Body,
-		&rec.LeaseOwner, &times[0], &times[1], &times[2])
+	// One value holds every destination, so that Scan's pointers cost one
+	// allocation. Strings, not bytes: the driver hands its text columns
+	// over as strings, which a string destination keeps without a copy.
+	dst := &struct {
+		rec        ledger.Record
+		state, hdr string
+		times      [3]int64
+	}{rec: ledger.Record{ID: id}}
+	rec := &dst.rec
+	err = rows.Scan(&rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
+		&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
 	if err == nil {
-		err = finishRecord(&rec, state, hdr, times)
+		err = finishRecord(rec, dst.state, dst.hdr, dst.times)
 	}
 	if err != nil {
 		return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
 	}
-	return rec, true, rows.Close()
+	return *rec, true, rows.Close()
 }
 
 // finishRecord sets what the columns hold in another form: the state (one
-// of the package's constants, so no copy is kept of the driver's bytes),
-// the times in Unix nanoseconds, and the header.
-func finishRecord(rec *ledger.Record, state, hdr []byte, times [3]int64) error {
-	switch string(state) {
+// of the package's constants when it is one), the times in Unix nanoseconds, and the header.
+func finishRecord(rec *ledger.Record, state, hdr string, times [3]int64) error {
+	switch state {
 	case string(ledger.StateInProgress):
 		rec.State = ledger.StateInProgress
 	case string(ledger.StateCompleted):
 		rec.State = ledger.StateCompleted
 	default:
-		rec.State = ledger.State(string(state))
+		rec.State = ledger.State(state)
 	}
 	rec.LeaseExpires, rec.CreatedAt, rec.ExpiresAt = time.Unix(0, times[0]), time.Unix(0, times[1]), time.Unix(0, times[2])
 	if len(hdr) > 0 {
@@ -290,7 +294,7 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanRecord(sc scanner) (ledger.Record, error) {
 	var rec ledger.Record
-	var state, hdr []byte
+	var state, hdr string
 	var times [3]int64
 	err := sc.Scan(&rec.Caller, &rec.Operation, &rec.Key, &rec.Fingerprint, &state,
 		&rec.Response.Status, &hdr, &rec.Response.Body, &rec.LeaseOwner, &times[0], &times[1], &times[2])
