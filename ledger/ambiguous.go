@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,18 +24,27 @@ var ErrAmbiguousBody = errors.New("ledger: ambiguous JSON body")
 // is fingerprinted as raw bytes. Nesting is bounded by encoding/json's own
 // limit (json.Valid refuses deeper documents, which are then hashed raw).
 func CheckJSON(body []byte) error {
+	_, err := checkJSONDoc(body)
+	return err
+}
+
+// checkJSONDoc is CheckJSON that hands back the parsed document for its
+// canonical form: nil, without an error, when the body is not JSON.
+func checkJSONDoc(body []byte) (*jsonDoc, error) {
 	if !json.Valid(body) {
-		return nil
+		return nil, nil
 	}
 	if !utf8.Valid(body) {
-		return fmt.Errorf("%w: the body is not valid UTF-8", ErrAmbiguousBody)
+		return nil, fmt.Errorf("%w: the body is not valid UTF-8", ErrAmbiguousBody)
 	}
 	if err := checkSurrogates(body); err != nil {
-		return err
+		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	return checkNames(dec, "")
+	d, err := newJSONDoc(body, true)
+	if e, ok := err.(*dupNameError); ok {
+		return nil, e.ambiguous()
+	}
+	return d, err
 }
 
 // checkSurrogates finds \u escapes of a surrogate that is not half of a
@@ -76,41 +84,6 @@ func hex4(b []byte) rune {
 		return -1
 	}
 	return rune(n)
-}
-
-// checkNames walks one value; path is its JSON pointer, for the message.
-func checkNames(dec *json.Decoder, path string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil // unreachable after json.Valid
-	}
-	switch tok {
-	case json.Delim('['):
-		for i := 0; dec.More(); i++ {
-			if err := checkNames(dec, path+"/"+strconv.Itoa(i)); err != nil {
-				return err
-			}
-		}
-	case json.Delim('{'):
-		seen := map[string]string{}
-		for dec.More() {
-			nt, _ := dec.Token()
-			name, _ := nt.(string)
-			fold := strings.ToLower(strings.ToUpper(name))
-			if prev, dup := seen[fold]; dup {
-				return fmt.Errorf("%w: the object at %q has the members %q and %q, which a decoder may take for one",
-					ErrAmbiguousBody, clip(path), clip(prev), clip(name))
-			}
-			seen[fold] = name
-			if err := checkNames(dec, path+"/"+pointerEscape(name)); err != nil {
-				return err
-			}
-		}
-	default:
-		return nil
-	}
-	dec.Token() // the closing delimiter
-	return nil
 }
 
 func pointerEscape(s string) string {

@@ -16,8 +16,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/idemgen/idemgen/ledger/internal/ctxtime"
 )
 
@@ -79,7 +77,8 @@ type Config struct {
 	// the handler never runs again for that key.
 	MaxStoredResponse int64
 	// Now and Sleep are the clock; tests inject them. Owner names an
-	// execution (default: a random UUID).
+	// execution (default: a random UUID drawn once per process, then a
+	// sequence number).
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
 	Owner func() string
@@ -165,6 +164,6 @@ func setDefaults(c *Config) {
 		c.Sleep = ctxtime.Sleep
 	}
 	if c.Owner == nil {
-		c.Owner = uuid.NewString
+		c.Owner = newOwner
 	}
 }

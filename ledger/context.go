@@ -36,8 +36,23 @@ func KeyOf(ctx context.Context) (ID, bool) {
 	return e.id, true
 }
 
+// execContext carries its execution itself: one allocation per request
+// where context.WithValue and the execution it points to would be two.
+type execContext struct {
+	context.Context
+	e execution
+}
+
+// Value answers ctxKey with the execution, as context.WithValue would.
+func (c *execContext) Value(key any) any {
+	if key == (ctxKey{}) {
+		return &c.e
+	}
+	return c.Context.Value(key)
+}
+
 func withExecution(ctx context.Context, e *execution) context.Context {
-	return context.WithValue(ctx, ctxKey{}, e)
+	return &execContext{Context: ctx, e: *e}
 }
 
 // WithTx returns ctx carrying tx as Tx(ctx) returns it, for running a

@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -33,34 +34,45 @@ import (
 // returns them; without any the fingerprint is what it was before the
 // options existed.
 func Fingerprint(method, operation, target, contentType string, body []byte, headers ...string) string {
-	h := sha256.New()
-	// Length-prefixed fields: "POST"+"/a" and "POS"+"T/a" must not collide.
-	writeField(h, []byte(method))
-	writeField(h, []byte(operation))
-	writeField(h, []byte(target))
-	if len(headers) > 0 {
-		writeField(h, []byte("headers"))
-		for _, f := range headers {
-			writeField(h, []byte(f))
-		}
-	}
+	var canon []byte
 	if isJSON(contentType) {
-		if canon, err := CanonicalJSON(body); err == nil {
-			writeField(h, []byte("json"))
-			writeField(h, canon)
-			return hex.EncodeToString(h.Sum(nil))
-		}
+		canon, _ = CanonicalJSON(body)
 	}
-	if boundary := multipartBoundary(contentType); boundary != "" {
+	return fingerprint(method, operation, target, contentType, body, canon, headers)
+}
+
+// fingerprint is Fingerprint with the body's canonical JSON form computed
+// by the caller (nil when the body is not JSON, or not meant as JSON). The
+// fields go through the hash in one write, the body in another.
+func fingerprint(method, operation, target, contentType string, body, canon []byte, headers []string) string {
+	kind, payload := "raw", body
+	if canon != nil {
+		kind, payload = "json", canon
+	} else if boundary := multipartBoundary(contentType); boundary != "" {
 		if parts, ok := hashMultipart(body, boundary); ok {
-			writeField(h, []byte("multipart"))
-			writeField(h, parts)
-			return hex.EncodeToString(h.Sum(nil))
+			kind, payload = "multipart", parts
 		}
 	}
-	writeField(h, []byte("raw"))
-	writeField(h, body)
-	return hex.EncodeToString(h.Sum(nil))
+	n := 8*6 + len(method) + len(operation) + len(target) + len(kind) + len("headers")
+	for _, f := range headers {
+		n += 8 + len(f)
+	}
+	buf := make([]byte, 0, n)
+	// Length-prefixed fields: "POST"+"/a" and "POS"+"T/a" must not collide.
+	buf = appendField(appendField(appendField(buf, method), operation), target)
+	if len(headers) > 0 {
+		buf = appendField(buf, "headers")
+		for _, f := range headers {
+			buf = appendField(buf, f)
+		}
+	}
+	buf = appendLen(appendField(buf, kind), len(payload))
+	h := sha256.New()
+	h.Write(buf)
+	h.Write(payload)
+	var sum [2 * sha256.Size]byte
+	hex.Encode(sum[:], h.Sum(buf[:0]))
+	return string(sum[:])
 }
 
 // multipartBoundary is the boundary of a multipart content type, or "".
@@ -119,18 +131,22 @@ func RequestTarget(u *url.URL) string {
 }
 
 func writeField(w io.Writer, b []byte) {
-	var n [8]byte
-	l := uint64(len(b))
-	for i := range n {
-		n[i] = byte(l >> (56 - 8*i))
-	}
-	w.Write(n[:])
+	w.Write(appendLen(nil, len(b)))
 	w.Write(b)
+}
+
+// appendField appends s after its length as 8 big-endian bytes.
+func appendField(buf []byte, s string) []byte {
+	return append(appendLen(buf, len(s)), s...)
+}
+
+func appendLen(buf []byte, n int) []byte {
+	return binary.BigEndian.AppendUint64(buf, uint64(n))
 }
 
 // isJSON accepts application/json, any +json type, and an absent type.
 func isJSON(contentType string) bool {
-	if contentType == "" {
+	if contentType == "" || contentType == "application/json" {
 		return true
 	}
 	mt, _, err := mime.ParseMediaType(contentType)
@@ -145,8 +161,21 @@ var errTrailingData = errors.New("ledger: data after the JSON value")
 // CanonicalJSON re-encodes one JSON value with object keys sorted, no
 // insignificant whitespace and no HTML escaping. Numbers keep their original
 // text (1.0 and 1 stay different: the server may treat them differently).
-// Trailing data after the value is an error, as is invalid JSON.
+// Trailing data after the value is an error, as is invalid JSON. Of members
+// with one name the last counts. A body in valid UTF-8 without lone
+// surrogate escapes (every body the middleware admits) takes a one-pass
+// path; the rest take canonicalDecoded's, which writes the same bytes.
 func CanonicalJSON(body []byte) ([]byte, error) {
+	if d, ok := parseJSONDoc(body); ok {
+		return d.canonical(), nil
+	}
+	return canonicalDecoded(body)
+}
+
+// canonicalDecoded is CanonicalJSON through encoding/json: decode into any
+// with UseNumber, encode with sorted map keys. It is the definition the
+// one-pass path is tested against.
+func canonicalDecoded(body []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any

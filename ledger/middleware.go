@@ -56,15 +56,32 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	ct := r.Header.Get("Content-Type")
+	var canon []byte
 	if isJSON(ct) {
-		if err := CheckJSON(body); err != nil {
+		// One parse both checks the body and gives its canonical form.
+		doc, err := checkJSONDoc(body)
+		if err != nil {
 			writeProblem(w, http.StatusBadRequest, ProblemAmbiguousBody, err.Error())
 			return
 		}
+		if doc != nil {
+			canon = doc.canonical()
+		} else {
+			canon, _ = CanonicalJSON(body)
+		}
 	}
-	fields := append(HeaderFields(r.Header, rt.fpHeaders), CookieFields(r.Cookies(), rt.fpCookies)...)
-	fp := Fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, fields...)
+	fp := fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, canon, identityFields(r, rt))
 	l.serveKeyed(w, r, rt, id, fp, h)
+}
+
+// identityFields are the request's headers and cookies that belong to its
+// fingerprint (none unless configured: the cookies are not parsed then).
+func identityFields(r *http.Request, rt *route) []string {
+	fields := HeaderFields(r.Header, rt.fpHeaders)
+	if len(rt.fpCookies) > 0 {
+		fields = append(fields, CookieFields(r.Cookies(), rt.fpCookies)...)
+	}
+	return fields
 }
 
 // maxCallerLen keeps (caller, operation, key) well inside PostgreSQL's
@@ -130,11 +147,15 @@ func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, rt *route,
 // write transaction of Reserve, so retries do not queue behind writers.
 func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, h http.Handler) {
 	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
-	owner := l.cfg.Owner()
+	owner := ""
 	for {
 		now := l.cfg.Now()
 		out, rec := l.peek(r.Context(), id, fp, now)
 		if out == 0 {
+			if owner == "" {
+				// Only an execution needs an owner: a replay draws none.
+				owner = l.cfg.Owner()
+			}
 			dec, err := l.cfg.Store.Reserve(r.Context(), Reservation{
 				ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
 			})

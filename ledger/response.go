@@ -91,10 +91,13 @@ func (r *recorder) stored(names []string) Response {
 	h := http.Header{}
 	for _, n := range names {
 		if v, ok := r.header[n]; ok {
-			h[n] = append([]string(nil), v...)
+			h[n] = v
 		}
 	}
-	return Response{Status: r.statusCode(), Header: h, Body: bytes.Clone(r.body.Bytes())}
+	// The values and the body are the recorder's own: nothing writes to
+	// them once the handler returned, and the store has used them before
+	// flush hands them to the client's writer.
+	return Response{Status: r.statusCode(), Header: h, Body: r.body.Bytes()}
 }
 
 // size is what a stored response weighs against Config.MaxStoredResponse.

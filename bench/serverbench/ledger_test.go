@@ -8,7 +8,10 @@ import (
 
 	"github.com/idemgen/idemgen/bench/servers/idemgen"
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/ledger/pgstore"
+	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
+	"github.com/idemgen/idemgen/ledger/sqlstore"
 	idemsrv "github.com/idemgen/idemgen/server"
 )
 
@@ -22,6 +25,24 @@ func newLedgerServer(tb testing.TB, synchronous string) http.Handler {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return ledgerServer(tb, store)
+}
+
+// newPGLedgerServer is idemgen's server with the ledger on a fresh database
+// of cluster (pgtest's throwaway server: fsync and synchronous_commit off).
+func newPGLedgerServer(tb testing.TB, cluster *pgtest.Cluster) http.Handler {
+	tb.Helper()
+	store, err := pgstore.Open(context.Background(), cluster.NewDatabase(tb), 4)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ledgerServer(tb, store)
+}
+
+// ledgerServer puts the ledger on store in front of the canned handler;
+// store closes when tb ends.
+func ledgerServer(tb testing.TB, store *sqlstore.Store) http.Handler {
+	tb.Helper()
 	tb.Cleanup(func() { _ = store.Close() })
 	l, err := ledger.New(ledger.Config{Store: store})
 	if err != nil {

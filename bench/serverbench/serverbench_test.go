@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemgen/idemgen/bench/internal/cpuclock"
 	"github.com/idemgen/idemgen/bench/internal/fixtures"
+	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
 
 	_ "github.com/idemgen/idemgen/internal/testutil"
 )
@@ -122,7 +123,7 @@ func BenchmarkServeGet(b *testing.B) {
 // BenchmarkServePost: the keyed POST /orders through each server without a
 // ledger, then through idemgen's with the ledger on SQLite: a fresh key per
 // request (synchronous FULL, the store's default, and NORMAL), and one key
-// replayed (the handler does not run).
+// replayed (the handler does not run); then the same two on PostgreSQL.
 func BenchmarkServePost(b *testing.B) {
 	for _, srv := range newServers(b) {
 		b.Run(srv.name, func(b *testing.B) {
@@ -136,8 +137,34 @@ func BenchmarkServePost(b *testing.B) {
 		})
 	}
 	b.Run("idemgen-sqlite-replay", func(b *testing.B) {
-		h, q, s := newLedgerServer(b, "FULL"), postRequest("k-"+strconv.Itoa(1)), newSink()
-		serve(h, q, s) // stores the answer every iteration replays
-		measure(b, h, q, http.StatusCreated, nil)
+		benchReplay(b, newLedgerServer(b, "FULL"))
 	})
+	// PostgreSQL: a throwaway cluster for the two sub-benchmarks, started
+	// once (it takes seconds); skipped without the server binaries.
+	var cluster *pgtest.Cluster
+	if pgtest.BinDir() != "" {
+		cluster = pgtest.Start(b)
+	}
+	b.Run("idemgen-pg", func(b *testing.B) {
+		skipWithoutPG(b, cluster)
+		q := postRequest("")
+		measure(b, newPGLedgerServer(b, cluster), q, http.StatusCreated, q.setKey)
+	})
+	b.Run("idemgen-pg-replay", func(b *testing.B) {
+		skipWithoutPG(b, cluster)
+		benchReplay(b, newPGLedgerServer(b, cluster))
+	})
+}
+
+// benchReplay stores one key's answer in h, then replays it.
+func benchReplay(b *testing.B, h http.Handler) {
+	q, s := postRequest("k-"+strconv.Itoa(1)), newSink()
+	serve(h, q, s) // stores the answer every iteration replays
+	measure(b, h, q, http.StatusCreated, nil)
+}
+
+func skipWithoutPG(b *testing.B, cluster *pgtest.Cluster) {
+	if cluster == nil {
+		b.Skip(pgtest.ErrNoBinaries)
+	}
 }

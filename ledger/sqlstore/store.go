@@ -3,10 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/idemgen/idemgen/ledger"
@@ -19,19 +16,34 @@ type Store struct {
 	// gave a read-only pool (SQLite, whose writer pool has one connection).
 	rdb *sql.DB
 	d   Dialect
+	// ws and rs hold the statements prepared on db and rdb (rs is &ws
+	// while rdb is db).
+	ws stmtSet
+	rs *stmtSet
 }
 
 var _ ledger.Store = (*Store)(nil)
 
 // New wraps db; call Migrate once before use.
-func New(db *sql.DB, d Dialect) *Store { return &Store{db: db, rdb: db, d: d} }
+func New(db *sql.DB, d Dialect) *Store {
+	s := &Store{db: db, rdb: db, d: d}
+	s.ws.db, s.rs = db, &s.ws
+	return s
+}
 
 // SetReader routes plain reads (Get, Stuck) to rdb, a pool that sees what
-// db commits; Close closes it too.
-func (s *Store) SetReader(rdb *sql.DB) { s.rdb = rdb }
+// db commits; Close closes it too. Call it before the store serves.
+func (s *Store) SetReader(rdb *sql.DB) {
+	s.rdb = rdb
+	s.rs = &stmtSet{db: rdb}
+}
 
-// Close closes the database handles.
+// Close closes the prepared statements and the database handles.
 func (s *Store) Close() error {
+	s.ws.close()
+	if s.rs != &s.ws {
+		s.rs.close()
+	}
 	err := s.db.Close()
 	if s.rdb != s.db {
 		if rerr := s.rdb.Close(); err == nil {
@@ -66,6 +78,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 			return err
 		}
 	}
+	s.prepareAll(ctx)
 	return nil
 }
 
@@ -80,34 +93,47 @@ func (s *Store) q(query string) string { return s.d.Rebind(query) }
 // The insert is atomic through the primary key (ON CONFLICT DO NOTHING), and
 // every takeover of an existing row is a conditional UPDATE whose affected-row
 // count says whether this execution won, so two racing executions can never
-// both believe they hold the key.
+// both believe they hold the key. A fresh key, the common case, is the
+// insert alone in its own implicit transaction; only a key that exists pays
+// for the explicit transaction that reads and decides.
 func (s *Store) Reserve(ctx context.Context, r ledger.Reservation) (ledger.Decision, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return ledger.Decision{}, err
-	}
-	defer tx.Rollback()
-	dec, err := s.reserveTx(ctx, tx, r)
-	if err != nil {
-		return ledger.Decision{}, err
-	}
-	return dec, tx.Commit()
-}
-
-func (s *Store) reserveTx(ctx context.Context, tx *sql.Tx, r ledger.Reservation) (ledger.Decision, error) {
 	fresh := freshRecord(r)
-	res, err := tx.ExecContext(ctx, s.q(`INSERT INTO idem_ledger
-(caller, operation, idem_key, fingerprint, state, lease_owner, lease_expires, created_at, expires_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (caller, operation, idem_key) DO NOTHING`),
-		r.Caller, r.Operation, r.Key, r.Fingerprint, string(ledger.StateInProgress), r.Owner,
-		nanos(fresh.LeaseExpires), nanos(r.Now), nanos(fresh.ExpiresAt))
+	res, err := s.exec(ctx, &s.ws, stmtInsert, insertArgs(r, fresh)...)
 	if err != nil {
 		return ledger.Decision{}, fmt.Errorf("sqlstore: reserve: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
 		return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, nil
 	}
-	rec, ok, err := s.get(ctx, tx, r.ID)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return ledger.Decision{}, err
+	}
+	defer tx.Rollback()
+	dec, err := s.reserveTx(ctx, tx, r, fresh)
+	if err != nil {
+		return ledger.Decision{}, err
+	}
+	return dec, tx.Commit()
+}
+
+func insertArgs(r ledger.Reservation, fresh ledger.Record) []any {
+	return []any{r.Caller, r.Operation, r.Key, r.Fingerprint, string(ledger.StateInProgress), r.Owner,
+		nanos(fresh.LeaseExpires), nanos(r.Now), nanos(fresh.ExpiresAt)}
+}
+
+// reserveTx inserts again (the row may have been purged since the first
+// try), then reads the row it found and decides.
+func (s *Store) reserveTx(ctx context.Context, tx *sql.Tx, r ledger.Reservation, fresh ledger.Record) (ledger.Decision, error) {
+	res, err := s.execTx(ctx, tx, stmtInsert, insertArgs(r, fresh)...)
+	if err != nil {
+		return ledger.Decision{}, fmt.Errorf("sqlstore: reserve: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, nil
+	}
+	rows, err := s.queryTx(ctx, tx, stmtGet, r.Caller, r.Operation, r.Key)
+	rec, ok, err := readRecord(rows, err, r.ID)
 	if err != nil {
 		return ledger.Decision{}, err
 	}
@@ -153,9 +179,7 @@ func (s *Store) takeOver(ctx context.Context, tx *sql.Tx, r ledger.Reservation, 
 		// A reclaimed lease keeps the key's original life span.
 		fresh.CreatedAt, fresh.ExpiresAt = rec.CreatedAt, rec.ExpiresAt
 	}
-	res, err := tx.ExecContext(ctx, s.q(`UPDATE idem_ledger SET fingerprint = ?, state = ?, status = 0,
-header = '', body = NULL, lease_owner = ?, lease_expires = ?, created_at = ?, expires_at = ?
-WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`),
+	res, err := s.execTx(ctx, tx, stmtTakeOver,
 		r.Fingerprint, string(ledger.StateInProgress), r.Owner, nanos(fresh.LeaseExpires),
 		nanos(fresh.CreatedAt), nanos(fresh.ExpiresAt),
 		r.Caller, r.Operation, r.Key, string(rec.State), rec.LeaseOwner)
@@ -169,9 +193,10 @@ WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owne
 	return ledger.Decision{Outcome: ledger.Reserved, Record: fresh, Reclaimed: !renew}, nil
 }
 
-// Complete stores resp in tx if owner still holds the lease.
+// Complete stores resp in tx if owner still holds the lease. The body is
+// bound as it is; only the few stored headers are encoded.
 func (s *Store) Complete(ctx context.Context, tx *sql.Tx, id ledger.ID, owner string, resp ledger.Response) error {
-	hdr, err := json.Marshal(resp.Header)
+	hdr, err := encodeHeader(resp.Header)
 	if err != nil {
 		return err
 	}
@@ -179,9 +204,8 @@ func (s *Store) Complete(ctx context.Context, tx *sql.Tx, id ledger.ID, owner st
 	if body == nil {
 		body = []byte{}
 	}
-	res, err := tx.ExecContext(ctx, s.q(`UPDATE idem_ledger SET state = ?, status = ?, header = ?, body = ?
-WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`),
-		string(ledger.StateCompleted), resp.Status, string(hdr), body,
+	res, err := s.execTx(ctx, tx, stmtComplete,
+		string(ledger.StateCompleted), resp.Status, hdr, body,
 		id.Caller, id.Operation, id.Key, string(ledger.StateInProgress), owner)
 	if err != nil {
 		return fmt.Errorf("sqlstore: complete: %w", err)
@@ -194,8 +218,7 @@ WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owne
 
 // Release deletes owner's in-progress reservation.
 func (s *Store) Release(ctx context.Context, id ledger.ID, owner string) error {
-	_, err := s.db.ExecContext(ctx, s.q(`DELETE FROM idem_ledger
-WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`),
+	_, err := s.exec(ctx, &s.ws, stmtRelease,
 		id.Caller, id.Operation, id.Key, string(ledger.StateInProgress), owner)
 	if err != nil {
 		return fmt.Errorf("sqlstore: release: %w", err)
@@ -203,52 +226,82 @@ WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owne
 	return nil
 }
 
-// Get reads one row.
+// Get reads one row: one indexed read on the reader pool.
 func (s *Store) Get(ctx context.Context, id ledger.ID) (ledger.Record, bool, error) {
-	return s.get(ctx, s.rdb, id)
+	rows, err := s.query(ctx, s.rs, stmtGet, id.Caller, id.Operation, id.Key)
+	return readRecord(rows, err, id)
 }
 
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-const recordColumns = `caller, operation, idem_key, fingerprint, state, status, header, body,
-lease_owner, lease_expires, created_at, expires_at`
-
-func (s *Store) get(ctx context.Context, q querier, id ledger.ID) (ledger.Record, bool, error) {
-	row := q.QueryRowContext(ctx, s.q(`SELECT `+recordColumns+` FROM idem_ledger
-WHERE caller = ? AND operation = ? AND idem_key = ?`), id.Caller, id.Operation, id.Key)
-	rec, err := scanRecord(row)
-	if errors.Is(err, sql.ErrNoRows) {
+// readRecord reads the row of stmtGet, if any, as id's record. The body is
+// copied once, out of the driver's buffer.
+func readRecord(rows *sql.Rows, err error, id ledger.ID) (ledger.Record, bool, error) {
+	if err != nil {
+		return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
+		}
 		return ledger.Record{}, false, nil
+	}
+	// One value holds every destination, so that Scan's pointers cost one
+	// allocation. Strings, not bytes: the driver hands its text columns
+	// over as strings, which a string destination keeps without a copy.
+	dst := &struct {
+		rec        ledger.Record
+		state, hdr string
+		times      [3]int64
+	}{rec: ledger.Record{ID: id}}
+	rec := &dst.rec
+	err = rows.Scan(&rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
+		&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
+	if err == nil {
+		err = finishRecord(rec, dst.state, dst.hdr, dst.times)
 	}
 	if err != nil {
 		return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
 	}
-	return rec, true, nil
+	return *rec, true, rows.Close()
 }
+
+// finishRecord sets what the columns hold in another form: the state (one
+// of the package's constants when it is one), the times in Unix nanoseconds, and the header.
+func finishRecord(rec *ledger.Record, state, hdr string, times [3]int64) error {
+	switch state {
+	case string(ledger.StateInProgress):
+		rec.State = ledger.StateInProgress
+	case string(ledger.StateCompleted):
+		rec.State = ledger.StateCompleted
+	default:
+		rec.State = ledger.State(state)
+	}
+	rec.LeaseExpires, rec.CreatedAt, rec.ExpiresAt = time.Unix(0, times[0]), time.Unix(0, times[1]), time.Unix(0, times[2])
+	if len(hdr) > 0 {
+		h, err := decodeHeader(hdr)
+		if err != nil {
+			return fmt.Errorf("stored header: %w", err)
+		}
+		rec.Response.Header = h
+	}
+	return nil
+}
+
+const recordColumns = `caller, operation, idem_key, fingerprint, state, status, header, body,
+lease_owner, lease_expires, created_at, expires_at`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanRecord(sc scanner) (ledger.Record, error) {
 	var rec ledger.Record
 	var state, hdr string
-	var lease, created, expires int64
+	var times [3]int64
 	err := sc.Scan(&rec.Caller, &rec.Operation, &rec.Key, &rec.Fingerprint, &state,
-		&rec.Response.Status, &hdr, &rec.Response.Body, &rec.LeaseOwner, &lease, &created, &expires)
+		&rec.Response.Status, &hdr, &rec.Response.Body, &rec.LeaseOwner, &times[0], &times[1], &times[2])
 	if err != nil {
 		return rec, err
 	}
-	rec.State = ledger.State(state)
-	rec.LeaseExpires, rec.CreatedAt, rec.ExpiresAt = time.Unix(0, lease), time.Unix(0, created), time.Unix(0, expires)
-	if hdr != "" {
-		rec.Response.Header = http.Header{}
-		if err := json.Unmarshal([]byte(hdr), &rec.Response.Header); err != nil {
-			return rec, fmt.Errorf("stored header: %w", err)
-		}
-	}
-	return rec, nil
+	return rec, finishRecord(&rec, state, hdr, times)
 }
 
 // Stuck lists in-progress rows whose lease expired before now, oldest first.
