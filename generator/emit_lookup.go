@@ -199,6 +199,9 @@ func (g *gen) emitLookupIntent() jen.Code {
 	}
 	var cases []jen.Code
 	for _, op := range g.lookupOps {
+		if !g.intentNamed(op) {
+			continue
+		}
 		cases = append(cases, jen.Case(jen.Lit(op.ID)).Block(jen.Return(jen.Id("c").Dot(g.lookupNames[op].send).Call(jen.Id("ctx"), jen.Id("key"), jen.Nil()))))
 	}
 	body := []jen.Code{}
@@ -217,6 +220,21 @@ func (g *gen) emitLookupIntent() jen.Code {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("operation"), jen.Id("key")).String()).
 		Params(jen.Qual(rtPath, "LookupResult"), jen.Error()).Block(body...).Line().Line().
 		Var().Id("_").Qual(rtPath, "IntentLooker").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
+}
+
+// intentNamed reports whether op's calls carry the key its lookup finds:
+// a keyed operation's idempotency key, or an unsafe operation's body
+// reference (lookupKeyCall). An unsafe call named by a fresh key would be
+// looked up by that key and reported not found although it executed, so
+// LookupIntent leaves such an operation out (ErrNoLookup: a reconciler
+// hands it to a person); Lookup<Op> stays for a caller who knows the
+// reference.
+func (g *gen) intentNamed(op *ir.Operation) bool {
+	if op.Retry.Safety == ir.Keyed {
+		return true
+	}
+	plan := requestBody(op)
+	return plan != nil && g.lookupKeyCall(op, plan) != nil
 }
 
 // intentMethod is LookupIntent as the API interface lists it; nil when

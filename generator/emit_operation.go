@@ -202,6 +202,9 @@ func (g *gen) requestStatements(op *ir.Operation, accept string, fail func(jen.C
 	body = append(body, g.emitParamCalls(op)...)
 	if plan := requestBody(op); plan != nil {
 		body = append(body, g.emitBodyCall(plan))
+		if key := g.lookupKeyCall(op, plan); key != nil {
+			body = append(body, key)
+		}
 	}
 	return append(body,
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("b").Dot("Build").Call(),

@@ -136,6 +136,7 @@ var createRefundOp = idemrt.Operation{
 func (c *Client) CreateRefund(ctx context.Context, body NewRefund, opts ...idemrt.CallOption) (*Refund, error) {
 	b := wire.NewBuilder(c.server, "POST", "/refunds")
 	b.JSONBody("application/json", body)
+	b.Key(body.Reference)
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createRefundOp, "", err)
