@@ -31,17 +31,17 @@ func (d *differ) body(was, op *ir.Operation) {
 	d.bodyRequired(op, o, n)
 	// Both sides are typed as NEW's body is required, so that a change of
 	// requiredness (reported above) is not also every media type's change.
-	d.media(op, "request body", o.Source, n.Source, o.Content, n.Content, func(m *ir.MediaType) string {
-		return bodyType(m, n.Required)
+	d.media(op, "request body", o.Source, n.Source, o.Content, n.Content, func(t typer, m *ir.MediaType) string {
+		return bodyType(t, m, n.Required)
 	})
 }
 
 // bodyType is the Go type of the body argument for one media type.
-func bodyType(m *ir.MediaType, required bool) string {
+func bodyType(t typer, m *ir.MediaType, required bool) string {
 	if required {
-		return goType(m.Schema)
+		return t.goType(m.Schema)
 	}
-	return optionalType(m.Schema)
+	return t.optionalType(m.Schema)
 }
 
 // bodyRequired reports a request body made required (an old caller may
@@ -58,7 +58,7 @@ func (d *differ) bodyRequired(op *ir.Operation, o, n *ir.RequestBody) {
 		c.Message = fmt.Sprintf("%s's request body is optional now", op.GoName)
 	}
 	m := n.Content[0]
-	if ot, nt := bodyType(m, o.Required), bodyType(m, n.Required); ot != nt {
+	if ot, nt := bodyType(byName, m, o.Required), bodyType(byName, m, n.Required); ot != nt {
 		c.Message += fmt.Sprintf("; the body argument is %s now, was %s", nt, ot)
 	} else if !n.Required {
 		c.Breaking = false
@@ -110,11 +110,11 @@ func (d *differ) responses(was, op *ir.Operation) {
 }
 
 // responseType is the Go type a success response's body decodes into.
-func responseType(m *ir.MediaType) string {
+func responseType(t typer, m *ir.MediaType) string {
 	if m.Binary {
 		return "io.ReadCloser"
 	}
-	return goType(m.Schema)
+	return t.goType(m.Schema)
 }
 
 func ifElse(cond bool, yes, no string) string {
@@ -127,15 +127,15 @@ func ifElse(cond bool, yes, no string) string {
 // media compares the content maps of a request body or a success response
 // (what names which): a media type gone breaks, one added does not, and a
 // schema whose Go type changed breaks.
-func (d *differ) media(op *ir.Operation, what string, wasAt, at ir.Source, olds, news []*ir.MediaType, typ func(*ir.MediaType) string) {
-	byName := map[string]*ir.MediaType{}
+func (d *differ) media(op *ir.Operation, what string, wasAt, at ir.Source, olds, news []*ir.MediaType, typ func(typer, *ir.MediaType) string) {
+	named := map[string]*ir.MediaType{}
 	for _, m := range news {
-		byName[m.Name] = m
+		named[m.Name] = m
 	}
 	kept := map[string]bool{}
 	for _, o := range olds {
 		ptr := jsonpointer.Join(at.Pointer, "content", o.Name)
-		n := byName[o.Name]
+		n := named[o.Name]
 		if n == nil {
 			d.add(Change{Rule: "media-type-removed", Area: AreaSurface, Breaking: true, Operation: op.ID,
 				Pointer: jsonpointer.Join(wasAt.Pointer, "content", o.Name), At: at, Was: wasAt,
@@ -143,9 +143,10 @@ func (d *differ) media(op *ir.Operation, what string, wasAt, at ir.Source, olds,
 			continue
 		}
 		kept[o.Name] = true
-		if ot, nt := typ(o), typ(n); ot != nt {
-			d.add(Change{Rule: "type-changed", Area: AreaSurface, Breaking: true, Operation: op.ID, Pointer: ptr, At: at, Was: wasAt,
-				Message: fmt.Sprintf("%s's %s (%s) changed type: %s now, was %s", op.GoName, what, o.Name, nt, ot)})
+		if ot, nt := typ(byName, o), typ(byName, n); ot != nt {
+			rule, how := retype(typ(byShape, o) == typ(byShape, n), "type-changed")
+			d.add(Change{Rule: rule, Area: AreaSurface, Breaking: true, Operation: op.ID, Pointer: ptr, At: at, Was: wasAt,
+				Message: fmt.Sprintf("%s's %s (%s) %s: %s now, was %s", op.GoName, what, o.Name, how, nt, ot)})
 		}
 	}
 	for _, n := range news {

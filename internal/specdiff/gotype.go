@@ -1,6 +1,7 @@
 package specdiff
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
@@ -13,12 +14,35 @@ import (
 // optional nullable member is idemrt.Nullable); a rule changed there must
 // change here, and TestGoTypesFollowTheGenerator holds them together.
 
-// goType is the Go type of a schema use.
-func goType(s *ir.Schema) string {
-	return goTypeSeen(s, map[*ir.Schema]bool{})
+// typer writes Go types, naming each declaration with name: its Go name
+// (byName), or a key of its shape that ignores the name (byShape), to tell a
+// type changed from the same type renamed.
+type typer struct {
+	name func(d *ir.Schema) string
 }
 
-func goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) string {
+var (
+	byName  = typer{func(d *ir.Schema) string { return d.GoName }}
+	byShape = typer{shapeKey}
+)
+
+// goType is the Go type of a schema use.
+func goType(s *ir.Schema) string { return byName.goType(s) }
+
+// fieldType is the Go type of an object's member.
+func fieldType(p *ir.Property) string { return byName.fieldType(p) }
+
+// paramType is the Go type of a params struct field.
+func paramType(p *ir.Parameter) string { return byName.paramType(p) }
+
+// optionalType is goType behind a pointer unless the type has a nil value.
+func optionalType(s *ir.Schema) string { return byName.optionalType(s) }
+
+func (t typer) goType(s *ir.Schema) string {
+	return t.goTypeSeen(s, map[*ir.Schema]bool{})
+}
+
+func (t typer) goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) string {
 	if s == nil {
 		return "json.RawMessage"
 	}
@@ -29,11 +53,11 @@ func goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) string {
 		case d == nil || seen[d]:
 			return "json.RawMessage"
 		case d.GoName != "":
-			return d.GoName
+			return t.name(d)
 		}
 		seen[d] = true
 		defer delete(seen, d)
-		return goTypeSeen(d, seen)
+		return t.goTypeSeen(d, seen)
 	case ir.KindBool:
 		return "bool"
 	case ir.KindInteger:
@@ -47,15 +71,15 @@ func goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) string {
 		return stringType(s.Format)
 	case ir.KindArray:
 		if nullable(s.Items) && !nilable(s.Items) {
-			return "[]*" + goTypeSeen(s.Items, seen)
+			return "[]*" + t.goTypeSeen(s.Items, seen)
 		}
-		return "[]" + goTypeSeen(s.Items, seen)
+		return "[]" + t.goTypeSeen(s.Items, seen)
 	case ir.KindMap:
-		return "map[string]" + goTypeSeen(s.AdditionalProperties, seen)
+		return "map[string]" + t.goTypeSeen(s.AdditionalProperties, seen)
 	case ir.KindEnum:
 		return enumBase(s.EnumBase)
 	case ir.KindObject:
-		return inlineObject(s, seen)
+		return t.inlineObject(s, seen)
 	}
 	return "json.RawMessage"
 }
@@ -91,10 +115,10 @@ func enumBase(k ir.Kind) string {
 
 // inlineObject writes an anonymous object: a struct of its members, or a
 // map of its extra members.
-func inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) string {
+func (t typer) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) string {
 	if len(s.Properties) == 0 {
 		if s.AdditionalProperties != nil {
-			return "map[string]" + goTypeSeen(s.AdditionalProperties, seen)
+			return "map[string]" + t.goTypeSeen(s.AdditionalProperties, seen)
 		}
 		return "map[string]json.RawMessage"
 	}
@@ -104,46 +128,64 @@ func inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		b.WriteString(p.GoName + " " + fieldTypeSeen(p, seen))
+		b.WriteString(p.GoName + " " + t.fieldTypeSeen(p, seen))
 	}
 	b.WriteString("}")
 	return b.String()
 }
 
-// fieldType is the Go type of an object's member.
-func fieldType(p *ir.Property) string {
-	return fieldTypeSeen(p, map[*ir.Schema]bool{})
+func (t typer) fieldType(p *ir.Property) string {
+	return t.fieldTypeSeen(p, map[*ir.Schema]bool{})
 }
 
-func fieldTypeSeen(p *ir.Property, seen map[*ir.Schema]bool) string {
-	t := goTypeSeen(p.Type, seen)
+func (t typer) fieldTypeSeen(p *ir.Property, seen map[*ir.Schema]bool) string {
+	typ := t.goTypeSeen(p.Type, seen)
 	switch {
 	case !p.Required && nullable(p.Type):
 		// Absent and null differ for an optional nullable member.
-		return "idemrt.Nullable[" + t + "]"
+		return "idemrt.Nullable[" + typ + "]"
 	case !nilable(p.Type) && (!p.Required || nullable(p.Type)):
-		return "*" + t
+		return "*" + typ
 	}
-	return t
+	return typ
 }
 
-// paramType is the Go type of a params struct field.
-func paramType(p *ir.Parameter) string {
+func (t typer) paramType(p *ir.Parameter) string {
 	switch {
 	case p.Type == nil || p.Type.Kind == ir.KindAny:
 		return "any"
 	case !p.Required && p.In != ir.InPath:
-		return optionalType(p.Type)
+		return t.optionalType(p.Type)
 	}
-	return goType(p.Type)
+	return t.goType(p.Type)
 }
 
-// optionalType is goType behind a pointer unless the type has a nil value.
-func optionalType(s *ir.Schema) string {
+func (t typer) optionalType(s *ir.Schema) string {
 	if nilable(s) {
-		return goType(s)
+		return t.goType(s)
 	}
-	return "*" + goType(s)
+	return "*" + t.goType(s)
+}
+
+// shapeKey names a declaration by what a Go caller can tell of it without
+// its name: an enum by its values, a struct by its members' names, a union
+// by its number of variants, anything else by its underlying type.
+func shapeKey(d *ir.Schema) string {
+	var b strings.Builder
+	b.WriteString("<" + declShape(d))
+	switch d.Kind {
+	case ir.KindEnum:
+		for _, v := range d.Enum {
+			b.WriteString(" " + v.Value)
+		}
+	case ir.KindObject:
+		for _, p := range d.Properties {
+			b.WriteString(" " + p.Name)
+		}
+	case ir.KindUnion:
+		fmt.Fprintf(&b, " %d", len(d.Variants))
+	}
+	return b.String() + ">"
 }
 
 // nilable reports whether the Go type of s already has a nil value.
@@ -176,4 +218,15 @@ func nullable(s *ir.Schema) bool {
 		}
 	}
 	return false
+}
+
+// retype names a change of Go type: "type-renamed" when the two types
+// differ only in the names of declarations of the same shape (idemgen names
+// an inline type after where it is used, so a document that grows can
+// rename one), else changed, the caller's rule.
+func retype(sameShape bool, changed string) (rule, how string) {
+	if sameShape {
+		return "type-renamed", "has the same type under another name"
+	}
+	return changed, "changed type"
 }

@@ -94,7 +94,9 @@ func (d *differ) param(op *ir.Operation, o, p *ir.Parameter) {
 	same := *o
 	same.Required = p.Required
 	if ot, nt := paramType(&same), paramType(p); ot != nt {
-		c.Message = fmt.Sprintf("%s changed type: the field %s.%s is %s now, was %s", what, paramsName(op), p.GoName, nt, ot)
+		var how string
+		c.Rule, how = retype(byShape.paramType(&same) == byShape.paramType(p), "param-type")
+		c.Message = fmt.Sprintf("%s %s: the field %s.%s is %s now, was %s", what, how, paramsName(op), p.GoName, nt, ot)
 		d.add(c)
 	}
 	if o.Required != p.Required {

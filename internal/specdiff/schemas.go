@@ -46,7 +46,7 @@ func declShape(s *ir.Schema) string {
 	case ir.KindUnion:
 		return "union"
 	}
-	return goTypeSeen(s, map[*ir.Schema]bool{s: true})
+	return byName.goTypeSeen(s, map[*ir.Schema]bool{s: true})
 }
 
 // schema compares one named type present in both versions.
@@ -121,7 +121,9 @@ func (d *differ) member(n *ir.Schema, was, p *ir.Property, request bool) {
 	same := *was
 	same.Required = p.Required
 	if ot, nt := fieldType(&same), fieldType(p); ot != nt {
-		c.Message = fmt.Sprintf("%s changed type: %s now, was %s", name, nt, ot)
+		var how string
+		c.Rule, how = retype(byShape.fieldType(&same) == byShape.fieldType(p), "type-changed")
+		c.Message = fmt.Sprintf("%s %s: %s now, was %s", name, how, nt, ot)
 		d.add(c)
 	}
 	if was.Required != p.Required {

@@ -88,7 +88,7 @@ var diffCases = map[string][]string{
 	"member-optional":        {"member-optional"},
 	"enum-value-removed":     {"!enum-value-removed"},
 	"enum-value-added":       {"enum-value-added"},
-	"type-removed":           {"!type-removed", "!type-changed createOrder", "!type-changed replaceOrder", "type-added"},
+	"type-removed":           {"!type-removed", "!type-renamed createOrder", "!type-renamed replaceOrder", "type-added"},
 	"type-shape":             {"!type-changed"},
 	"variant-removed":        {"!variant-removed"},
 	"variant-added":          {"variant-added", "type-added"},
