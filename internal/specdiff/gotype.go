@@ -12,7 +12,9 @@ import (
 // caller the same type. They follow the generator's rules (int32 stays
 // int32, date-time is time.Time, an optional scalar is a pointer, an
 // optional nullable member is idemrt.Nullable); a rule changed there must
-// change here, and TestGoTypesFollowTheGenerator holds them together.
+// change here, and TestGoTypesFollowTheGenerator holds them together. Not
+// modelled: the pointer the generator adds to break a recursive type, and
+// multipart file parts.
 
 // typer writes Go types, naming each declaration with name: its Go name
 // (byName), or a key of its shape that ignores the name (byShape), to tell a
