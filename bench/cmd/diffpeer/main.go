@@ -1,8 +1,10 @@
 // Command diffpeer compares `idemgen diff` with oasdiff (the anchor for
 // breaking-change detection) on the real pairs of internal/specpairs and
-// prints Markdown tables: what each reports as breaking, on how many
-// operations, which of idemgen's retry-contract findings oasdiff sees, and
-// what each costs (wall time and peak RSS of the command). From bench/:
+// prints Markdown tables: what each reports as breaking, how many
+// operations its breaking findings name (idemgen names a type's change once,
+// at the type, and no operation; oasdiff names every operation reaching
+// it), and what each costs (wall time and peak RSS of the command). From
+// bench/:
 //
 //	go run ./cmd/diffpeer                      # the petstore pair (seconds)
 //	go run ./cmd/diffpeer -pairs all           # with both Stripe pairs (oasdiff: minutes, about 4 GB)

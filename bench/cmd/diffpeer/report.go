@@ -61,7 +61,7 @@ func (r result) oasdiffSummary() summary {
 // markdown renders the comparison tables.
 func markdown(rows []result) string {
 	var b strings.Builder
-	b.WriteString("| pair | tool | breaking findings | of them retry contract | warnings | operations flagged | flagged by this tool only | wall | peak RSS |\n")
+	b.WriteString("| pair | tool | breaking findings | of them retry contract | warnings | operations named in one | of them named by this tool only | wall | peak RSS |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		i, o := r.idemgenSummary(), r.oasdiffSummary()
