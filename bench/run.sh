@@ -9,6 +9,7 @@
 #   bench/run.sh overload        # a shedding server under 1,000 clients at 10x its capacity
 #   bench/run.sh servers         # the generated servers: idemgen's, ogen's, oapi-codegen's
 #   OLD_REV=54771f5 bench/run.sh gencompare   # idemgen now, at OLD_REV and at GOGC=100, and the floors
+#   bench/run.sh diff            # idemgen diff against oasdiff on real pairs (DIFF_PAIRS; all: minutes, ~4 GB)
 #
 # Knobs (environment): GEN_RUNS (generation runs per cell, median kept; 3),
 # GEN_SPECS (space-separated spec paths; the real-world specs by default),
@@ -33,6 +34,7 @@ BIN=$BENCH/.bin
 OUT=$BENCH/out
 OAPI_CODEGEN=github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
 OGEN=github.com/ogen-go/ogen/cmd/ogen@v1.24.0
+OASDIFF=github.com/oasdiff/oasdiff@v1.39.0
 BENCHSTAT=golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
 GEN_RUNS=${GEN_RUNS:-3}
@@ -233,6 +235,14 @@ table_servers() {
   } > "$OUT/servers.md"
 }
 
+# table_diff compares idemgen diff with oasdiff, installed pinned into
+# bench/.bin outside the workspace, on the real pairs of bench/cmd/diffpeer.
+table_diff() {
+  log "diff against oasdiff (pairs: ${DIFF_PAIRS:-all})"
+  [ -x "$BIN/oasdiff" ] || GOWORK=off GOBIN=$BIN go install "$OASDIFF"
+  (cd "$BENCH" && go run ./cmd/diffpeer -oasdiff "$BIN/oasdiff" -shared "$SPECS_DIR" -pairs "${DIFF_PAIRS:-all}") > "$OUT/diff.md"
+}
+
 table_amp() {
   log "amplification"
   "$BIN/amplify" > "$OUT/amplification.md"
@@ -252,7 +262,8 @@ install_tools
       overload) table_overload; echo; cat "$OUT/overload.md" ;;
       servers) table_servers; echo; cat "$OUT/servers.md" ;;
       gencompare) table_gencompare; echo; cat "$OUT/gencompare.md" ;;
-      *) echo "unknown table $t (want gen, gencompare, overhead, large, amp, overload or servers)" >&2; exit 2 ;;
+      diff) table_diff; echo; cat "$OUT/diff.md" ;;
+      *) echo "unknown table $t (want gen, gencompare, overhead, large, amp, overload, servers or diff)" >&2; exit 2 ;;
     esac
   done
 } > "$OUT/results.md"

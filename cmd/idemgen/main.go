@@ -7,6 +7,7 @@
 //	idemgen generate SPEC --package NAME --out DIR [--config FILE] [--check]
 //	idemgen lint SPEC... [--format text|json] [--strict]
 //	idemgen annotate SPEC... [-w]
+//	idemgen diff OLD NEW [--format text|json|github] [--all]
 //	idemgen ledger --dsn DSN [--key KEY [--operation OP] [--caller C] [--show-body]] [--format text|json]
 //	idemgen version
 //
@@ -115,6 +116,6 @@ Exit status: 0 ok, 1 spec problems (or drift under generate --check), 2 usage er
 		},
 	}
 	root.SetVersionTemplate("idemgen {{.Version}}\n")
-	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newMockCmd(), newLedgerCmd(tc), newJournalCmd(tc), newVersionCmd())
+	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newMockCmd(), newLedgerCmd(tc), newJournalCmd(tc), newDiffCmd(tc), newVersionCmd())
 	return root
 }
