@@ -199,7 +199,7 @@ func (g *gen) exampleBody(p *bodyPlan) (jen.Code, bool) {
 		if !ok {
 			return nil, false
 		}
-		switch s.Ref.Kind {
+		switch s.Ref.Deref().Kind {
 		case ir.KindObject, ir.KindUnion, ir.KindArray, ir.KindMap:
 			return jen.Qual(g.cfg.Module, name).Values(), true
 		}

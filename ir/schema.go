@@ -124,6 +124,12 @@ type Schema struct {
 	Variants      []*Schema
 	Discriminator *Discriminator
 
+	// Inline is set on a declaration the parser made and named for schemas
+	// written inline (and on the aliases it made for their other uses);
+	// a component schema's declaration keeps the document's name and leaves
+	// it false.
+	Inline bool
+
 	Source Source
 }
 

@@ -54,6 +54,7 @@ const (
 	rulePaginationField    = "pagination-field"
 	rulePaginationPlace    = "pagination-placement"
 	rulePaginationInferred = "pagination-inferred"
+	ruleNumberedName       = "numbered-name"
 	// The overlay rules are internal/overlay's RuleTarget and RuleAction.
 	ruleOverlay       = "overlay"
 	ruleOverlayTarget = "overlay-target"

@@ -86,11 +86,13 @@ func (h nameHint) candidates(limit int) []string {
 	return out
 }
 
-// inlineDecl is a declaration made for an inline schema: every use site
-// that has its shape, and its structural hash.
+// inlineDecl is a declaration made for an inline schema and every use site
+// that has its shape: where each is (uses) and the KindRef that stands
+// there (refs, in the same order), which an alias may take over.
 type inlineDecl struct {
 	decl *ir.Schema
 	uses []nameHint
+	refs []*ir.Schema
 }
 
 // inlines deduplicates inline declarations by shape and names them once
@@ -107,15 +109,16 @@ func newInlines() *inlines {
 }
 
 // intern returns the declaration already made for a schema of s's shape,
-// recording h as one more use of it, or registers s as a new declaration
-// (reported by fresh).
-func (in *inlines) intern(s *ir.Schema, h nameHint) (decl *ir.Schema, fresh bool) {
+// recording h and its KindRef use as one more use of it, or registers s as
+// a new declaration (reported by fresh). The caller points use at the
+// declaration returned.
+func (in *inlines) intern(s *ir.Schema, h nameHint, use *ir.Schema) (decl *ir.Schema, fresh bool) {
 	key := in.hash(s)
 	if d := in.byHash[key]; d != nil {
-		d.uses = append(d.uses, h)
+		d.uses, d.refs = append(d.uses, h), append(d.refs, use)
 		return d.decl, false
 	}
-	d := &inlineDecl{decl: s, uses: []nameHint{h}}
+	d := &inlineDecl{decl: s, uses: []nameHint{h}, refs: []*ir.Schema{use}}
 	in.byHash[key], in.bySch[s], in.hashes[s] = d, d, key
 	in.order = append(in.order, d)
 	return s, true
@@ -194,8 +197,10 @@ func flags(fs ...bool) string {
 // declarations choose in the order of their best candidate (then of their
 // first use's full path), so a name moves only when a better claim to it
 // appears, not when operations are added elsewhere. A declaration with no
-// free candidate takes its first one with a number.
-func (in *inlines) name(taken *namer) {
+// free candidate takes its first one with a number. Then the uses a shared
+// declaration is not named after get aliases (aliases), which name returns;
+// report hears of every name with a number the document could not avoid.
+func (in *inlines) name(taken *namer, report numberedReport) []*ir.Schema {
 	type pick struct {
 		d     *inlineDecl
 		cands []string
@@ -215,9 +220,17 @@ func (in *inlines) name(taken *namer) {
 		return a.full < b.full
 	})
 	for _, p := range picks {
-		p.d.decl.GoName = takeFirst(taken, p.cands)
-		p.d.decl.Name = p.d.decl.GoName
+		name, numbered := takeFirst(taken, p.cands)
+		p.d.decl.GoName, p.d.decl.Name = name, name
+		if numbered || variantNumber.MatchString(name) {
+			report(p.d.decl.Source, name, p.full)
+		}
 	}
+	var aliases []*ir.Schema
+	for _, p := range picks {
+		aliases = append(aliases, in.aliases(p.d, taken, report)...)
+	}
+	return aliases
 }
 
 // lessName orders names shortest first, then alphabetically.
@@ -241,7 +254,7 @@ func inlineCandidates(s *ir.Schema, uses []nameHint) []string {
 			all = append(all, c)
 		}
 	}
-	for _, c := range contentNames(s, uses) {
+	for _, c := range append(contentNames(s, uses), shapeName(s, uses), membersName(s, uses)) {
 		add(c)
 	}
 	lists := make([][]string, 0, len(uses))
@@ -278,12 +291,19 @@ func contentNames(s *ir.Schema, uses []nameHint) []string {
 	}
 	var out []string
 	for _, h := range uses {
-		if n := len(h.segs); n > 1 {
-			out = append(out, s.Enum[0].GoName+h.segs[n-1])
+		if len(h.segs) > 1 {
+			out = append(out, contentName(s, useKey(h)))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return lessName(out[i], out[j]) })
 	return out
+}
+
+// contentName is a one-value enum's name at a member: the value, then the
+// member's name without the number an untitled union variant has
+// ("NowEndDate" for "now" in EndDate's second variant).
+func contentName(s *ir.Schema, member string) string {
+	return s.Enum[0].GoName + variantSuffix.ReplaceAllString(member, "")
 }
 
 // unionSuffixLen is the room a union's name leaves for its constructors'
@@ -305,15 +325,15 @@ func constSuffixLen(s *ir.Schema) int {
 }
 
 // takeFirst claims the first free candidate, or the first with the
-// smallest number that makes it free.
-func takeFirst(taken *namer, cands []string) string {
+// smallest number that makes it free (numbered).
+func takeFirst(taken *namer, cands []string) (name string, numbered bool) {
 	for _, c := range cands {
 		if !taken.used[c] {
 			taken.used[c] = true
-			return c
+			return c, false
 		}
 	}
-	return taken.unique(cands[0])
+	return taken.unique(cands[0]), true
 }
 
 // truncateIdent cuts an identifier to at most n bytes.

@@ -113,7 +113,7 @@ func (sb *schemaBuilder) finish() []*ir.Schema {
 			taken.used[d.GoName] = true
 		}
 	}
-	sb.inl.name(taken)
+	sb.decls = append(sb.decls, sb.inl.name(taken, sb.reportNumbered)...)
 	for _, d := range sb.decls {
 		sb.breakAliasCycle(d)
 	}
@@ -164,12 +164,14 @@ func (sb *schemaBuilder) useHint(sr *openapi3.SchemaRef, at loc, hint nameHint) 
 		return s
 	}
 	s.Name = hint.String()
-	decl, fresh := sb.inl.intern(s, hint)
+	use := &ir.Schema{Kind: ir.KindRef, Nullable: s.Nullable, Source: s.Source}
+	decl, fresh := sb.inl.intern(s, hint, use)
 	if fresh {
-		s.GoName = sb.tmpNames.unique(goNameOf(s.Name))
+		s.GoName, s.Inline = sb.tmpNames.unique(goNameOf(s.Name)), true
 		sb.decls = append(sb.decls, s)
 	}
-	return &ir.Schema{Kind: ir.KindRef, Ref: decl, Nullable: s.Nullable, Source: s.Source}
+	use.Ref = decl
+	return use
 }
 
 // needsName reports whether a converted inline schema needs a named Go type.

@@ -87,12 +87,14 @@ func (sb *schemaBuilder) allOfUnion(s *ir.Schema, v *openapi3.Schema, at loc, hi
 		m.addOwn(v, at)
 		decl := m.object(&ir.Schema{Source: sb.b.l.sink.source(vat)})
 		decl.Name = name.String()
-		decl, fresh := sb.inl.intern(decl, name)
+		use := &ir.Schema{Kind: ir.KindRef, Source: decl.Source}
+		decl, fresh := sb.inl.intern(decl, name, use)
 		if fresh {
-			decl.GoName = sb.tmpNames.unique(goNameOf(decl.Name))
+			decl.GoName, decl.Inline = sb.tmpNames.unique(goNameOf(decl.Name)), true
 			sb.decls = append(sb.decls, decl)
 		}
-		s.Variants = append(s.Variants, &ir.Schema{Kind: ir.KindRef, Ref: decl, Source: decl.Source})
+		use.Ref = decl
+		s.Variants = append(s.Variants, use)
 		if orig != nil {
 			merged[orig.Ref] = decl
 			originals = append(originals, orig)
