@@ -8,6 +8,7 @@
 #   bench/apisguru.sh                      # every document under 4 MB (hours on 2 cores)
 #   N=300 SEED=7 bench/apisguru.sh         # a seeded sample of 300
 #   N=150 SEED=1 PEERS=1 bench/apisguru.sh # and the peers on the same 150
+#   LIST=bench/out/apisguru-docs.txt PEERS=1 bench/apisguru.sh  # the peers only, on the listed documents
 #
 # idemgen's figure comes from internal/apisguru's TestAPIsGuruSample (the test
 # CI runs on 150 documents), with --skip-unsupported. The peers run as bench/run.sh
@@ -33,15 +34,19 @@ if [ ! -d "$IDEMGEN_APISGURU" ]; then
   exit 1
 fi
 mkdir -p "$OUT"
-list=$OUT/apisguru-docs.txt
 log() { echo "== $*" >&2; }
 
-log "idemgen (N=$N SEED=$SEED MAX=$MAX)"
-(cd "$ROOT/internal/apisguru" && go test -count=1 -run 'TestAPIsGuruSample$' -v -timeout 0 . -args \
-  -apisguru.n="$N" -apisguru.seed="$SEED" -apisguru.max="$MAX" -apisguru.batch="$BATCH" -apisguru.list="$list") \
-  > "$OUT/apisguru-idemgen.log" 2>&1 || true
-summary=$(grep -o 'apisguru: .*' "$OUT/apisguru-idemgen.log" | tail -1)
-echo "idemgen $(git -C "$ROOT" rev-parse --short HEAD): ${summary#apisguru: }" | tee "$OUT/apisguru.txt"
+if [ -n "${LIST:-}" ]; then
+  list=$(realpath "$LIST")
+else
+  list=$OUT/apisguru-docs.txt
+  log "idemgen (N=$N SEED=$SEED MAX=$MAX)"
+  (cd "$ROOT/internal/apisguru" && go test -count=1 -run 'TestAPIsGuruSample$' -v -timeout 0 . -args \
+    -apisguru.n="$N" -apisguru.seed="$SEED" -apisguru.max="$MAX" -apisguru.batch="$BATCH" -apisguru.list="$list") \
+    > "$OUT/apisguru-idemgen.log" 2>&1 || true
+  summary=$(grep -o 'apisguru: .*' "$OUT/apisguru-idemgen.log" | tail -1)
+  echo "idemgen $(git -C "$ROOT" rev-parse --short HEAD): ${summary#apisguru: }" | tee "$OUT/apisguru.txt"
+fi
 
 [ "${PEERS:-0}" = 1 ] || exit 0
 
@@ -67,7 +72,7 @@ peer() {
     if [ ${#pkgs[@]} -ge "$BATCH" ]; then vet_batch; fi
   done < "$list"
   vet_batch
-  echo "$name: $i documents: $gen generated, $vetted vetted ($failed rejected by go vet), $refused refused" | tee -a "$OUT/apisguru.txt"
+  echo "$name: $i documents: $gen generated, $vetted vetted ($failed rejected by go vet), $refused refused" | tee -a "$OUT/apisguru-peers.txt"
   rm -rf "$work"
 }
 
