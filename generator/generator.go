@@ -79,8 +79,10 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 		return nil, ir.Diagnostics{{Rule: "package-name", File: api.Source.File,
 			Message: fmt.Sprintf("package name %q is not a valid Go identifier for a library package", cfg.Package)}}
 	}
+	api, diags := withoutUnusableSchemes(api)
 	g := newGen(api, cfg)
-	ops, diags := g.supportedOps()
+	ops, opDiags := g.supportedOps()
+	diags = append(diags, opDiags...)
 	if err := diags.Errors(); err != nil && !cfg.SkipUnsupported {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // SkipUnsupported. `idemgen lint` reports these beside the parser's findings,
 // so that lint and generate reject the same documents.
 func Check(api *ir.API) ir.Diagnostics {
-	var diags ir.Diagnostics
+	api, diags := withoutUnusableSchemes(api)
 	for _, op := range api.Operations {
 		diags = append(diags, opProblems(op)...)
 	}
@@ -64,6 +64,7 @@ func opProblems(op *ir.Operation) ir.Diagnostics {
 			bad(op.Source, "path-param-missing", "the path %s names {%s} but no path parameter declares it", op.Path, name)
 		}
 	}
+	out = append(out, op.Unsupported...)
 	// Report in document order, as the parser does.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out

@@ -113,7 +113,13 @@ type Operation struct {
 	// path item (Stripe's files.stripe.com for uploads); nil when the
 	// document's servers apply.
 	Servers []Server
-	Source  Source
+	// Unsupported holds what the parser found that no client could send
+	// (a header or cookie parameter, or a response header, whose name is
+	// not an HTTP token), one located error each; the element is left out
+	// of Params or Responses. The generator refuses the document over
+	// them, or skips the operation under SkipUnsupported.
+	Unsupported Diagnostics
+	Source      Source
 }
 
 // ParamLocation is where a parameter travels.
@@ -287,6 +293,12 @@ type SecurityScheme struct {
 	// ClientCredentials is the OAuth2 client credentials flow of an
 	// "oauth2" scheme (flows.clientCredentials), nil when it has none.
 	ClientCredentials *OAuthFlow
+	// Unsupported holds what makes the scheme unusable (an apiKey header
+	// or cookie name that is not an HTTP token), one located error each.
+	// The generator refuses the document over it or, under
+	// SkipUnsupported, drops the scheme: an operation keeps its other
+	// alternatives, and one left with none is skipped.
+	Unsupported Diagnostics
 }
 
 // PathTemplateNames returns the {names} of a path template in order

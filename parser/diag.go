@@ -97,11 +97,16 @@ func (s *diagSink) warnf(l loc, op, rule, format string, args ...any) {
 }
 
 func (s *diagSink) add(sev ir.Severity, l loc, op, rule, msg string) {
+	s.list = append(s.list, s.make(sev, l, op, rule, msg))
+}
+
+// make builds a located diagnostic without reporting it.
+func (s *diagSink) make(sev ir.Severity, l loc, op, rule, msg string) ir.Diagnostic {
 	src := s.source(l)
-	s.list = append(s.list, ir.Diagnostic{
+	return ir.Diagnostic{
 		Severity: sev, Rule: rule, File: src.File, Line: src.Line, Column: src.Column,
 		Pointer: l.pointer, Operation: op, Message: msg,
-	})
+	}
 }
 
 // source turns a location into an ir.Source, reading line and column from the

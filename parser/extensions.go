@@ -296,11 +296,22 @@ func isToken(s string) bool {
 // fail unsent; and a CR/LF in one would smuggle a second header to a
 // transport that did not check.
 func checkToken(sink *diagSink, at loc, op, rule, what, name string) bool {
-	if isToken(name) {
-		return true
+	d, ok := tokenProblem(sink, at, op, rule, what, name)
+	if !ok {
+		sink.list = append(sink.list, d)
 	}
-	sink.errorf(at, op, rule, "%s %q is not an HTTP token (RFC 9110: one or more ASCII letters, digits or !#$%%&'*+-.^_`|~); no request could carry it", what, name)
-	return false
+	return ok
+}
+
+// tokenProblem is checkToken's finding without reporting it: the caller
+// stores it on the element it makes unusable (ir.Operation.Unsupported,
+// ir.SecurityScheme.Unsupported), so that the generator refuses the
+// document or, under SkipUnsupported, skips only what the name touches.
+func tokenProblem(sink *diagSink, at loc, op, rule, what, name string) (ir.Diagnostic, bool) {
+	if isToken(name) {
+		return ir.Diagnostic{}, true
+	}
+	return sink.make(ir.SeverityError, at, op, rule, fmt.Sprintf("%s %q is not an HTTP token (RFC 9110: one or more ASCII letters, digits or !#$%%&'*+-.^_`|~); no request could carry it", what, name)), false
 }
 
 func contains(list []string, s string) bool {

@@ -140,7 +140,8 @@ func (b *builder) headers(hs openapi3.Headers, at loc, op *ir.Operation) []*ir.H
 			continue
 		}
 		hat := b.follow(at.at("headers", name))
-		if !checkToken(b.l.sink, at.at("headers", name), op.ID, ruleHeaderName, "response header name", name) {
+		if d, ok := tokenProblem(b.l.sink, at.at("headers", name), op.ID, ruleHeaderName, "response header name", name); !ok {
+			op.Unsupported = append(op.Unsupported, d)
 			continue
 		}
 		out = append(out, &ir.Header{
@@ -205,12 +206,15 @@ func (b *builder) securitySchemes() []*ir.SecurityScheme {
 			continue
 		}
 		s := sr.Value
+		var unsupported ir.Diagnostics
 		if s.Type == "apiKey" && (s.In == "header" || s.In == "cookie") {
-			// Kept when refused: operations name it, and the error
-			// already stops generation.
-			checkToken(b.l.sink, b.follow(at.at(name)).at("name"), "", ruleHeaderName, "apiKey "+s.In+" name", s.Name)
+			// Kept when unusable: operations name it, and the generator
+			// refuses it or drops it with the alternatives naming it.
+			if d, ok := tokenProblem(b.l.sink, b.follow(at.at(name)).at("name"), "", ruleHeaderName, "apiKey "+s.In+" name", s.Name); !ok {
+				unsupported = append(unsupported, d)
+			}
 		}
-		out = append(out, &ir.SecurityScheme{
+		out = append(out, &ir.SecurityScheme{Unsupported: unsupported,
 			Name: name, GoName: names.unique(GoName(name)), Type: s.Type, Scheme: strings.ToLower(s.Scheme),
 			BearerFormat: s.BearerFormat, In: ir.ParamLocation(s.In), ParamName: s.Name,
 			Description: s.Description, Source: b.l.sink.source(b.follow(at.at(name))),

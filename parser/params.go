@@ -92,9 +92,11 @@ func (b *builder) params(r *rawOp, op *ir.Operation, refs []*paramRef) []*ir.Par
 			b.l.sink.warnf(pr.at, op.ID, ruleUnsupportedParam, "parameter %q in %q is not an OpenAPI 3 location; ignored", pr.p.Name, pr.p.In)
 			continue
 		}
-		if (pr.p.In == "header" || pr.p.In == "cookie") &&
-			!checkToken(b.l.sink, pr.at.at("name"), op.ID, ruleHeaderName, pr.p.In+" parameter name", pr.p.Name) {
-			continue
+		if pr.p.In == "header" || pr.p.In == "cookie" {
+			if d, ok := tokenProblem(b.l.sink, pr.at.at("name"), op.ID, ruleHeaderName, pr.p.In+" parameter name", pr.p.Name); !ok {
+				op.Unsupported = append(op.Unsupported, d)
+				continue
+			}
 		}
 		if pr.p.In == "header" && ignoredHeaders[strings.ToLower(pr.p.Name)] {
 			b.l.sink.warnf(pr.at, op.ID, ruleUnsupportedParam, "header parameter %q is ignored, as OpenAPI says (the client sets it itself)", pr.p.Name)
