@@ -46,7 +46,7 @@ func (g *gen) emitAPI(ops []*ir.Operation) jen.Code {
 
 // clientMethods lists the exported methods of *Client: each operation's
 // main method, its <Op>Stream and <Op>Download forms, its Wait and Lookup
-// methods, its iterators, LookupIntent and WithServerURL. It follows the emitters' own choices (mainShape, the
+// methods, its iterators, LookupIntent, ResendIntent and WithServerURL. It follows the emitters' own choices (mainShape, the
 // names reserved in opIdents, planPager), so a method is listed exactly
 // when it is emitted.
 func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
@@ -74,6 +74,7 @@ func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
 		}
 	}
 	out = append(out, g.intentMethod()...)
+	out = append(out, resendMethod(ops)...)
 	if len(g.serverURLs) > 0 {
 		add("WithServerURL", []jen.Code{jen.List(jen.Id("declared"), jen.Id("serverURL")).String()},
 			jen.Params(jen.Op("*").Id("Client"), jen.Error()))

@@ -60,6 +60,17 @@ func (g *gen) journalFile(ops []*ir.Operation) *jen.File {
 	return f
 }
 
+// resendMethod is ResendIntent as the API interface lists it; nil when
+// the client has none.
+func resendMethod(ops []*ir.Operation) []clientMethod {
+	if len(journalOps(ops)) == 0 {
+		return nil
+	}
+	return []clientMethod{{name: journalMethod,
+		params:  []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("e").Op("*").Qual(rtPath, "JournalEntry")},
+		results: []jen.Code{jen.Params(jen.Op("*").Qual("net/http", "Response"), jen.Error())}}}
+}
+
 // durationCode writes d in its largest whole unit: 48 * time.Hour,
 // 90 * time.Minute, 1500 * time.Millisecond.
 func durationCode(d time.Duration) jen.Code {

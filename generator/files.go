@@ -16,7 +16,10 @@ type opGroup struct {
 
 // reservedFiles are the file stems the generator writes for itself; a tag
 // that maps to one of them gets an "_ops" suffix.
-var reservedFiles = map[string]bool{"client": true, "models": true, "doc": true, "server": true, "webhook_receiver": true}
+// (A document tagged "API", as fire.com's and Postman's are, would
+// otherwise replace the interface file with its operations.)
+var reservedFiles = map[string]bool{"client": true, "models": true, "api": true, "journal": true, "doc": true,
+	"server": true, "webhook_receiver": true}
 
 // groupByFile splits operations into files: one per tag (snake_case of the
 // first tag), untagged ones in operations_gen.go. Tags that map to the same

@@ -8,6 +8,7 @@
 package generator
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"runtime"
@@ -154,6 +155,11 @@ func (g *gen) render(ops []*ir.Operation) ([]File, error) {
 		files = append(files, mod...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	for i := 1; i < len(files); i++ {
+		if files[i].Name == files[i-1].Name {
+			return nil, g.bug(files[i].Name, errors.New("two generated files have this name"))
+		}
+	}
 	return files, nil
 }
 

@@ -224,7 +224,8 @@ func TestInvalidPackageName(t *testing.T) {
 func TestFileStem(t *testing.T) {
 	for in, want := range map[string]string{
 		"": "operations", "orders": "orders", "Pet Store": "pet_store", "userAccounts": "user_accounts",
-		"client": "client_ops", "models": "models_ops", "server": "server_ops", "_internal": "internal", "!!!": "tag", "API v2": "api_v2",
+		"client": "client_ops", "models": "models_ops", "server": "server_ops", "API": "api_ops", "Journal": "journal_ops",
+		"Webhook receiver": "webhook_receiver_ops", "_internal": "internal", "!!!": "tag", "API v2": "api_v2",
 		"Übersicht": "bersicht",
 		// A tag of any length gives a file name the file system accepts.
 		strings.Repeat("a", 300):   strings.Repeat("a", maxFileStem),
@@ -234,6 +235,34 @@ func TestFileStem(t *testing.T) {
 		if got := fileStem(in); got != want {
 			t.Errorf("fileStem(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestTagsNamedLikeGeneratedFiles: operations tagged like the files the
+// generator writes for itself (fire.com's and Postman's "API") keep a file
+// of their own, and the package type-checks.
+func TestTagsNamedLikeGeneratedFiles(t *testing.T) {
+	api := fixture()
+	tags := []string{"API", "Journal", "Client", "Models", "Server", "doc", "Webhook Receiver"}
+	for i, op := range api.Operations {
+		op.Tag = tags[i%len(tags)]
+	}
+	out, err := Generate(api, Config{Package: "orders", Server: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range out.Files {
+		if seen[f.Name] {
+			t.Errorf("two files named %s", f.Name)
+		}
+		seen[f.Name] = true
+	}
+	if !seen["api_ops_gen.go"] || !seen["api_gen.go"] {
+		t.Errorf("files %v: want api_gen.go and api_ops_gen.go", seen)
+	}
+	if err := typeCheckFiles(t, out.Files); err != nil {
+		t.Fatal(err)
 	}
 }
 

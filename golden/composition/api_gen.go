@@ -5,6 +5,7 @@ package composition
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -17,6 +18,7 @@ type API interface {
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	PostEvent(ctx context.Context, body Event, params PostEventParams, opts ...idemrt.CallOption) (*EventReceipt, error)
 	PutShape(ctx context.Context, body Shape, opts ...idemrt.CallOption) error
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

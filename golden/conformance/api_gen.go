@@ -5,6 +5,7 @@ package conformance
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -15,6 +16,7 @@ type API interface {
 	GetStyles(ctx context.Context, params GetStylesParams, opts ...idemrt.CallOption) (*Metadata, error)
 	ListAppItems(ctx context.Context, opts ...idemrt.CallOption) ([]Metadata, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 	Search(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) (*Metadata, error)
 	Upload(ctx context.Context, body UploadRequest, opts ...idemrt.CallOption) error
 }

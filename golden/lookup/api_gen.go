@@ -5,6 +5,7 @@ package lookup
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -18,6 +19,7 @@ type API interface {
 	LookupCreatePayment(ctx context.Context, key string, opts ...idemrt.CallOption) (*Payment, bool, error)
 	LookupCreateRefund(ctx context.Context, key string, opts ...idemrt.CallOption) (*Refund, bool, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

@@ -6,6 +6,7 @@ import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"io"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -20,6 +21,7 @@ type API interface {
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	PutBlob(ctx context.Context, body io.Reader, params PutBlobParams, opts ...idemrt.CallOption) error
 	RenderReport(ctx context.Context, params RenderReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 	ShareReport(ctx context.Context, params ShareReportParams, opts ...idemrt.CallOption) (*ShareReportResult, error)
 	StartLogin(ctx context.Context, opts ...idemrt.CallOption) (*StartLoginResult, error)
 	SubmitSearch(ctx context.Context, body SearchForm, opts ...idemrt.CallOption) error

@@ -5,6 +5,7 @@ package multifile
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -15,6 +16,7 @@ type API interface {
 	GetWidget(ctx context.Context, params GetWidgetParams, opts ...idemrt.CallOption) (*Widget, error)
 	ListWidgets(ctx context.Context, opts ...idemrt.CallOption) (*WidgetList, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

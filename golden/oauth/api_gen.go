@@ -5,6 +5,7 @@ package oauth
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -14,6 +15,7 @@ type API interface {
 	GetHealth(ctx context.Context, opts ...idemrt.CallOption) error
 	GetTransfer(ctx context.Context, params GetTransferParams, opts ...idemrt.CallOption) (*Transfer, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

@@ -5,6 +5,7 @@ package openapi31
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -14,6 +15,7 @@ type API interface {
 	ListNotes(ctx context.Context, params ListNotesParams, opts ...idemrt.CallOption) ([]Note, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	PatchNote(ctx context.Context, body NewNote, params PatchNoteParams, opts ...idemrt.CallOption) (*Note, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

@@ -6,6 +6,7 @@ import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"iter"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -22,6 +23,7 @@ type API interface {
 	ListOrdersIter(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) iter.Seq2[Order, error]
 	ListOrdersPages(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) iter.Seq2[*OrderList, error]
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 	SendReceipt(ctx context.Context, params SendReceiptParams, opts ...idemrt.CallOption) error
 	UpdateOrder(ctx context.Context, body OrderUpdate, params UpdateOrderParams, opts ...idemrt.CallOption) (*UpdateOrderResult, error)
 }

@@ -5,6 +5,7 @@ package petstore
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -14,6 +15,7 @@ type API interface {
 	DeletePet(ctx context.Context, params DeletePetParams, opts ...idemrt.CallOption) error
 	ListPets(ctx context.Context, params ListPetsParams, opts ...idemrt.CallOption) (*ListPetsResult, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 	ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts ...idemrt.CallOption) (*Pet, error)
 }
 

@@ -5,6 +5,7 @@ package routing
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -20,6 +21,7 @@ type API interface {
 	GetXc(ctx context.Context, params GetXcParams, opts ...idemrt.CallOption) (*Echo, error)
 	ListAddresses(ctx context.Context, params ListAddressesParams, opts ...idemrt.CallOption) (*Echo, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

@@ -5,6 +5,7 @@ package streaming
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -24,6 +25,7 @@ type API interface {
 	GetReport(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*GetReportResult, error)
 	GetReportDownload(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 	RunJob(ctx context.Context, body JobRequest, params RunJobParams, opts ...idemrt.CallOption) (*idemrt.Stream[JobProgress], error)
 	WatchEvents(ctx context.Context, params WatchEventsParams, opts ...idemrt.CallOption) (*idemrt.Stream[Event], error)
 	WatchTicker(ctx context.Context, opts ...idemrt.CallOption) (*idemrt.Stream[string], error)

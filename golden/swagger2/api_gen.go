@@ -5,6 +5,7 @@ package swagger2
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -15,6 +16,7 @@ type API interface {
 	GetItem(ctx context.Context, params GetItemParams, opts ...idemrt.CallOption) (*Item, error)
 	ListItems(ctx context.Context, params ListItemsParams, opts ...idemrt.CallOption) ([]Item, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

@@ -5,6 +5,7 @@ package unicode
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -12,6 +13,7 @@ import (
 type API interface {
 	AddReaction(ctx context.Context, body Reaction, params AddReactionParams, opts ...idemrt.CallOption) (*Reaction, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)

@@ -5,6 +5,7 @@ package waiters
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -13,6 +14,7 @@ type API interface {
 	CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 	GetPayment(ctx context.Context, params GetPaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 	WaitPaymentSettled(ctx context.Context, params GetPaymentParams, opts ...idemrt.WaitOption) (*Payment, error)
 	WaitPaymentSucceeded(ctx context.Context, params GetPaymentParams, opts ...idemrt.WaitOption) (*Payment, error)
 }

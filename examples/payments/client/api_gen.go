@@ -5,6 +5,7 @@ package client
 import (
 	"context"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"net/http"
 )
 
 // API is every method of Client, with the same signatures: depend on it where a test should substitute
@@ -14,6 +15,7 @@ type API interface {
 	CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 	GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*Order, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
+	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }
 
 var _ API = (*Client)(nil)
