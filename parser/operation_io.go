@@ -166,7 +166,10 @@ func (b *builder) headerType(p *openapi3.Parameter, at loc, hint string) *ir.Sch
 // security returns the requirements in force for an operation: its own
 // when it has a security field (an empty list switches security off), else
 // the document's.
-// Requirements naming an undefined scheme lose that scheme (warning).
+// A requirement naming an undefined scheme is an error: dropping the name
+// would leave a requirement with fewer schemes, or none, which a generated
+// server would read as "anonymous allowed" (a typo must not open an
+// endpoint), and guessing the scheme meant is worse.
 func (b *builder) security(r *rawOp, id string) []ir.SecurityRequirement {
 	reqs, at := b.doc.Security, b.rootLoc.at("security")
 	if r.op.Security != nil {
@@ -179,7 +182,8 @@ func (b *builder) security(r *rawOp, id string) []ir.SecurityRequirement {
 		var schemes []string
 		for _, name := range sortedMapKeys(req) {
 			if b.doc.Components == nil || b.doc.Components.SecuritySchemes[name] == nil {
-				b.l.sink.warnf(at.at(strconv.Itoa(i), name), id, ruleUnknownScheme, "security scheme %q is not defined in components.securitySchemes; ignored", name)
+				b.l.sink.errorf(at.at(strconv.Itoa(i), name), id, ruleUnknownScheme,
+					"security scheme %q is not defined in components.securitySchemes (a requirement that lost it would let calls in without it)", name)
 				continue
 			}
 			schemes = append(schemes, name)
