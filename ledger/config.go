@@ -76,6 +76,11 @@ type Config struct {
 	// answer, which every repeat receives, marked Idempotent-Replayed, and
 	// the handler never runs again for that key.
 	MaxStoredResponse int64
+	// ReplayCache is how many completed keys the process keeps to answer
+	// repeats without reading the store (default 1024; negative: none).
+	// Only answers up to 16 KiB are kept, each until a minute before its
+	// TTL ends: a completed key's answer never changes while it lives.
+	ReplayCache int
 	// Now and Sleep are the clock; tests inject them. Owner names an
 	// execution (default: a random UUID drawn once per process, then a
 	// sequence number).
@@ -95,6 +100,8 @@ type Ledger struct {
 	fpHeaders []string
 	// fpCookies is Config.FingerprintCookies sorted, unique.
 	fpCookies []string
+	// replays holds completed rows read from the store; nil for none.
+	replays *replayCache
 }
 
 // MaxTTL is the longest TTL and Lease a Ledger uses: New clamps longer ones
@@ -134,7 +141,7 @@ func New(cfg Config) (*Ledger, error) {
 	setDefaults(&cfg)
 	stored := storedHeaders(append(slices.Clone(defaultStoredHeaders), cfg.StoredHeaders...))
 	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
-		fpCookies: sortedNames(cfg.FingerprintCookies)}, nil
+		fpCookies: sortedNames(cfg.FingerprintCookies), replays: newReplayCache(cfg.ReplayCache)}, nil
 }
 
 func setDefaults(c *Config) {
@@ -153,6 +160,9 @@ func setDefaults(c *Config) {
 	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = 1 << 20
+	}
+	if c.ReplayCache == 0 {
+		c.ReplayCache = defaultReplayCache
 	}
 	if c.MaxStoredResponse <= 0 {
 		c.MaxStoredResponse = 1 << 20

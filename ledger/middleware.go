@@ -187,9 +187,13 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 // exactly as Reserve would; it returns 0 when Reserve must decide (no row,
 // an expired key, a dead lease, or a read error).
 func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time) (Outcome, Record) {
-	rec, ok, err := l.cfg.Store.Get(ctx, id)
-	if err != nil || !ok || !now.Before(rec.ExpiresAt) {
-		return 0, rec
+	rec, ok := l.replays.get(id, now)
+	if !ok {
+		var err error
+		if rec, ok, err = l.cfg.Store.Get(ctx, id); err != nil || !ok || !now.Before(rec.ExpiresAt) {
+			return 0, rec
+		}
+		l.replays.put(rec)
 	}
 	switch {
 	case rec.Fingerprint != fp:

@@ -74,7 +74,7 @@ func TestServersAgree(t *testing.T) {
 // TestLedgerServerAnswersAndReplays: behind the ledger on SQLite, a fresh
 // key runs the handler and a repeated key replays the same bytes.
 func TestLedgerServerAnswersAndReplays(t *testing.T) {
-	h := newLedgerServer(t, "FULL")
+	h := newLedgerServer(t, "FULL", 0)
 	s := newSink()
 	q := postRequest("k-1")
 	serve(h, q, s)
@@ -123,7 +123,8 @@ func BenchmarkServeGet(b *testing.B) {
 // BenchmarkServePost: the keyed POST /orders through each server without a
 // ledger, then through idemgen's with the ledger on SQLite: a fresh key per
 // request (synchronous FULL, the store's default, and NORMAL), and one key
-// replayed (the handler does not run); then the same two on PostgreSQL.
+// replayed (the handler does not run) from the ledger's replay cache and,
+// uncached, from the store; then the same on PostgreSQL.
 func BenchmarkServePost(b *testing.B) {
 	for _, srv := range newServers(b) {
 		b.Run(srv.name, func(b *testing.B) {
@@ -133,11 +134,14 @@ func BenchmarkServePost(b *testing.B) {
 	for _, sync := range []string{"FULL", "NORMAL"} {
 		b.Run("idemgen-sqlite-"+sync, func(b *testing.B) {
 			q := postRequest("")
-			measure(b, newLedgerServer(b, sync), q, http.StatusCreated, q.setKey)
+			measure(b, newLedgerServer(b, sync, 0), q, http.StatusCreated, q.setKey)
 		})
 	}
 	b.Run("idemgen-sqlite-replay", func(b *testing.B) {
-		benchReplay(b, newLedgerServer(b, "FULL"))
+		benchReplay(b, newLedgerServer(b, "FULL", 0))
+	})
+	b.Run("idemgen-sqlite-replay-uncached", func(b *testing.B) {
+		benchReplay(b, newLedgerServer(b, "FULL", -1))
 	})
 	// PostgreSQL: a throwaway cluster for the two sub-benchmarks, started
 	// once (it takes seconds); skipped without the server binaries.
@@ -148,11 +152,15 @@ func BenchmarkServePost(b *testing.B) {
 	b.Run("idemgen-pg", func(b *testing.B) {
 		skipWithoutPG(b, cluster)
 		q := postRequest("")
-		measure(b, newPGLedgerServer(b, cluster), q, http.StatusCreated, q.setKey)
+		measure(b, newPGLedgerServer(b, cluster, 0), q, http.StatusCreated, q.setKey)
 	})
 	b.Run("idemgen-pg-replay", func(b *testing.B) {
 		skipWithoutPG(b, cluster)
-		benchReplay(b, newPGLedgerServer(b, cluster))
+		benchReplay(b, newPGLedgerServer(b, cluster, 0))
+	})
+	b.Run("idemgen-pg-replay-uncached", func(b *testing.B) {
+		skipWithoutPG(b, cluster)
+		benchReplay(b, newPGLedgerServer(b, cluster, -1))
 	})
 }
 
