@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -36,8 +37,14 @@ func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]b
 	case errors.As(err, &tooBig):
 		WriteProblem(w, http.StatusRequestEntityTooLarge, ProblemWebhookTooBig, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
 		return nil, false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// As the server's own routes answer a body that does not arrive in
+		// time: the sender may send it again.
+		WriteProblem(w, http.StatusRequestTimeout, ProblemBodyTimeout,
+			fmt.Sprintf("the body did not arrive within %v", rc.cfg.readTimeout))
+		return nil, false
 	case err != nil:
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the body could not be read in time")
+		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the body could not be read")
 		return nil, false
 	case len(bytes.TrimSpace(b)) == 0:
 		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the delivery has no body")
