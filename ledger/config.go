@@ -12,6 +12,7 @@ package ledger
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"time"
@@ -36,7 +37,8 @@ type Config struct {
 	Optional bool
 	// Lease bounds one execution: the handler's context is cancelled when
 	// it ends, and a crashed execution's key becomes claimable after it.
-	// Default 30s; above MaxTTL it is MaxTTL.
+	// Default 30s; above MaxTTL it is MaxTTL. It must not exceed TTL (the
+	// default's included): New refuses it.
 	Lease time.Duration
 	// TTL is how long a key is kept for replay; default 24h. Clients must
 	// stop resending a key well before it (their total deadline is shorter).
@@ -135,10 +137,12 @@ func New(cfg Config) (*Ledger, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("ledger: Config.Store is required")
 	}
-	if cfg.TTL > 0 && cfg.Lease > cfg.TTL {
-		return nil, errors.New("ledger: Lease must not exceed TTL")
-	}
 	setDefaults(&cfg)
+	// Checked against the TTL in force, the default's too: a lease that
+	// outlives its key lets a retry find the key expired and execute again.
+	if cfg.Lease > cfg.TTL {
+		return nil, fmt.Errorf("ledger: Lease %v must not exceed TTL %v", cfg.Lease, cfg.TTL)
+	}
 	stored := storedHeaders(append(slices.Clone(defaultStoredHeaders), cfg.StoredHeaders...))
 	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
 		fpCookies: sortedNames(cfg.FingerprintCookies), replays: newReplayCache(cfg.ReplayCache)}, nil

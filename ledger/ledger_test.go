@@ -83,6 +83,8 @@ func TestNewValidates(t *testing.T) {
 	bad := []Config{
 		{Caller: caller},
 		{Store: st, Caller: caller, Lease: time.Hour, TTL: time.Minute},
+		// The default TTL (24h) is the one a longer lease must not outlive.
+		{Store: st, Caller: caller, Lease: 48 * time.Hour},
 	}
 	for _, c := range bad {
 		if _, err := New(c); err == nil {
