@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -160,7 +161,7 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 				ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
 			})
 			if err != nil {
-				l.report(w, r, err, http.StatusServiceUnavailable)
+				l.report(w, r, rt, err, http.StatusServiceUnavailable)
 				return
 			}
 			out, rec = dec.Outcome, dec.Record
@@ -217,7 +218,7 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 	defer cancel()
 	tx, err := l.cfg.Store.Begin(ctx)
 	if err != nil {
-		l.fail(w, r, id, owner, err, http.StatusServiceUnavailable)
+		l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
 	rec := newRecorder(w)
@@ -227,7 +228,7 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 	}
 	if err != nil {
 		tx.Rollback()
-		l.fail(w, r, id, owner, err, http.StatusInternalServerError)
+		l.fail(w, r, rt, id, owner, err, http.StatusInternalServerError)
 		return
 	}
 	if rec.statusCode() >= 500 {
@@ -237,10 +238,10 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 		if ctx.Err() != nil {
 			// The handler failed because its lease ran out: say so, as a
 			// retryable 503, rather than pass on its own error.
-			l.fail(w, r, id, owner, fmt.Errorf("ledger: lease of %v ran out: %w", l.cfg.Lease, ctx.Err()), http.StatusServiceUnavailable)
+			l.fail(w, r, rt, id, owner, fmt.Errorf("ledger: lease of %v ran out: %w", l.cfg.Lease, ctx.Err()), http.StatusServiceUnavailable)
 			return
 		}
-		l.release(r, id, owner)
+		l.release(r, rt, id, owner)
 		rec.flush(w)
 		return
 	}
@@ -251,7 +252,7 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 		}
 		// The store failed (or the lease ran out) before or during the
 		// commit: a retry with the same key is safe either way.
-		l.fail(w, r, id, owner, err, http.StatusServiceUnavailable)
+		l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
 	rec.flush(w)
@@ -284,13 +285,31 @@ func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, st
 	return nil
 }
 
-// runHandler calls h and turns a panic into an error, so that the
+// PanicError is what Config.OnError (and Route.OnError) receives for a
+// handler that panicked: the transaction was rolled back, the key
+// released, and the client answered a 500 problem that says nothing of it.
+type PanicError struct {
+	// Value is what the handler panicked with; Stack is where.
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("ledger: handler panicked: %v", e.Value) }
+
+// Unwrap returns Value when it is an error, so that errors.Is and
+// errors.As see what the handler panicked with.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// runHandler calls h and turns a panic into a *PanicError, so that the
 // transaction is rolled back and the key released instead of held until its
 // lease expires.
 func runHandler(h http.Handler, w http.ResponseWriter, r *http.Request) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("ledger: handler panicked: %v", p)
+			err = &PanicError{Value: p, Stack: debug.Stack()}
 		}
 	}()
 	h.ServeHTTP(w, r)
@@ -299,15 +318,25 @@ func runHandler(h http.Handler, w http.ResponseWriter, r *http.Request) (err err
 
 // release frees owner's reservation on a context of its own: the lease's
 // may be what ran out.
-func (l *Ledger) release(r *http.Request, id ID, owner string) {
+func (l *Ledger) release(r *http.Request, rt *route, id ID, owner string) {
 	if owner == "" {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), releaseTimeout)
 	defer cancel()
-	if err := l.cfg.Store.Release(ctx, id, owner); err != nil && l.cfg.OnError != nil {
+	if err := l.cfg.Store.Release(ctx, id, owner); err != nil {
 		// The lease will expire and the sweeper will find the row.
+		l.onError(r, rt, err)
+	}
+}
+
+// onError hands err to Config.OnError and to the route's own.
+func (l *Ledger) onError(r *http.Request, rt *route, err error) {
+	if l.cfg.OnError != nil {
 		l.cfg.OnError(r, err)
+	}
+	if rt.onError != nil {
+		rt.onError(r, err)
 	}
 }
 
@@ -317,15 +346,13 @@ const releaseTimeout = 10 * time.Second
 // panicked or failed after it had chosen its status (a bug: clients do not
 // retry it by default), 503 for a store
 // failure (transient: the request was not executed, a retry is safe).
-func (l *Ledger) fail(w http.ResponseWriter, r *http.Request, id ID, owner string, err error, status int) {
-	l.release(r, id, owner)
-	l.report(w, r, err, status)
+func (l *Ledger) fail(w http.ResponseWriter, r *http.Request, rt *route, id ID, owner string, err error, status int) {
+	l.release(r, rt, id, owner)
+	l.report(w, r, rt, err, status)
 }
 
-func (l *Ledger) report(w http.ResponseWriter, r *http.Request, err error, status int) {
-	if l.cfg.OnError != nil {
-		l.cfg.OnError(r, err)
-	}
+func (l *Ledger) report(w http.ResponseWriter, r *http.Request, rt *route, err error, status int) {
+	l.onError(r, rt, err)
 	var lost errCommit
 	switch {
 	case status == http.StatusServiceUnavailable && errors.As(err, &lost):

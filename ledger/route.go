@@ -32,6 +32,10 @@ type Route struct {
 	StoredHeaders []string
 	// BusyRetryAfter overrides Config.BusyRetryAfter for this operation.
 	BusyRetryAfter time.Duration
+	// OnError, if set, receives this operation's failures as
+	// Config.OnError does (a handler's panic as a *PanicError), besides
+	// it: a generated server hands them to its own error hook.
+	OnError func(r *http.Request, err error)
 }
 
 // route is a Route with the Config's defaults filled in.
@@ -43,6 +47,7 @@ type route struct {
 	fpCookies      []string
 	stored         []string
 	busyRetryAfter time.Duration
+	onError        func(*http.Request, error)
 }
 
 // HandleRoute wraps h as the keyed operation rt describes; see Handle. It
@@ -54,7 +59,8 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 		panic(fmt.Sprintf("ledger: invalid operation name %q", op))
 	}
 	r := &route{operation: op, keyHeader: l.cfg.KeyHeader, caller: l.cfg.Caller,
-		fpHeaders: l.fpHeaders, fpCookies: l.fpCookies, stored: l.stored, busyRetryAfter: l.cfg.BusyRetryAfter}
+		fpHeaders: l.fpHeaders, fpCookies: l.fpCookies, stored: l.stored, busyRetryAfter: l.cfg.BusyRetryAfter,
+		onError: rt.OnError}
 	if rt.KeyHeader != "" {
 		r.keyHeader = rt.KeyHeader
 	}

@@ -115,9 +115,11 @@ func newConfig(opts []Option) config {
 }
 
 // WithOnError receives the errors a handler returned that were answered
-// with a 500 (their text never reaches the client), for logging, and the
-// panics of handlers outside the ledger as a *PanicError. Without it a
-// panic is written to the standard logger, as net/http would.
+// with a 500 (their text never reaches the client), for logging, every
+// handler's panic as a *PanicError (a keyed operation's under the ledger
+// too), and the ledger's own 5xx failures (a store that failed, a lease
+// that ran out). Without it a panic outside the ledger is written to the
+// standard logger, as net/http would.
 func WithOnError(f func(r *http.Request, err error)) Option {
 	return func(c *config) { c.onError = f }
 }

@@ -1,17 +1,20 @@
 package idemsrv
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"runtime/debug"
+
+	"github.com/idemgen/idemgen/ledger"
 )
 
-// PanicError is what WithOnError receives for a handler that panicked
-// outside the ledger (the ledger recovers the panics of the keyed
-// operations it runs itself, and reports them to its own Config.OnError).
-// The client got a 500 problem that says nothing of it.
+// PanicError is what WithOnError receives for a handler that panicked,
+// keyed operations under the ledger included (which also reports them to
+// its own Config.OnError). The client got a 500 problem that says nothing
+// of it.
 type PanicError struct {
 	// Value is what the handler panicked with; Stack is where.
 	Value any
@@ -103,3 +106,19 @@ func (p *panicWriter) Flush() { _ = p.FlushError() }
 
 // Unwrap returns the wrapped writer, for http.ResponseController.
 func (p *panicWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// ledgerError is the ledger's Route.OnError for this server: WithOnError
+// receives what the ledger answered with a 5xx, a keyed handler's panic as
+// a *PanicError like any other handler's; nil without WithOnError (the
+// ledger's Config.OnError still hears them).
+func (e *Engine) ledgerError() func(*http.Request, error) {
+	if e.cfg.onError == nil {
+		return nil
+	}
+	return func(r *http.Request, err error) {
+		if p, ok := errors.AsType[*ledger.PanicError](err); ok {
+			err = &PanicError{Value: p.Value, Stack: p.Stack}
+		}
+		e.cfg.onError(r, err)
+	}
+}
