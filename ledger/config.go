@@ -89,8 +89,8 @@ type Config struct {
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
 	Owner func() string
-	// OnError, if set, receives store and handler failures (panics included)
-	// that were answered with a 5xx.
+	// OnError, if set, receives store and handler failures that were
+	// answered with a 5xx, a handler's panic as a *PanicError.
 	OnError func(r *http.Request, err error)
 }
 
