@@ -32,30 +32,42 @@ func journalOps(ops []*ir.Operation) []*ir.Operation {
 //
 //	func (c *Client) ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error) {
 //		var op *idemrt.Operation
+//		server := c.server
 //		switch e.Operation {
 //		case "createOrder":
 //			op = &createOrderOp
+//		case "createFile":
+//			op, server = &createFileOp, c.servers[ServerFilesExampleCom]
 //		}
-//		return c.runner.Resend(ctx, op, e)
+//		return c.runner.Resend(ctx, op, server, e)
 //	}
+//
+// The server is the one the operation's requests are built on: Resend
+// refuses an entry whose URL is not under it, so the client's credentials
+// never follow a journal row elsewhere.
 func (g *gen) journalFile(ops []*ir.Operation) *jen.File {
 	f := g.newFile()
 	cases := make([]jen.Code, 0, len(ops))
 	for _, op := range ops {
-		cases = append(cases, jen.Case(jen.Lit(op.ID)).Block(jen.Id("op").Op("=").Op("&").Id(g.opNames[op].contract)))
+		set := jen.Id("op").Op("=").Op("&").Id(g.opNames[op].contract)
+		if opServerURL(g.api, op) != "" {
+			set = jen.List(jen.Id("op"), jen.Id("server")).Op("=").Op("&").Id(g.opNames[op].contract).Op(",").Add(g.serverExpr(op))
+		}
+		cases = append(cases, jen.Case(jen.Lit(op.ID)).Block(set))
 	}
 	f.Add(g.comment(journalMethod+" sends an entry of a call journal (idemrt.WithJournal) again, with the client's own "+
 		"credentials: the entry's method, URL, headers, body and key, as a call of its operation (idemrt.Runner.Resend). "+
 		"It is what a journal.Reconciler calls for keyed entries and for entries queued in an application's transaction. "+
-		"An entry of an operation this client does not have, or whose body was not kept, is refused with "+
-		"idemrt.ErrNotResendable.")).
+		"An entry of an operation this client does not have, whose body was not kept, or whose URL is not under the "+
+		"client's server for its operation (its credentials go nowhere else), is refused with idemrt.ErrNotResendable.")).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(journalMethod).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("e").Op("*").Qual(rtPath, "JournalEntry")).
 		Params(jen.Op("*").Qual("net/http", "Response"), jen.Error()).
 		Block(
 			jen.Var().Id("op").Op("*").Qual(rtPath, "Operation"),
+			jen.Id("server").Op(":=").Id("c").Dot("server"),
 			jen.Switch(jen.Id("e").Dot("Operation")).Block(cases...),
-			jen.Return(jen.Id("c").Dot("runner").Dot("Resend").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("e"))),
+			jen.Return(jen.Id("c").Dot("runner").Dot("Resend").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("server"), jen.Id("e"))),
 		)
 	return f
 }

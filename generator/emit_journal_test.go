@@ -33,7 +33,7 @@ func TestJournalFileAndKeyTTL(t *testing.T) {
 		t.Error("the keyed contract lacks KeyTTL: 48 * time.Hour")
 	}
 	if !strings.Contains(journal, "func (c *Client) ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)") ||
-		!strings.Contains(journal, "c.runner.Resend(ctx, op, e)") {
+		!strings.Contains(journal, "c.runner.Resend(ctx, op, server, e)") {
 		t.Errorf("journal_gen.go:\n%s", journal)
 	}
 	for _, op := range api.Operations {

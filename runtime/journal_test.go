@@ -143,7 +143,7 @@ func TestResendAfterLostProcess(t *testing.T) {
 		t.Fatalf("unresolved %+v", un)
 	}
 	restarted, _ := loopRunner(t, quickPolicy(), WithJournal(j))
-	resp, err := restarted.Resend(context.Background(), &keyedOp, &un[0])
+	resp, err := restarted.Resend(context.Background(), &keyedOp, mustURL(t, srv.URL), &un[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,55 @@ func TestResendRefusesPartialBody(t *testing.T) {
 	s, srv := newShop(t, dropFirst(""))
 	r, _ := loopRunner(t, quickPolicy())
 	e := &JournalEntry{ID: "e1", Operation: keyedOp.ID, Method: "POST", URL: srv.URL + "/payments", Key: "k", Partial: true}
-	if _, err := r.Resend(context.Background(), &keyedOp, e); !errors.Is(err, ErrNotResendable) || s.hits.Load() != 0 {
+	if _, err := r.Resend(context.Background(), &keyedOp, mustURL(t, srv.URL), e); !errors.Is(err, ErrNotResendable) || s.hits.Load() != 0 {
 		t.Fatalf("err %v, %d hits", err, s.hits.Load())
+	}
+}
+
+// TestResendKeepsCredentialsOnTheServer: an entry whose URL is not under
+// the client's server (another host, port or scheme, a path outside the
+// server's base, user information in the URL) is refused before anything
+// is sent: a journal row written from an application's input, or by
+// someone else with access to the database, never takes the client's
+// credentials elsewhere. An entry under the server is sent, with them.
+func TestResendKeepsCredentialsOnTheServer(t *testing.T) {
+	s, srv := newShop(t, dropFirst(""))
+	other, otherSrv := newShop(t, dropFirst(""))
+	var sent []string
+	r, _ := loopRunner(t, quickPolicy(), WithRequestEditor(func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer secret")
+		sent = append(sent, req.URL.String())
+		return nil
+	}))
+	server := mustURL(t, srv.URL+"/v1/")
+	host := server.Host
+	for _, u := range []string{
+		otherSrv.URL + "/v1/payments",
+		"https://" + host + "/v1/payments",
+		"http://user:pw@" + host + "/v1/payments",
+		"http://" + host + "/v2/payments",
+		"http://" + host + "/v1x/payments",
+		"http://" + strings.Replace(host, "127.0.0.1", "localhost", 1) + "/v1/payments",
+	} {
+		e := &JournalEntry{ID: "e1", Operation: keyedOp.ID, Method: "POST", URL: u, Key: "k", Body: []byte(`{}`)}
+		if _, err := r.Resend(context.Background(), &keyedOp, server, e); !errors.Is(err, ErrNotResendable) {
+			t.Errorf("%s: %v, want ErrNotResendable", u, err)
+		}
+	}
+	under := &JournalEntry{ID: "e0", Operation: keyedOp.ID, Method: "POST", URL: srv.URL + "/v1/payments", Key: "k", Body: []byte(`{}`)}
+	if _, err := r.Resend(context.Background(), &keyedOp, nil, under); !errors.Is(err, ErrNotResendable) {
+		t.Errorf("no server: %v, want ErrNotResendable", err)
+	}
+	if len(sent) != 0 || s.hits.Load() != 0 || other.hits.Load() != 0 {
+		t.Fatalf("sent %v (%d, %d hits), want nothing", sent, s.hits.Load(), other.hits.Load())
+	}
+	e := &JournalEntry{ID: "e2", Operation: keyedOp.ID, Method: "POST", URL: "HTTP://" + host + "/v1/payments", Key: "k2", Body: []byte(`{}`)}
+	resp, err := r.Resend(context.Background(), &keyedOp, server, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if s.hits.Load() != 1 || len(sent) != 1 {
+		t.Errorf("an entry under the server: %d hits, sent %v; want one", s.hits.Load(), sent)
 	}
 }

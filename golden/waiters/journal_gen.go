@@ -11,13 +11,15 @@ import (
 // ResendIntent sends an entry of a call journal (idemrt.WithJournal) again, with the client's own
 // credentials: the entry's method, URL, headers, body and key, as a call of its operation
 // (idemrt.Runner.Resend). It is what a journal.Reconciler calls for keyed entries and for entries
-// queued in an application's transaction. An entry of an operation this client does not have, or whose
-// body was not kept, is refused with idemrt.ErrNotResendable.
+// queued in an application's transaction. An entry of an operation this client does not have, whose
+// body was not kept, or whose URL is not under the client's server for its operation (its credentials
+// go nowhere else), is refused with idemrt.ErrNotResendable.
 func (c *Client) ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error) {
 	var op *idemrt.Operation
+	server := c.server
 	switch e.Operation {
 	case "createPayment":
 		op = &createPaymentOp
 	}
-	return c.runner.Resend(ctx, op, e)
+	return c.runner.Resend(ctx, op, server, e)
 }

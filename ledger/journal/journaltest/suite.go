@@ -82,9 +82,14 @@ func NewEnv(t testing.TB, j *journal.SQL, opts ...idemrt.Option) *Env {
 
 // NewReconciler is a reconciler on the env's journal sending with r.
 func (e *Env) NewReconciler(r *idemrt.Runner) *journal.Reconciler {
+	server, err := url.Parse(e.Shop.URL)
+	if err != nil {
+		panic(err)
+	}
 	return &journal.Reconciler{
-		Journal:  e.J,
-		Client:   journal.RunnerClient{Runner: r, Operations: []*idemrt.Operation{&Payments, &Transfers}, Looker: Looker{Base: e.Shop.URL}},
+		Journal: e.J,
+		Client: journal.RunnerClient{Runner: r, Server: server, Operations: []*idemrt.Operation{&Payments, &Transfers},
+			Looker: Looker{Base: e.Shop.URL}},
 		Grace:    time.Minute,
 		Interval: time.Minute,
 		Now:      func() time.Time { return time.Now().Add(e.Shift) },
