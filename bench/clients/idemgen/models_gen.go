@@ -3,6 +3,7 @@
 package idemgen
 
 import (
+	"encoding/json"
 	"github.com/idemgen/idemgen/runtime/wire"
 	"time"
 )
@@ -11,6 +12,23 @@ import (
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Error) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Error declares is never written from them.
+func (o *Error) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // LineItem is an object.
@@ -19,6 +37,23 @@ type LineItem struct {
 	SKU      string `json:"sku"`
 	// Price of one unit in cents.
 	UnitPrice int64 `json:"unitPrice"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o LineItem) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// LineItem declares is never written from them.
+func (o *LineItem) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // NewOrder is an object.
@@ -26,6 +61,23 @@ type NewOrder struct {
 	CustomerID string     `json:"customerId"`
 	Items      []LineItem `json:"items"`
 	Note       *string    `json:"note,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NewOrder) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NewOrder declares is never written from them.
+func (o *NewOrder) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // Order is an object.
@@ -37,6 +89,23 @@ type Order struct {
 	Note       *string     `json:"note,omitempty"`
 	Status     OrderStatus `json:"status"`
 	Total      int64       `json:"total"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Order) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Order declares is never written from them.
+func (o *Order) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
 }
 
 // OrderStatus is an enumeration.

@@ -12,19 +12,19 @@ import (
 //
 // APIErrors
 type APIErrors struct {
-	Charge            *string          `json:"charge,omitempty"`
-	Code              *string          `json:"code,omitempty"`
-	DeclineCode       *string          `json:"decline_code,omitempty"`
-	DocURL            *string          `json:"doc_url,omitempty"`
-	Message           *string          `json:"message,omitempty"`
-	Param             *string          `json:"param,omitempty"`
-	PaymentIntent     *PaymentIntent   `json:"payment_intent,omitempty"`
-	PaymentMethod     *PaymentMethod   `json:"payment_method,omitempty"`
-	PaymentMethodType *string          `json:"payment_method_type,omitempty"`
-	RequestLogURL     *string          `json:"request_log_url,omitempty"`
-	SetupIntent       *SetupIntent     `json:"setup_intent,omitempty"`
-	Source            *APIErrorsSource `json:"source,omitempty"`
-	Type              APIErrorsType    `json:"type"`
+	Charge            *string                    `json:"charge,omitempty"`
+	Code              *string                    `json:"code,omitempty"`
+	DeclineCode       *string                    `json:"decline_code,omitempty"`
+	DocURL            *string                    `json:"doc_url,omitempty"`
+	Message           *string                    `json:"message,omitempty"`
+	Param             *string                    `json:"param,omitempty"`
+	PaymentIntent     *PaymentIntent             `json:"payment_intent,omitempty"`
+	PaymentMethod     *PaymentMethod             `json:"payment_method,omitempty"`
+	PaymentMethodType *string                    `json:"payment_method_type,omitempty"`
+	RequestLogURL     *string                    `json:"request_log_url,omitempty"`
+	SetupIntent       *SetupIntent               `json:"setup_intent,omitempty"`
+	Source            *BankAccountOrCardOrSource `json:"source,omitempty"`
+	Type              APIErrorsType              `json:"type"`
 
 	unknownMembers wire.Unknown
 }
@@ -42,57 +42,6 @@ func (o APIErrors) UnknownMembers() map[string]json.RawMessage {
 // APIErrors declares is never written from them.
 func (o *APIErrors) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// APIErrorsSource is one of BankAccount, Card, Source (anyOf): every variant that accepts the JSON is
-// set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
-// from it.
-type APIErrorsSource struct {
-	BankAccount *BankAccount
-	Card        *Card
-	Source      *Source
-	raw         json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u APIErrorsSource) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.BankAccount, u.Card, u.Source)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *APIErrorsSource) UnmarshalJSON(data []byte) error {
-	*u = APIErrorsSource{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.BankAccount},
-		wire.Variant{Target: &u.Card},
-		wire.Variant{Target: &u.Source},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u APIErrorsSource) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewAPIErrorsSourceFromBankAccount wraps v in APIErrorsSource as its BankAccount variant.
-func NewAPIErrorsSourceFromBankAccount(v BankAccount) APIErrorsSource {
-	return APIErrorsSource{BankAccount: &v}
-}
-
-// NewAPIErrorsSourceFromCard wraps v in APIErrorsSource as its Card variant.
-func NewAPIErrorsSourceFromCard(v Card) APIErrorsSource {
-	return APIErrorsSource{Card: &v}
-}
-
-// NewAPIErrorsSourceFromSource wraps v in APIErrorsSource as its Source variant.
-func NewAPIErrorsSourceFromSource(v Source) APIErrorsSource {
-	return APIErrorsSource{Source: &v}
 }
 
 // APIErrorsType is an enumeration.
@@ -184,10 +133,10 @@ func (o *AccountBacsDebitPaymentsSettings) SetUnknownMembers(m map[string]json.R
 //
 // AccountBrandingSettings
 type AccountBrandingSettings struct {
-	Icon           idemrt.Nullable[DisputeEvidenceReceipt] `json:"icon,omitzero"`
-	Logo           idemrt.Nullable[DisputeEvidenceReceipt] `json:"logo,omitzero"`
-	PrimaryColor   idemrt.Nullable[string]                 `json:"primary_color,omitzero"`
-	SecondaryColor idemrt.Nullable[string]                 `json:"secondary_color,omitzero"`
+	Icon           idemrt.Nullable[StringOrFile] `json:"icon,omitzero"`
+	Logo           idemrt.Nullable[StringOrFile] `json:"logo,omitzero"`
+	PrimaryColor   idemrt.Nullable[string]       `json:"primary_color,omitzero"`
+	SecondaryColor idemrt.Nullable[string]       `json:"secondary_color,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -259,42 +208,42 @@ func (e AccountBusinessType) IsKnown() bool {
 //
 // AccountCapabilities
 type AccountCapabilities struct {
-	AcssDebitPayments          *MandateStatus `json:"acss_debit_payments,omitempty"`
-	AffirmPayments             *MandateStatus `json:"affirm_payments,omitempty"`
-	AfterpayClearpayPayments   *MandateStatus `json:"afterpay_clearpay_payments,omitempty"`
-	AuBecsDebitPayments        *MandateStatus `json:"au_becs_debit_payments,omitempty"`
-	BacsDebitPayments          *MandateStatus `json:"bacs_debit_payments,omitempty"`
-	BancontactPayments         *MandateStatus `json:"bancontact_payments,omitempty"`
-	BankTransferPayments       *MandateStatus `json:"bank_transfer_payments,omitempty"`
-	BlikPayments               *MandateStatus `json:"blik_payments,omitempty"`
-	BoletoPayments             *MandateStatus `json:"boleto_payments,omitempty"`
-	CardIssuing                *MandateStatus `json:"card_issuing,omitempty"`
-	CardPayments               *MandateStatus `json:"card_payments,omitempty"`
-	CartesBancairesPayments    *MandateStatus `json:"cartes_bancaires_payments,omitempty"`
-	CashappPayments            *MandateStatus `json:"cashapp_payments,omitempty"`
-	EpsPayments                *MandateStatus `json:"eps_payments,omitempty"`
-	FpxPayments                *MandateStatus `json:"fpx_payments,omitempty"`
-	GiropayPayments            *MandateStatus `json:"giropay_payments,omitempty"`
-	GrabpayPayments            *MandateStatus `json:"grabpay_payments,omitempty"`
-	IdealPayments              *MandateStatus `json:"ideal_payments,omitempty"`
-	IndiaInternationalPayments *MandateStatus `json:"india_international_payments,omitempty"`
-	JcbPayments                *MandateStatus `json:"jcb_payments,omitempty"`
-	KlarnaPayments             *MandateStatus `json:"klarna_payments,omitempty"`
-	KonbiniPayments            *MandateStatus `json:"konbini_payments,omitempty"`
-	LegacyPayments             *MandateStatus `json:"legacy_payments,omitempty"`
-	LinkPayments               *MandateStatus `json:"link_payments,omitempty"`
-	OxxoPayments               *MandateStatus `json:"oxxo_payments,omitempty"`
-	P24Payments                *MandateStatus `json:"p24_payments,omitempty"`
-	PaynowPayments             *MandateStatus `json:"paynow_payments,omitempty"`
-	PromptpayPayments          *MandateStatus `json:"promptpay_payments,omitempty"`
-	SepaDebitPayments          *MandateStatus `json:"sepa_debit_payments,omitempty"`
-	SofortPayments             *MandateStatus `json:"sofort_payments,omitempty"`
-	TaxReportingUs1099K        *MandateStatus `json:"tax_reporting_us_1099_k,omitempty"`
-	TaxReportingUs1099Misc     *MandateStatus `json:"tax_reporting_us_1099_misc,omitempty"`
-	Transfers                  *MandateStatus `json:"transfers,omitempty"`
-	Treasury                   *MandateStatus `json:"treasury,omitempty"`
-	UsBankAccountAchPayments   *MandateStatus `json:"us_bank_account_ach_payments,omitempty"`
-	ZipPayments                *MandateStatus `json:"zip_payments,omitempty"`
+	AcssDebitPayments          *AccountCapabilitiesAcssDebitPayments          `json:"acss_debit_payments,omitempty"`
+	AffirmPayments             *AccountCapabilitiesAffirmPayments             `json:"affirm_payments,omitempty"`
+	AfterpayClearpayPayments   *AccountCapabilitiesAfterpayClearpayPayments   `json:"afterpay_clearpay_payments,omitempty"`
+	AuBecsDebitPayments        *AccountCapabilitiesAuBecsDebitPayments        `json:"au_becs_debit_payments,omitempty"`
+	BacsDebitPayments          *AccountCapabilitiesBacsDebitPayments          `json:"bacs_debit_payments,omitempty"`
+	BancontactPayments         *AccountCapabilitiesBancontactPayments         `json:"bancontact_payments,omitempty"`
+	BankTransferPayments       *AccountCapabilitiesBankTransferPayments       `json:"bank_transfer_payments,omitempty"`
+	BlikPayments               *AccountCapabilitiesBlikPayments               `json:"blik_payments,omitempty"`
+	BoletoPayments             *AccountCapabilitiesBoletoPayments             `json:"boleto_payments,omitempty"`
+	CardIssuing                *AccountCapabilitiesCardIssuing                `json:"card_issuing,omitempty"`
+	CardPayments               *AccountCapabilitiesCardPayments               `json:"card_payments,omitempty"`
+	CartesBancairesPayments    *AccountCapabilitiesCartesBancairesPayments    `json:"cartes_bancaires_payments,omitempty"`
+	CashappPayments            *AccountCapabilitiesCashappPayments            `json:"cashapp_payments,omitempty"`
+	EpsPayments                *AccountCapabilitiesEpsPayments                `json:"eps_payments,omitempty"`
+	FpxPayments                *AccountCapabilitiesFpxPayments                `json:"fpx_payments,omitempty"`
+	GiropayPayments            *AccountCapabilitiesGiropayPayments            `json:"giropay_payments,omitempty"`
+	GrabpayPayments            *AccountCapabilitiesGrabpayPayments            `json:"grabpay_payments,omitempty"`
+	IdealPayments              *AccountCapabilitiesIdealPayments              `json:"ideal_payments,omitempty"`
+	IndiaInternationalPayments *AccountCapabilitiesIndiaInternationalPayments `json:"india_international_payments,omitempty"`
+	JcbPayments                *AccountCapabilitiesJcbPayments                `json:"jcb_payments,omitempty"`
+	KlarnaPayments             *AccountCapabilitiesKlarnaPayments             `json:"klarna_payments,omitempty"`
+	KonbiniPayments            *AccountCapabilitiesKonbiniPayments            `json:"konbini_payments,omitempty"`
+	LegacyPayments             *AccountCapabilitiesLegacyPayments             `json:"legacy_payments,omitempty"`
+	LinkPayments               *AccountCapabilitiesLinkPayments               `json:"link_payments,omitempty"`
+	OxxoPayments               *AccountCapabilitiesOxxoPayments               `json:"oxxo_payments,omitempty"`
+	P24Payments                *AccountCapabilitiesP24Payments                `json:"p24_payments,omitempty"`
+	PaynowPayments             *AccountCapabilitiesPaynowPayments             `json:"paynow_payments,omitempty"`
+	PromptpayPayments          *AccountCapabilitiesPromptpayPayments          `json:"promptpay_payments,omitempty"`
+	SepaDebitPayments          *AccountCapabilitiesSepaDebitPayments          `json:"sepa_debit_payments,omitempty"`
+	SofortPayments             *AccountCapabilitiesSofortPayments             `json:"sofort_payments,omitempty"`
+	TaxReportingUs1099K        *AccountCapabilitiesTaxReportingUs1099K        `json:"tax_reporting_us_1099_k,omitempty"`
+	TaxReportingUs1099Misc     *AccountCapabilitiesTaxReportingUs1099Misc     `json:"tax_reporting_us_1099_misc,omitempty"`
+	Transfers                  *AccountCapabilitiesTransfers                  `json:"transfers,omitempty"`
+	Treasury                   *AccountCapabilitiesTreasury                   `json:"treasury,omitempty"`
+	UsBankAccountAchPayments   *AccountCapabilitiesUsBankAccountAchPayments   `json:"us_bank_account_ach_payments,omitempty"`
+	ZipPayments                *AccountCapabilitiesZipPayments                `json:"zip_payments,omitempty"`
 
 	unknownMembers wire.Unknown
 }
@@ -313,6 +262,366 @@ func (o AccountCapabilities) UnknownMembers() map[string]json.RawMessage {
 func (o *AccountCapabilities) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
+
+// AccountCapabilitiesAcssDebitPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesAcssDebitPayments = MandateStatus
+
+// AccountCapabilitiesAffirmPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesAffirmPayments = MandateStatus
+
+// AccountCapabilitiesAfterpayClearpayPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesAfterpayClearpayPayments = MandateStatus
+
+// AccountCapabilitiesAuBecsDebitPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesAuBecsDebitPayments = MandateStatus
+
+// AccountCapabilitiesBacsDebitPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesBacsDebitPayments = MandateStatus
+
+// AccountCapabilitiesBancontactPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesBancontactPayments = MandateStatus
+
+// AccountCapabilitiesBankTransferPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesBankTransferPayments = MandateStatus
+
+// AccountCapabilitiesBlikPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesBlikPayments = MandateStatus
+
+// AccountCapabilitiesBoletoPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesBoletoPayments = MandateStatus
+
+// AccountCapabilitiesCardIssuing is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesCardIssuing = MandateStatus
+
+// AccountCapabilitiesCardPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesCardPayments = MandateStatus
+
+// AccountCapabilitiesCartesBancairesPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesCartesBancairesPayments = MandateStatus
+
+// AccountCapabilitiesCashappPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesCashappPayments = MandateStatus
+
+// AccountCapabilitiesEpsPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesEpsPayments = MandateStatus
+
+// AccountCapabilitiesFpxPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesFpxPayments = MandateStatus
+
+// AccountCapabilitiesGiropayPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesGiropayPayments = MandateStatus
+
+// AccountCapabilitiesGrabpayPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesGrabpayPayments = MandateStatus
+
+// AccountCapabilitiesIdealPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesIdealPayments = MandateStatus
+
+// AccountCapabilitiesIndiaInternationalPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesIndiaInternationalPayments = MandateStatus
+
+// AccountCapabilitiesJcbPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesJcbPayments = MandateStatus
+
+// AccountCapabilitiesKlarnaPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesKlarnaPayments = MandateStatus
+
+// AccountCapabilitiesKonbiniPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesKonbiniPayments = MandateStatus
+
+// AccountCapabilitiesLegacyPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesLegacyPayments = MandateStatus
+
+// AccountCapabilitiesLinkPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesLinkPayments = MandateStatus
+
+// AccountCapabilitiesOxxoPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesOxxoPayments = MandateStatus
+
+// AccountCapabilitiesP24Payments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesP24Payments = MandateStatus
+
+// AccountCapabilitiesPaynowPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesPaynowPayments = MandateStatus
+
+// AccountCapabilitiesPromptpayPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesPromptpayPayments = MandateStatus
+
+// AccountCapabilitiesSepaDebitPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesSepaDebitPayments = MandateStatus
+
+// AccountCapabilitiesSofortPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesSofortPayments = MandateStatus
+
+// AccountCapabilitiesTaxReportingUs1099K is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesTaxReportingUs1099K = MandateStatus
+
+// AccountCapabilitiesTaxReportingUs1099Misc is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesTaxReportingUs1099Misc = MandateStatus
+
+// AccountCapabilitiesTransfers is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesTransfers = MandateStatus
+
+// AccountCapabilitiesTreasury is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesTreasury = MandateStatus
+
+// AccountCapabilitiesUsBankAccountAchPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesUsBankAccountAchPayments = MandateStatus
+
+// AccountCapabilitiesZipPayments is another name for MandateStatus.
+//
+// This shape serves AccountCapabilities.AcssDebitPayments, AccountCapabilities.AffirmPayments,
+// AccountCapabilities.AfterpayClearpayPayments, AccountCapabilities.AuBecsDebitPayments,
+// AccountCapabilities.BacsDebitPayments, AccountCapabilities.BancontactPayments,
+// AccountCapabilities.BankTransferPayments, AccountCapabilities.BlikPayments,
+// AccountCapabilities.BoletoPayments, AccountCapabilities.CardIssuing,
+// AccountCapabilities.CardPayments, AccountCapabilities.CartesBancairesPayments and 25 more.
+type AccountCapabilitiesZipPayments = MandateStatus
 
 // AccountCardIssuingSettings is an object (schema "account_card_issuing_settings").
 //
@@ -1200,20 +1509,20 @@ func (o *Application) SetUnknownMembers(m map[string]json.RawMessage) {
 //
 // PlatformFee
 type ApplicationFee struct {
-	Account                ApplicationFeeAccount                    `json:"account"`
-	Amount                 int64                                    `json:"amount"`
-	AmountRefunded         int64                                    `json:"amount_refunded"`
-	Application            ApplicationFeeApplication                `json:"application"`
-	BalanceTransaction     idemrt.Nullable[TopupBalanceTransaction] `json:"balance_transaction,omitzero"`
-	Charge                 DisputeCharge                            `json:"charge"`
-	Created                int64                                    `json:"created"`
-	Currency               string                                   `json:"currency"`
-	ID                     string                                   `json:"id"`
-	Livemode               bool                                     `json:"livemode"`
-	Object                 ApplicationFeeObject                     `json:"object"`
-	OriginatingTransaction idemrt.Nullable[RefundCharge]            `json:"originating_transaction,omitzero"`
-	Refunded               bool                                     `json:"refunded"`
-	Refunds                ApplicationFeeRefunds                    `json:"refunds"`
+	Account                StringOrAccount                                       `json:"account"`
+	Amount                 int64                                                 `json:"amount"`
+	AmountRefunded         int64                                                 `json:"amount_refunded"`
+	Application            ApplicationFeeApplication                             `json:"application"`
+	BalanceTransaction     idemrt.Nullable[StringOrBalanceTransaction]           `json:"balance_transaction,omitzero"`
+	Charge                 StringOrCharge                                        `json:"charge"`
+	Created                int64                                                 `json:"created"`
+	Currency               string                                                `json:"currency"`
+	ID                     string                                                `json:"id"`
+	Livemode               bool                                                  `json:"livemode"`
+	Object                 ApplicationFeeObject                                  `json:"object"`
+	OriginatingTransaction idemrt.Nullable[ApplicationFeeOriginatingTransaction] `json:"originating_transaction,omitzero"`
+	Refunded               bool                                                  `json:"refunded"`
+	Refunds                ApplicationFeeRefunds                                 `json:"refunds"`
 
 	unknownMembers wire.Unknown
 }
@@ -1231,49 +1540,6 @@ func (o ApplicationFee) UnknownMembers() map[string]json.RawMessage {
 // ApplicationFee declares is never written from them.
 func (o *ApplicationFee) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// ApplicationFeeAccount is one of String, Account (anyOf): every variant that accepts the JSON is set
-// (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
-type ApplicationFeeAccount struct {
-	String  *string
-	Account *Account
-	raw     json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u ApplicationFeeAccount) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *ApplicationFeeAccount) UnmarshalJSON(data []byte) error {
-	*u = ApplicationFeeAccount{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Account},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u ApplicationFeeAccount) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewApplicationFeeAccountFromString wraps v in ApplicationFeeAccount as its String variant.
-func NewApplicationFeeAccountFromString(v string) ApplicationFeeAccount {
-	return ApplicationFeeAccount{String: &v}
-}
-
-// NewApplicationFeeAccountFromAccount wraps v in ApplicationFeeAccount as its Account variant.
-func NewApplicationFeeAccountFromAccount(v Account) ApplicationFeeAccount {
-	return ApplicationFeeAccount{Account: &v}
 }
 
 // ApplicationFeeApplication is one of String, Application (anyOf): every variant that accepts the JSON
@@ -1332,6 +1598,12 @@ const (
 func (e ApplicationFeeObject) IsKnown() bool {
 	return wire.Known(e, ApplicationFeeObjectApplicationFee)
 }
+
+// ApplicationFeeOriginatingTransaction is another name for RefundCharge.
+//
+// This shape serves ApplicationFee.OriginatingTransaction, Invoice.Charge, PaymentIntent.LatestCharge,
+// Refund.Charge, Review.Charge, SepaDebitGeneratedFrom.Charge and Transfer.SourceTransaction.
+type ApplicationFeeOriginatingTransaction = RefundCharge
 
 // ApplicationFeeRefunds is an object.
 //
@@ -1741,6 +2013,57 @@ func (e BankAccountObject) IsKnown() bool {
 	return wire.Known(e, BankAccountObjectBankAccount)
 }
 
+// BankAccountOrCardOrSource is one of BankAccount, Card, Source (anyOf): every variant that accepts
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
+type BankAccountOrCardOrSource struct {
+	BankAccount *BankAccount
+	Card        *Card
+	Source      *Source
+	raw         json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u BankAccountOrCardOrSource) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.BankAccount, u.Card, u.Source)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *BankAccountOrCardOrSource) UnmarshalJSON(data []byte) error {
+	*u = BankAccountOrCardOrSource{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.BankAccount},
+		wire.Variant{Target: &u.Card},
+		wire.Variant{Target: &u.Source},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u BankAccountOrCardOrSource) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewBankAccountOrCardOrSourceFromBankAccount wraps v in BankAccountOrCardOrSource as its BankAccount variant.
+func NewBankAccountOrCardOrSourceFromBankAccount(v BankAccount) BankAccountOrCardOrSource {
+	return BankAccountOrCardOrSource{BankAccount: &v}
+}
+
+// NewBankAccountOrCardOrSourceFromCard wraps v in BankAccountOrCardOrSource as its Card variant.
+func NewBankAccountOrCardOrSourceFromCard(v Card) BankAccountOrCardOrSource {
+	return BankAccountOrCardOrSource{Card: &v}
+}
+
+// NewBankAccountOrCardOrSourceFromSource wraps v in BankAccountOrCardOrSource as its Source variant.
+func NewBankAccountOrCardOrSourceFromSource(v Source) BankAccountOrCardOrSource {
+	return BankAccountOrCardOrSource{Source: &v}
+}
+
 // BankTransferFundingType is an enumeration.
 type BankTransferFundingType string
 
@@ -1871,7 +2194,7 @@ type Card struct {
 	Last4                  string                                            `json:"last4"`
 	Metadata               idemrt.Nullable[map[string]string]                `json:"metadata,omitzero"`
 	Name                   idemrt.Nullable[string]                           `json:"name,omitzero"`
-	Object                 CardType                                          `json:"object"`
+	Object                 CardObject                                        `json:"object"`
 	Status                 idemrt.Nullable[string]                           `json:"status,omitzero"`
 	TokenizationMethod     idemrt.Nullable[string]                           `json:"tokenization_method,omitzero"`
 
@@ -2058,6 +2381,12 @@ func (o *CardIssuingAccountTermsOfService) SetUnknownMembers(m map[string]json.R
 // card_mandate_payment_method_details
 type CardMandatePaymentMethodDetails map[string]json.RawMessage
 
+// CardObject is another name for CardType.
+//
+// This shape serves Card.Object, DeletedCard.Object, DisputePaymentMethodDetails.Type and
+// PaymentIntentProcessing.Type.
+type CardObject = CardType
+
 // CardType is an enumeration.
 type CardType string
 
@@ -2116,51 +2445,51 @@ func (e CashBalanceObject) IsKnown() bool {
 //
 // Charge
 type Charge struct {
-	Amount                        int64                                    `json:"amount"`
-	AmountCaptured                int64                                    `json:"amount_captured"`
-	AmountRefunded                int64                                    `json:"amount_refunded"`
-	Application                   idemrt.Nullable[ChargeApplication]       `json:"application,omitzero"`
-	ApplicationFee                idemrt.Nullable[ChargeApplicationFee]    `json:"application_fee,omitzero"`
-	ApplicationFeeAmount          idemrt.Nullable[int64]                   `json:"application_fee_amount,omitzero"`
-	BalanceTransaction            idemrt.Nullable[TopupBalanceTransaction] `json:"balance_transaction,omitzero"`
-	BillingDetails                BillingDetails                           `json:"billing_details"`
-	CalculatedStatementDescriptor idemrt.Nullable[string]                  `json:"calculated_statement_descriptor,omitzero"`
-	Captured                      bool                                     `json:"captured"`
-	Created                       int64                                    `json:"created"`
-	Currency                      string                                   `json:"currency"`
-	Customer                      idemrt.Nullable[CardCustomer]            `json:"customer,omitzero"`
-	Description                   idemrt.Nullable[string]                  `json:"description,omitzero"`
-	Disputed                      bool                                     `json:"disputed"`
-	FailureBalanceTransaction     idemrt.Nullable[TopupBalanceTransaction] `json:"failure_balance_transaction,omitzero"`
-	FailureCode                   idemrt.Nullable[string]                  `json:"failure_code,omitzero"`
-	FailureMessage                idemrt.Nullable[string]                  `json:"failure_message,omitzero"`
-	FraudDetails                  idemrt.Nullable[ChargeFraudDetails]      `json:"fraud_details,omitzero"`
-	ID                            string                                   `json:"id"`
-	Invoice                       idemrt.Nullable[ChargeInvoice]           `json:"invoice,omitzero"`
-	Livemode                      bool                                     `json:"livemode"`
-	Metadata                      map[string]string                        `json:"metadata"`
-	Object                        ChargeObject                             `json:"object"`
-	OnBehalfOf                    idemrt.Nullable[CardAccount]             `json:"on_behalf_of,omitzero"`
-	Outcome                       idemrt.Nullable[ChargeOutcome]           `json:"outcome,omitzero"`
-	Paid                          bool                                     `json:"paid"`
-	PaymentIntent                 idemrt.Nullable[ChargePaymentIntent]     `json:"payment_intent,omitzero"`
-	PaymentMethod                 idemrt.Nullable[string]                  `json:"payment_method,omitzero"`
-	PaymentMethodDetails          idemrt.Nullable[PaymentMethodDetails]    `json:"payment_method_details,omitzero"`
-	RadarOptions                  *RadarRadarOptions                       `json:"radar_options,omitempty"`
-	ReceiptEmail                  idemrt.Nullable[string]                  `json:"receipt_email,omitzero"`
-	ReceiptNumber                 idemrt.Nullable[string]                  `json:"receipt_number,omitzero"`
-	ReceiptURL                    idemrt.Nullable[string]                  `json:"receipt_url,omitzero"`
-	Refunded                      bool                                     `json:"refunded"`
-	Refunds                       idemrt.Nullable[ChargeRefunds]           `json:"refunds,omitzero"`
-	Review                        idemrt.Nullable[ChargeReview]            `json:"review,omitzero"`
-	Shipping                      idemrt.Nullable[Shipping]                `json:"shipping,omitzero"`
-	SourceTransfer                idemrt.Nullable[ChargeSourceTransfer]    `json:"source_transfer,omitzero"`
-	StatementDescriptor           idemrt.Nullable[string]                  `json:"statement_descriptor,omitzero"`
-	StatementDescriptorSuffix     idemrt.Nullable[string]                  `json:"statement_descriptor_suffix,omitzero"`
-	Status                        ChargeStatus                             `json:"status"`
-	Transfer                      *ChargeTransfer                          `json:"transfer,omitempty"`
-	TransferData                  idemrt.Nullable[ChargeTransferData]      `json:"transfer_data,omitzero"`
-	TransferGroup                 idemrt.Nullable[string]                  `json:"transfer_group,omitzero"`
+	Amount                        int64                                       `json:"amount"`
+	AmountCaptured                int64                                       `json:"amount_captured"`
+	AmountRefunded                int64                                       `json:"amount_refunded"`
+	Application                   idemrt.Nullable[ChargeApplication]          `json:"application,omitzero"`
+	ApplicationFee                idemrt.Nullable[ChargeApplicationFee]       `json:"application_fee,omitzero"`
+	ApplicationFeeAmount          idemrt.Nullable[int64]                      `json:"application_fee_amount,omitzero"`
+	BalanceTransaction            idemrt.Nullable[StringOrBalanceTransaction] `json:"balance_transaction,omitzero"`
+	BillingDetails                BillingDetails                              `json:"billing_details"`
+	CalculatedStatementDescriptor idemrt.Nullable[string]                     `json:"calculated_statement_descriptor,omitzero"`
+	Captured                      bool                                        `json:"captured"`
+	Created                       int64                                       `json:"created"`
+	Currency                      string                                      `json:"currency"`
+	Customer                      idemrt.Nullable[CardCustomer]               `json:"customer,omitzero"`
+	Description                   idemrt.Nullable[string]                     `json:"description,omitzero"`
+	Disputed                      bool                                        `json:"disputed"`
+	FailureBalanceTransaction     idemrt.Nullable[StringOrBalanceTransaction] `json:"failure_balance_transaction,omitzero"`
+	FailureCode                   idemrt.Nullable[string]                     `json:"failure_code,omitzero"`
+	FailureMessage                idemrt.Nullable[string]                     `json:"failure_message,omitzero"`
+	FraudDetails                  idemrt.Nullable[ChargeFraudDetails]         `json:"fraud_details,omitzero"`
+	ID                            string                                      `json:"id"`
+	Invoice                       idemrt.Nullable[StringOrInvoice]            `json:"invoice,omitzero"`
+	Livemode                      bool                                        `json:"livemode"`
+	Metadata                      map[string]string                           `json:"metadata"`
+	Object                        ChargeObject                                `json:"object"`
+	OnBehalfOf                    idemrt.Nullable[ChargeOnBehalfOf]           `json:"on_behalf_of,omitzero"`
+	Outcome                       idemrt.Nullable[ChargeOutcome]              `json:"outcome,omitzero"`
+	Paid                          bool                                        `json:"paid"`
+	PaymentIntent                 idemrt.Nullable[ChargePaymentIntent]        `json:"payment_intent,omitzero"`
+	PaymentMethod                 idemrt.Nullable[string]                     `json:"payment_method,omitzero"`
+	PaymentMethodDetails          idemrt.Nullable[PaymentMethodDetails]       `json:"payment_method_details,omitzero"`
+	RadarOptions                  *RadarRadarOptions                          `json:"radar_options,omitempty"`
+	ReceiptEmail                  idemrt.Nullable[string]                     `json:"receipt_email,omitzero"`
+	ReceiptNumber                 idemrt.Nullable[string]                     `json:"receipt_number,omitzero"`
+	ReceiptURL                    idemrt.Nullable[string]                     `json:"receipt_url,omitzero"`
+	Refunded                      bool                                        `json:"refunded"`
+	Refunds                       idemrt.Nullable[ChargeRefunds]              `json:"refunds,omitzero"`
+	Review                        idemrt.Nullable[ChargeReview]               `json:"review,omitzero"`
+	Shipping                      idemrt.Nullable[Shipping]                   `json:"shipping,omitzero"`
+	SourceTransfer                idemrt.Nullable[ChargeSourceTransfer]       `json:"source_transfer,omitzero"`
+	StatementDescriptor           idemrt.Nullable[string]                     `json:"statement_descriptor,omitzero"`
+	StatementDescriptorSuffix     idemrt.Nullable[string]                     `json:"statement_descriptor_suffix,omitzero"`
+	Status                        ChargeStatus                                `json:"status"`
+	Transfer                      *ChargeTransfer                             `json:"transfer,omitempty"`
+	TransferData                  idemrt.Nullable[ChargeTransferData]         `json:"transfer_data,omitzero"`
+	TransferGroup                 idemrt.Nullable[string]                     `json:"transfer_group,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -2292,49 +2621,6 @@ func (o *ChargeFraudDetails) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
-// ChargeInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is set (its
-// kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
-type ChargeInvoice struct {
-	String  *string
-	Invoice *Invoice
-	raw     json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u ChargeInvoice) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *ChargeInvoice) UnmarshalJSON(data []byte) error {
-	*u = ChargeInvoice{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Invoice},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u ChargeInvoice) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewChargeInvoiceFromString wraps v in ChargeInvoice as its String variant.
-func NewChargeInvoiceFromString(v string) ChargeInvoice {
-	return ChargeInvoice{String: &v}
-}
-
-// NewChargeInvoiceFromInvoice wraps v in ChargeInvoice as its Invoice variant.
-func NewChargeInvoiceFromInvoice(v Invoice) ChargeInvoice {
-	return ChargeInvoice{Invoice: &v}
-}
-
 // ChargeObject is an enumeration.
 type ChargeObject string
 
@@ -2347,6 +2633,14 @@ const (
 func (e ChargeObject) IsKnown() bool {
 	return wire.Known(e, ChargeObjectCharge)
 }
+
+// ChargeOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type ChargeOnBehalfOf = CardAccount
 
 // ChargeOutcome is an object (schema "charge_outcome").
 //
@@ -2641,7 +2935,7 @@ func NewChargeTransferFromTransfer(v Transfer) ChargeTransfer {
 // ChargeTransferData
 type ChargeTransferData struct {
 	Amount      idemrt.Nullable[int64] `json:"amount,omitzero"`
-	Destination ApplicationFeeAccount  `json:"destination"`
+	Destination StringOrAccount        `json:"destination"`
 
 	unknownMembers wire.Unknown
 }
@@ -2732,7 +3026,7 @@ func (e Code) IsKnown() bool {
 type ConnectCollectionTransfer struct {
 	Amount      int64                           `json:"amount"`
 	Currency    string                          `json:"currency"`
-	Destination ApplicationFeeAccount           `json:"destination"`
+	Destination StringOrAccount                 `json:"destination"`
 	ID          string                          `json:"id"`
 	Livemode    bool                            `json:"livemode"`
 	Object      ConnectCollectionTransferObject `json:"object"`
@@ -3106,8 +3400,8 @@ func (e CustomerAcceptanceType) IsKnown() bool {
 //
 // CustomerBalanceCustomerBalanceSettings
 type CustomerBalanceCustomerBalanceSettings struct {
-	ReconciliationMode   PaymentIntentConfirmationMethod `json:"reconciliation_mode"`
-	UsingMerchantDefault bool                            `json:"using_merchant_default"`
+	ReconciliationMode   CustomerBalanceCustomerBalanceSettingsReconciliationMode `json:"reconciliation_mode"`
+	UsingMerchantDefault bool                                                     `json:"using_merchant_default"`
 
 	unknownMembers wire.Unknown
 }
@@ -3127,13 +3421,20 @@ func (o *CustomerBalanceCustomerBalanceSettings) SetUnknownMembers(m map[string]
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// CustomerBalanceCustomerBalanceSettingsReconciliationMode is another name for
+// PaymentIntentConfirmationMethod.
+//
+// This shape serves CustomerBalanceCustomerBalanceSettings.ReconciliationMode and
+// PaymentIntent.ConfirmationMethod.
+type CustomerBalanceCustomerBalanceSettingsReconciliationMode = PaymentIntentConfirmationMethod
+
 // CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft is an object (schema
 // "customer_balance_resource_cash_balance_transaction_resource_adjusted_for_overdraft").
 //
 // CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft
 type CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft struct {
-	BalanceTransaction RefundFailureBalanceTransaction `json:"balance_transaction"`
-	LinkedTransaction  LinkedTransaction               `json:"linked_transaction"`
+	BalanceTransaction CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBal `json:"balance_transaction"`
+	LinkedTransaction  LinkedTransaction                                                            `json:"linked_transaction"`
 
 	unknownMembers wire.Unknown
 }
@@ -3152,6 +3453,14 @@ func (o CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraf
 func (o *CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
+
+// CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBal is another name for
+// RefundFailureBalanceTransaction.
+//
+// This shape serves
+// CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraft.BalanceTransaction and
+// Refund.FailureBalanceTransaction.
+type CustomerBalanceResourceCashBalanceTransactionResourceAdjustedForOverdraftBal = RefundFailureBalanceTransaction
 
 // CustomerBalanceResourceCashBalanceTransactionResourceAppliedToPaymentTransaction is an object
 // (schema
@@ -3522,10 +3831,10 @@ func (e CustomerObject) IsKnown() bool {
 //
 // ApmsSourcesSourceList
 type CustomerSources struct {
-	Data    []APIErrorsSource `json:"data"`
-	HasMore bool              `json:"has_more"`
-	Object  ListObject        `json:"object"`
-	URL     string            `json:"url"`
+	Data    []BankAccountOrCardOrSource `json:"data"`
+	HasMore bool                        `json:"has_more"`
+	Object  ListObject                  `json:"object"`
+	URL     string                      `json:"url"`
 
 	unknownMembers wire.Unknown
 }
@@ -3759,7 +4068,7 @@ type DeletedCard struct {
 	Currency idemrt.Nullable[string] `json:"currency,omitzero"`
 	Deleted  bool                    `json:"deleted"`
 	ID       string                  `json:"id"`
-	Object   CardType                `json:"object"`
+	Object   CardObject              `json:"object"`
 
 	unknownMembers wire.Unknown
 }
@@ -4064,8 +4373,8 @@ func NewDiscountPromotionCodeFromPromotionCode(v PromotionCode) DiscountPromotio
 //
 // DiscountsResourceDiscountAmount
 type DiscountsResourceDiscountAmount struct {
-	Amount   int64                `json:"amount"`
-	Discount InvoiceDiscountsItem `json:"discount"`
+	Amount   int64                             `json:"amount"`
+	Discount StringOrDiscountOrDeletedDiscount `json:"discount"`
 
 	unknownMembers wire.Unknown
 }
@@ -4091,7 +4400,7 @@ func (o *DiscountsResourceDiscountAmount) SetUnknownMembers(m map[string]json.Ra
 type Dispute struct {
 	Amount               int64                                `json:"amount"`
 	BalanceTransactions  []BalanceTransaction                 `json:"balance_transactions"`
-	Charge               DisputeCharge                        `json:"charge"`
+	Charge               StringOrCharge                       `json:"charge"`
 	Created              int64                                `json:"created"`
 	Currency             string                               `json:"currency"`
 	Evidence             DisputeEvidence                      `json:"evidence"`
@@ -4124,80 +4433,37 @@ func (o *Dispute) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
-// DisputeCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its kind
-// fits; an object has its required members, and its declared ones are of the right kind); the best is
-// decoded (the next that may accept the JSON when it fails) and the others filled from it.
-type DisputeCharge struct {
-	String *string
-	Charge *Charge
-	raw    json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u DisputeCharge) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *DisputeCharge) UnmarshalJSON(data []byte) error {
-	*u = DisputeCharge{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Charge},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u DisputeCharge) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewDisputeChargeFromString wraps v in DisputeCharge as its String variant.
-func NewDisputeChargeFromString(v string) DisputeCharge {
-	return DisputeCharge{String: &v}
-}
-
-// NewDisputeChargeFromCharge wraps v in DisputeCharge as its Charge variant.
-func NewDisputeChargeFromCharge(v Charge) DisputeCharge {
-	return DisputeCharge{Charge: &v}
-}
-
 // DisputeEvidence is an object (schema "dispute_evidence").
 //
 // DisputeEvidence
 type DisputeEvidence struct {
-	AccessActivityLog            idemrt.Nullable[string]                 `json:"access_activity_log,omitzero"`
-	BillingAddress               idemrt.Nullable[string]                 `json:"billing_address,omitzero"`
-	CancellationPolicy           idemrt.Nullable[DisputeEvidenceReceipt] `json:"cancellation_policy,omitzero"`
-	CancellationPolicyDisclosure idemrt.Nullable[string]                 `json:"cancellation_policy_disclosure,omitzero"`
-	CancellationRebuttal         idemrt.Nullable[string]                 `json:"cancellation_rebuttal,omitzero"`
-	CustomerCommunication        idemrt.Nullable[DisputeEvidenceReceipt] `json:"customer_communication,omitzero"`
-	CustomerEmailAddress         idemrt.Nullable[string]                 `json:"customer_email_address,omitzero"`
-	CustomerName                 idemrt.Nullable[string]                 `json:"customer_name,omitzero"`
-	CustomerPurchaseIP           idemrt.Nullable[string]                 `json:"customer_purchase_ip,omitzero"`
-	CustomerSignature            idemrt.Nullable[DisputeEvidenceReceipt] `json:"customer_signature,omitzero"`
-	DuplicateChargeDocumentation idemrt.Nullable[DisputeEvidenceReceipt] `json:"duplicate_charge_documentation,omitzero"`
-	DuplicateChargeExplanation   idemrt.Nullable[string]                 `json:"duplicate_charge_explanation,omitzero"`
-	DuplicateChargeID            idemrt.Nullable[string]                 `json:"duplicate_charge_id,omitzero"`
-	ProductDescription           idemrt.Nullable[string]                 `json:"product_description,omitzero"`
-	Receipt                      idemrt.Nullable[DisputeEvidenceReceipt] `json:"receipt,omitzero"`
-	RefundPolicy                 idemrt.Nullable[DisputeEvidenceReceipt] `json:"refund_policy,omitzero"`
-	RefundPolicyDisclosure       idemrt.Nullable[string]                 `json:"refund_policy_disclosure,omitzero"`
-	RefundRefusalExplanation     idemrt.Nullable[string]                 `json:"refund_refusal_explanation,omitzero"`
-	ServiceDate                  idemrt.Nullable[string]                 `json:"service_date,omitzero"`
-	ServiceDocumentation         idemrt.Nullable[DisputeEvidenceReceipt] `json:"service_documentation,omitzero"`
-	ShippingAddress              idemrt.Nullable[string]                 `json:"shipping_address,omitzero"`
-	ShippingCarrier              idemrt.Nullable[string]                 `json:"shipping_carrier,omitzero"`
-	ShippingDate                 idemrt.Nullable[string]                 `json:"shipping_date,omitzero"`
-	ShippingDocumentation        idemrt.Nullable[DisputeEvidenceReceipt] `json:"shipping_documentation,omitzero"`
-	ShippingTrackingNumber       idemrt.Nullable[string]                 `json:"shipping_tracking_number,omitzero"`
-	UncategorizedFile            idemrt.Nullable[DisputeEvidenceReceipt] `json:"uncategorized_file,omitzero"`
-	UncategorizedText            idemrt.Nullable[string]                 `json:"uncategorized_text,omitzero"`
+	AccessActivityLog            idemrt.Nullable[string]       `json:"access_activity_log,omitzero"`
+	BillingAddress               idemrt.Nullable[string]       `json:"billing_address,omitzero"`
+	CancellationPolicy           idemrt.Nullable[StringOrFile] `json:"cancellation_policy,omitzero"`
+	CancellationPolicyDisclosure idemrt.Nullable[string]       `json:"cancellation_policy_disclosure,omitzero"`
+	CancellationRebuttal         idemrt.Nullable[string]       `json:"cancellation_rebuttal,omitzero"`
+	CustomerCommunication        idemrt.Nullable[StringOrFile] `json:"customer_communication,omitzero"`
+	CustomerEmailAddress         idemrt.Nullable[string]       `json:"customer_email_address,omitzero"`
+	CustomerName                 idemrt.Nullable[string]       `json:"customer_name,omitzero"`
+	CustomerPurchaseIP           idemrt.Nullable[string]       `json:"customer_purchase_ip,omitzero"`
+	CustomerSignature            idemrt.Nullable[StringOrFile] `json:"customer_signature,omitzero"`
+	DuplicateChargeDocumentation idemrt.Nullable[StringOrFile] `json:"duplicate_charge_documentation,omitzero"`
+	DuplicateChargeExplanation   idemrt.Nullable[string]       `json:"duplicate_charge_explanation,omitzero"`
+	DuplicateChargeID            idemrt.Nullable[string]       `json:"duplicate_charge_id,omitzero"`
+	ProductDescription           idemrt.Nullable[string]       `json:"product_description,omitzero"`
+	Receipt                      idemrt.Nullable[StringOrFile] `json:"receipt,omitzero"`
+	RefundPolicy                 idemrt.Nullable[StringOrFile] `json:"refund_policy,omitzero"`
+	RefundPolicyDisclosure       idemrt.Nullable[string]       `json:"refund_policy_disclosure,omitzero"`
+	RefundRefusalExplanation     idemrt.Nullable[string]       `json:"refund_refusal_explanation,omitzero"`
+	ServiceDate                  idemrt.Nullable[string]       `json:"service_date,omitzero"`
+	ServiceDocumentation         idemrt.Nullable[StringOrFile] `json:"service_documentation,omitzero"`
+	ShippingAddress              idemrt.Nullable[string]       `json:"shipping_address,omitzero"`
+	ShippingCarrier              idemrt.Nullable[string]       `json:"shipping_carrier,omitzero"`
+	ShippingDate                 idemrt.Nullable[string]       `json:"shipping_date,omitzero"`
+	ShippingDocumentation        idemrt.Nullable[StringOrFile] `json:"shipping_documentation,omitzero"`
+	ShippingTrackingNumber       idemrt.Nullable[string]       `json:"shipping_tracking_number,omitzero"`
+	UncategorizedFile            idemrt.Nullable[StringOrFile] `json:"uncategorized_file,omitzero"`
+	UncategorizedText            idemrt.Nullable[string]       `json:"uncategorized_text,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -4242,49 +4508,6 @@ func (o DisputeEvidenceDetails) UnknownMembers() map[string]json.RawMessage {
 // DisputeEvidenceDetails declares is never written from them.
 func (o *DisputeEvidenceDetails) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// DisputeEvidenceReceipt is one of String, File (anyOf): every variant that accepts the JSON is set
-// (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
-type DisputeEvidenceReceipt struct {
-	String *string
-	File   *File
-	raw    json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u DisputeEvidenceReceipt) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.File)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *DisputeEvidenceReceipt) UnmarshalJSON(data []byte) error {
-	*u = DisputeEvidenceReceipt{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.File},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u DisputeEvidenceReceipt) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewDisputeEvidenceReceiptFromString wraps v in DisputeEvidenceReceipt as its String variant.
-func NewDisputeEvidenceReceiptFromString(v string) DisputeEvidenceReceipt {
-	return DisputeEvidenceReceipt{String: &v}
-}
-
-// NewDisputeEvidenceReceiptFromFile wraps v in DisputeEvidenceReceipt as its File variant.
-func NewDisputeEvidenceReceiptFromFile(v File) DisputeEvidenceReceipt {
-	return DisputeEvidenceReceipt{File: &v}
 }
 
 // DisputeObject is an enumeration.
@@ -4521,14 +4744,14 @@ func (o *Fee) SetUnknownMembers(m map[string]json.RawMessage) {
 //
 // FeeRefund
 type FeeRefund struct {
-	Amount             int64                                    `json:"amount"`
-	BalanceTransaction idemrt.Nullable[TopupBalanceTransaction] `json:"balance_transaction,omitzero"`
-	Created            int64                                    `json:"created"`
-	Currency           string                                   `json:"currency"`
-	Fee                FeeRefundFee                             `json:"fee"`
-	ID                 string                                   `json:"id"`
-	Metadata           idemrt.Nullable[map[string]string]       `json:"metadata,omitzero"`
-	Object             FeeRefundObject                          `json:"object"`
+	Amount             int64                                       `json:"amount"`
+	BalanceTransaction idemrt.Nullable[StringOrBalanceTransaction] `json:"balance_transaction,omitzero"`
+	Created            int64                                       `json:"created"`
+	Currency           string                                      `json:"currency"`
+	Fee                FeeRefundFee                                `json:"fee"`
+	ID                 string                                      `json:"id"`
+	Metadata           idemrt.Nullable[map[string]string]          `json:"metadata,omitzero"`
+	Object             FeeRefundObject                             `json:"object"`
 
 	unknownMembers wire.Unknown
 }
@@ -5042,87 +5265,87 @@ func (e IndiaSupportedTypesItem) IsKnown() bool {
 //
 // Invoice
 type Invoice struct {
-	AccountCountry               idemrt.Nullable[string]                            `json:"account_country,omitzero"`
-	AccountName                  idemrt.Nullable[string]                            `json:"account_name,omitzero"`
-	AccountTaxIDs                idemrt.Nullable[[]InvoiceAccountTaxIDsItem]        `json:"account_tax_ids,omitzero"`
-	AmountDue                    int64                                              `json:"amount_due"`
-	AmountPaid                   int64                                              `json:"amount_paid"`
-	AmountRemaining              int64                                              `json:"amount_remaining"`
-	AmountShipping               int64                                              `json:"amount_shipping"`
-	Application                  idemrt.Nullable[QuoteApplication]                  `json:"application,omitzero"`
-	ApplicationFeeAmount         idemrt.Nullable[int64]                             `json:"application_fee_amount,omitzero"`
-	AttemptCount                 int64                                              `json:"attempt_count"`
-	Attempted                    bool                                               `json:"attempted"`
-	AutoAdvance                  *bool                                              `json:"auto_advance,omitempty"`
-	AutomaticTax                 AutomaticTax                                       `json:"automatic_tax"`
-	BillingReason                idemrt.Nullable[InvoiceBillingReason]              `json:"billing_reason,omitzero"`
-	Charge                       idemrt.Nullable[RefundCharge]                      `json:"charge,omitzero"`
-	CollectionMethod             QuoteCollectionMethod                              `json:"collection_method"`
-	Created                      int64                                              `json:"created"`
-	Currency                     string                                             `json:"currency"`
-	CustomFields                 idemrt.Nullable[[]InvoiceSettingCustomField]       `json:"custom_fields,omitzero"`
-	Customer                     idemrt.Nullable[CardCustomer]                      `json:"customer,omitzero"`
-	CustomerAddress              idemrt.Nullable[Address]                           `json:"customer_address,omitzero"`
-	CustomerEmail                idemrt.Nullable[string]                            `json:"customer_email,omitzero"`
-	CustomerName                 idemrt.Nullable[string]                            `json:"customer_name,omitzero"`
-	CustomerPhone                idemrt.Nullable[string]                            `json:"customer_phone,omitzero"`
-	CustomerShipping             idemrt.Nullable[Shipping]                          `json:"customer_shipping,omitzero"`
-	CustomerTaxExempt            idemrt.Nullable[CustomerTaxExempt]                 `json:"customer_tax_exempt,omitzero"`
-	CustomerTaxIDs               idemrt.Nullable[[]InvoicesResourceInvoiceTaxID]    `json:"customer_tax_ids,omitzero"`
-	DefaultPaymentMethod         idemrt.Nullable[SetupIntentPaymentMethod]          `json:"default_payment_method,omitzero"`
-	DefaultSource                idemrt.Nullable[InvoiceDefaultSource]              `json:"default_source,omitzero"`
-	DefaultTaxRates              []TaxRate                                          `json:"default_tax_rates"`
-	Description                  idemrt.Nullable[string]                            `json:"description,omitzero"`
-	Discount                     idemrt.Nullable[Discount]                          `json:"discount,omitzero"`
-	Discounts                    idemrt.Nullable[[]InvoiceDiscountsItem]            `json:"discounts,omitzero"`
-	DueDate                      idemrt.Nullable[int64]                             `json:"due_date,omitzero"`
-	EffectiveAt                  idemrt.Nullable[int64]                             `json:"effective_at,omitzero"`
-	EndingBalance                idemrt.Nullable[int64]                             `json:"ending_balance,omitzero"`
-	Footer                       idemrt.Nullable[string]                            `json:"footer,omitzero"`
-	FromInvoice                  idemrt.Nullable[InvoicesFromInvoice]               `json:"from_invoice,omitzero"`
-	HostedInvoiceURL             idemrt.Nullable[string]                            `json:"hosted_invoice_url,omitzero"`
-	ID                           *string                                            `json:"id,omitempty"`
-	InvoicePdf                   idemrt.Nullable[string]                            `json:"invoice_pdf,omitzero"`
-	LastFinalizationError        idemrt.Nullable[APIErrors]                         `json:"last_finalization_error,omitzero"`
-	LatestRevision               idemrt.Nullable[ChargeInvoice]                     `json:"latest_revision,omitzero"`
-	Lines                        InvoiceLines                                       `json:"lines"`
-	Livemode                     bool                                               `json:"livemode"`
-	Metadata                     idemrt.Nullable[map[string]string]                 `json:"metadata,omitzero"`
-	NextPaymentAttempt           idemrt.Nullable[int64]                             `json:"next_payment_attempt,omitzero"`
-	Number                       idemrt.Nullable[string]                            `json:"number,omitzero"`
-	Object                       InvoiceObject                                      `json:"object"`
-	OnBehalfOf                   idemrt.Nullable[CardAccount]                       `json:"on_behalf_of,omitzero"`
-	Paid                         bool                                               `json:"paid"`
-	PaidOutOfBand                bool                                               `json:"paid_out_of_band"`
-	PaymentIntent                idemrt.Nullable[ChargePaymentIntent]               `json:"payment_intent,omitzero"`
-	PaymentSettings              InvoicesPaymentSettings                            `json:"payment_settings"`
-	PeriodEnd                    int64                                              `json:"period_end"`
-	PeriodStart                  int64                                              `json:"period_start"`
-	PostPaymentCreditNotesAmount int64                                              `json:"post_payment_credit_notes_amount"`
-	PrePaymentCreditNotesAmount  int64                                              `json:"pre_payment_credit_notes_amount"`
-	Quote                        idemrt.Nullable[InvoiceQuote]                      `json:"quote,omitzero"`
-	ReceiptNumber                idemrt.Nullable[string]                            `json:"receipt_number,omitzero"`
-	RenderingOptions             idemrt.Nullable[InvoiceSettingRenderingOptions]    `json:"rendering_options,omitzero"`
-	ShippingCost                 idemrt.Nullable[InvoicesShippingCost]              `json:"shipping_cost,omitzero"`
-	ShippingDetails              idemrt.Nullable[Shipping]                          `json:"shipping_details,omitzero"`
-	StartingBalance              int64                                              `json:"starting_balance"`
-	StatementDescriptor          idemrt.Nullable[string]                            `json:"statement_descriptor,omitzero"`
-	Status                       idemrt.Nullable[InvoiceStatus]                     `json:"status,omitzero"`
-	StatusTransitions            InvoicesStatusTransitions                          `json:"status_transitions"`
-	Subscription                 idemrt.Nullable[QuoteSubscription]                 `json:"subscription,omitzero"`
-	SubscriptionDetails          idemrt.Nullable[SubscriptionDetailsData]           `json:"subscription_details,omitzero"`
-	SubscriptionProrationDate    *int64                                             `json:"subscription_proration_date,omitempty"`
-	Subtotal                     int64                                              `json:"subtotal"`
-	SubtotalExcludingTax         idemrt.Nullable[int64]                             `json:"subtotal_excluding_tax,omitzero"`
-	Tax                          idemrt.Nullable[int64]                             `json:"tax,omitzero"`
-	TestClock                    idemrt.Nullable[QuoteTestClock]                    `json:"test_clock,omitzero"`
-	ThresholdReason              *InvoiceThresholdReason                            `json:"threshold_reason,omitempty"`
-	Total                        int64                                              `json:"total"`
-	TotalDiscountAmounts         idemrt.Nullable[[]DiscountsResourceDiscountAmount] `json:"total_discount_amounts,omitzero"`
-	TotalExcludingTax            idemrt.Nullable[int64]                             `json:"total_excluding_tax,omitzero"`
-	TotalTaxAmounts              []InvoiceTaxAmount                                 `json:"total_tax_amounts"`
-	TransferData                 idemrt.Nullable[InvoiceTransferData]               `json:"transfer_data,omitzero"`
-	WebhooksDeliveredAt          idemrt.Nullable[int64]                             `json:"webhooks_delivered_at,omitzero"`
+	AccountCountry               idemrt.Nullable[string]                              `json:"account_country,omitzero"`
+	AccountName                  idemrt.Nullable[string]                              `json:"account_name,omitzero"`
+	AccountTaxIDs                idemrt.Nullable[[]InvoiceAccountTaxIDsItem]          `json:"account_tax_ids,omitzero"`
+	AmountDue                    int64                                                `json:"amount_due"`
+	AmountPaid                   int64                                                `json:"amount_paid"`
+	AmountRemaining              int64                                                `json:"amount_remaining"`
+	AmountShipping               int64                                                `json:"amount_shipping"`
+	Application                  idemrt.Nullable[QuoteApplication]                    `json:"application,omitzero"`
+	ApplicationFeeAmount         idemrt.Nullable[int64]                               `json:"application_fee_amount,omitzero"`
+	AttemptCount                 int64                                                `json:"attempt_count"`
+	Attempted                    bool                                                 `json:"attempted"`
+	AutoAdvance                  *bool                                                `json:"auto_advance,omitempty"`
+	AutomaticTax                 AutomaticTax                                         `json:"automatic_tax"`
+	BillingReason                idemrt.Nullable[InvoiceBillingReason]                `json:"billing_reason,omitzero"`
+	Charge                       idemrt.Nullable[RefundCharge]                        `json:"charge,omitzero"`
+	CollectionMethod             QuoteCollectionMethod                                `json:"collection_method"`
+	Created                      int64                                                `json:"created"`
+	Currency                     string                                               `json:"currency"`
+	CustomFields                 idemrt.Nullable[[]InvoiceSettingCustomField]         `json:"custom_fields,omitzero"`
+	Customer                     idemrt.Nullable[CardCustomer]                        `json:"customer,omitzero"`
+	CustomerAddress              idemrt.Nullable[Address]                             `json:"customer_address,omitzero"`
+	CustomerEmail                idemrt.Nullable[string]                              `json:"customer_email,omitzero"`
+	CustomerName                 idemrt.Nullable[string]                              `json:"customer_name,omitzero"`
+	CustomerPhone                idemrt.Nullable[string]                              `json:"customer_phone,omitzero"`
+	CustomerShipping             idemrt.Nullable[Shipping]                            `json:"customer_shipping,omitzero"`
+	CustomerTaxExempt            idemrt.Nullable[CustomerTaxExempt]                   `json:"customer_tax_exempt,omitzero"`
+	CustomerTaxIDs               idemrt.Nullable[[]InvoicesResourceInvoiceTaxID]      `json:"customer_tax_ids,omitzero"`
+	DefaultPaymentMethod         idemrt.Nullable[StringOrPaymentMethod]               `json:"default_payment_method,omitzero"`
+	DefaultSource                idemrt.Nullable[InvoiceDefaultSource]                `json:"default_source,omitzero"`
+	DefaultTaxRates              []TaxRate                                            `json:"default_tax_rates"`
+	Description                  idemrt.Nullable[string]                              `json:"description,omitzero"`
+	Discount                     idemrt.Nullable[Discount]                            `json:"discount,omitzero"`
+	Discounts                    idemrt.Nullable[[]StringOrDiscountOrDeletedDiscount] `json:"discounts,omitzero"`
+	DueDate                      idemrt.Nullable[int64]                               `json:"due_date,omitzero"`
+	EffectiveAt                  idemrt.Nullable[int64]                               `json:"effective_at,omitzero"`
+	EndingBalance                idemrt.Nullable[int64]                               `json:"ending_balance,omitzero"`
+	Footer                       idemrt.Nullable[string]                              `json:"footer,omitzero"`
+	FromInvoice                  idemrt.Nullable[InvoicesFromInvoice]                 `json:"from_invoice,omitzero"`
+	HostedInvoiceURL             idemrt.Nullable[string]                              `json:"hosted_invoice_url,omitzero"`
+	ID                           *string                                              `json:"id,omitempty"`
+	InvoicePdf                   idemrt.Nullable[string]                              `json:"invoice_pdf,omitzero"`
+	LastFinalizationError        idemrt.Nullable[APIErrors]                           `json:"last_finalization_error,omitzero"`
+	LatestRevision               idemrt.Nullable[StringOrInvoice]                     `json:"latest_revision,omitzero"`
+	Lines                        InvoiceLines                                         `json:"lines"`
+	Livemode                     bool                                                 `json:"livemode"`
+	Metadata                     idemrt.Nullable[map[string]string]                   `json:"metadata,omitzero"`
+	NextPaymentAttempt           idemrt.Nullable[int64]                               `json:"next_payment_attempt,omitzero"`
+	Number                       idemrt.Nullable[string]                              `json:"number,omitzero"`
+	Object                       InvoiceObject                                        `json:"object"`
+	OnBehalfOf                   idemrt.Nullable[InvoiceOnBehalfOf]                   `json:"on_behalf_of,omitzero"`
+	Paid                         bool                                                 `json:"paid"`
+	PaidOutOfBand                bool                                                 `json:"paid_out_of_band"`
+	PaymentIntent                idemrt.Nullable[ChargePaymentIntent]                 `json:"payment_intent,omitzero"`
+	PaymentSettings              InvoicesPaymentSettings                              `json:"payment_settings"`
+	PeriodEnd                    int64                                                `json:"period_end"`
+	PeriodStart                  int64                                                `json:"period_start"`
+	PostPaymentCreditNotesAmount int64                                                `json:"post_payment_credit_notes_amount"`
+	PrePaymentCreditNotesAmount  int64                                                `json:"pre_payment_credit_notes_amount"`
+	Quote                        idemrt.Nullable[InvoiceQuote]                        `json:"quote,omitzero"`
+	ReceiptNumber                idemrt.Nullable[string]                              `json:"receipt_number,omitzero"`
+	RenderingOptions             idemrt.Nullable[InvoiceSettingRenderingOptions]      `json:"rendering_options,omitzero"`
+	ShippingCost                 idemrt.Nullable[InvoicesShippingCost]                `json:"shipping_cost,omitzero"`
+	ShippingDetails              idemrt.Nullable[Shipping]                            `json:"shipping_details,omitzero"`
+	StartingBalance              int64                                                `json:"starting_balance"`
+	StatementDescriptor          idemrt.Nullable[string]                              `json:"statement_descriptor,omitzero"`
+	Status                       idemrt.Nullable[InvoiceStatus]                       `json:"status,omitzero"`
+	StatusTransitions            InvoicesStatusTransitions                            `json:"status_transitions"`
+	Subscription                 idemrt.Nullable[QuoteSubscription]                   `json:"subscription,omitzero"`
+	SubscriptionDetails          idemrt.Nullable[SubscriptionDetailsData]             `json:"subscription_details,omitzero"`
+	SubscriptionProrationDate    *int64                                               `json:"subscription_proration_date,omitempty"`
+	Subtotal                     int64                                                `json:"subtotal"`
+	SubtotalExcludingTax         idemrt.Nullable[int64]                               `json:"subtotal_excluding_tax,omitzero"`
+	Tax                          idemrt.Nullable[int64]                               `json:"tax,omitzero"`
+	TestClock                    idemrt.Nullable[QuoteTestClock]                      `json:"test_clock,omitzero"`
+	ThresholdReason              *InvoiceThresholdReason                              `json:"threshold_reason,omitempty"`
+	Total                        int64                                                `json:"total"`
+	TotalDiscountAmounts         idemrt.Nullable[[]DiscountsResourceDiscountAmount]   `json:"total_discount_amounts,omitzero"`
+	TotalExcludingTax            idemrt.Nullable[int64]                               `json:"total_excluding_tax,omitzero"`
+	TotalTaxAmounts              []InvoiceTaxAmount                                   `json:"total_tax_amounts"`
+	TransferData                 idemrt.Nullable[InvoiceTransferData]                 `json:"transfer_data,omitzero"`
+	WebhooksDeliveredAt          idemrt.Nullable[int64]                               `json:"webhooks_delivered_at,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -5270,57 +5493,6 @@ func NewInvoiceDefaultSourceFromCard(v Card) InvoiceDefaultSource {
 // NewInvoiceDefaultSourceFromSource wraps v in InvoiceDefaultSource as its Source variant.
 func NewInvoiceDefaultSourceFromSource(v Source) InvoiceDefaultSource {
 	return InvoiceDefaultSource{Source: &v}
-}
-
-// InvoiceDiscountsItem is one of String, Discount, DeletedDiscount (anyOf): every variant that accepts
-// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
-// filled from it.
-type InvoiceDiscountsItem struct {
-	String          *string
-	Discount        *Discount
-	DeletedDiscount *DeletedDiscount
-	raw             json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u InvoiceDiscountsItem) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.Discount, u.DeletedDiscount)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *InvoiceDiscountsItem) UnmarshalJSON(data []byte) error {
-	*u = InvoiceDiscountsItem{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Discount},
-		wire.Variant{Target: &u.DeletedDiscount},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u InvoiceDiscountsItem) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewInvoiceDiscountsItemFromString wraps v in InvoiceDiscountsItem as its String variant.
-func NewInvoiceDiscountsItemFromString(v string) InvoiceDiscountsItem {
-	return InvoiceDiscountsItem{String: &v}
-}
-
-// NewInvoiceDiscountsItemFromDiscount wraps v in InvoiceDiscountsItem as its Discount variant.
-func NewInvoiceDiscountsItemFromDiscount(v Discount) InvoiceDiscountsItem {
-	return InvoiceDiscountsItem{Discount: &v}
-}
-
-// NewInvoiceDiscountsItemFromDeletedDiscount wraps v in InvoiceDiscountsItem as its DeletedDiscount variant.
-func NewInvoiceDiscountsItemFromDeletedDiscount(v DeletedDiscount) InvoiceDiscountsItem {
-	return InvoiceDiscountsItem{DeletedDiscount: &v}
 }
 
 // InvoiceInstallmentsCard is an object (schema "invoice_installments_card").
@@ -5476,6 +5648,14 @@ const (
 func (e InvoiceObject) IsKnown() bool {
 	return wire.Known(e, InvoiceObjectInvoice)
 }
+
+// InvoiceOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type InvoiceOnBehalfOf = CardAccount
 
 // InvoicePaymentMethodOptionsAcssDebit is an object (schema
 // "invoice_payment_method_options_acss_debit").
@@ -5828,7 +6008,7 @@ func (o *InvoiceSettingCustomField) SetUnknownMembers(m map[string]json.RawMessa
 // InvoiceSettingCustomerSetting
 type InvoiceSettingCustomerSetting struct {
 	CustomFields         idemrt.Nullable[[]InvoiceSettingCustomField]    `json:"custom_fields,omitzero"`
-	DefaultPaymentMethod idemrt.Nullable[SetupIntentPaymentMethod]       `json:"default_payment_method,omitzero"`
+	DefaultPaymentMethod idemrt.Nullable[StringOrPaymentMethod]          `json:"default_payment_method,omitzero"`
 	Footer               idemrt.Nullable[string]                         `json:"footer,omitzero"`
 	RenderingOptions     idemrt.Nullable[InvoiceSettingRenderingOptions] `json:"rendering_options,omitzero"`
 
@@ -5971,7 +6151,7 @@ func (e InvoiceStatus) IsKnown() bool {
 type InvoiceTaxAmount struct {
 	Amount           int64                                             `json:"amount"`
 	Inclusive        bool                                              `json:"inclusive"`
-	TaxRate          InvoiceTaxAmountTaxRate                           `json:"tax_rate"`
+	TaxRate          StringOrTaxRate                                   `json:"tax_rate"`
 	TaxabilityReason idemrt.Nullable[InvoiceTaxAmountTaxabilityReason] `json:"taxability_reason,omitzero"`
 	TaxableAmount    idemrt.Nullable[int64]                            `json:"taxable_amount,omitzero"`
 
@@ -5991,50 +6171,6 @@ func (o InvoiceTaxAmount) UnknownMembers() map[string]json.RawMessage {
 // InvoiceTaxAmount declares is never written from them.
 func (o *InvoiceTaxAmount) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// InvoiceTaxAmountTaxRate is one of String, TaxRate (anyOf): every variant that accepts the JSON is
-// set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
-// from it.
-type InvoiceTaxAmountTaxRate struct {
-	String  *string
-	TaxRate *TaxRate
-	raw     json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u InvoiceTaxAmountTaxRate) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.TaxRate)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *InvoiceTaxAmountTaxRate) UnmarshalJSON(data []byte) error {
-	*u = InvoiceTaxAmountTaxRate{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TaxRate},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u InvoiceTaxAmountTaxRate) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewInvoiceTaxAmountTaxRateFromString wraps v in InvoiceTaxAmountTaxRate as its String variant.
-func NewInvoiceTaxAmountTaxRateFromString(v string) InvoiceTaxAmountTaxRate {
-	return InvoiceTaxAmountTaxRate{String: &v}
-}
-
-// NewInvoiceTaxAmountTaxRateFromTaxRate wraps v in InvoiceTaxAmountTaxRate as its TaxRate variant.
-func NewInvoiceTaxAmountTaxRateFromTaxRate(v TaxRate) InvoiceTaxAmountTaxRate {
-	return InvoiceTaxAmountTaxRate{TaxRate: &v}
 }
 
 // InvoiceTaxAmountTaxabilityReason is an enumeration.
@@ -6094,7 +6230,7 @@ func (o *InvoiceThresholdReason) SetUnknownMembers(m map[string]json.RawMessage)
 // InvoiceTransferData
 type InvoiceTransferData struct {
 	Amount      idemrt.Nullable[int64] `json:"amount,omitzero"`
-	Destination ApplicationFeeAccount  `json:"destination"`
+	Destination StringOrAccount        `json:"destination"`
 
 	unknownMembers wire.Unknown
 }
@@ -6126,7 +6262,7 @@ type Invoiceitem struct {
 	Discountable      bool                                  `json:"discountable"`
 	Discounts         idemrt.Nullable[[]QuoteDiscountsItem] `json:"discounts,omitzero"`
 	ID                string                                `json:"id"`
-	Invoice           idemrt.Nullable[ChargeInvoice]        `json:"invoice,omitzero"`
+	Invoice           idemrt.Nullable[StringOrInvoice]      `json:"invoice,omitzero"`
 	Livemode          bool                                  `json:"livemode"`
 	Metadata          idemrt.Nullable[map[string]string]    `json:"metadata,omitzero"`
 	Object            InvoiceitemObject                     `json:"object"`
@@ -6835,10 +6971,10 @@ func (o *IssuingAuthorizationTreasury) SetUnknownMembers(m map[string]json.RawMe
 //
 // IssuingAuthorizationVerificationData
 type IssuingAuthorizationVerificationData struct {
-	AddressLine1Check      IssuingAuthorizationVerificationDataCvcCheck `json:"address_line1_check"`
-	AddressPostalCodeCheck IssuingAuthorizationVerificationDataCvcCheck `json:"address_postal_code_check"`
-	CvcCheck               IssuingAuthorizationVerificationDataCvcCheck `json:"cvc_check"`
-	ExpiryCheck            IssuingAuthorizationVerificationDataCvcCheck `json:"expiry_check"`
+	AddressLine1Check      IssuingAuthorizationVerificationDataAddressLine1Check      `json:"address_line1_check"`
+	AddressPostalCodeCheck IssuingAuthorizationVerificationDataAddressPostalCodeCheck `json:"address_postal_code_check"`
+	CvcCheck               IssuingAuthorizationVerificationDataCvcCheck               `json:"cvc_check"`
+	ExpiryCheck            IssuingAuthorizationVerificationDataExpiryCheck            `json:"expiry_check"`
 
 	unknownMembers wire.Unknown
 }
@@ -6858,6 +6994,22 @@ func (o *IssuingAuthorizationVerificationData) SetUnknownMembers(m map[string]js
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// IssuingAuthorizationVerificationDataAddressLine1Check is another name for
+// IssuingAuthorizationVerificationDataCvcCheck.
+//
+// This shape serves IssuingAuthorizationVerificationData.AddressLine1Check,
+// IssuingAuthorizationVerificationData.AddressPostalCodeCheck,
+// IssuingAuthorizationVerificationData.CvcCheck and IssuingAuthorizationVerificationData.ExpiryCheck.
+type IssuingAuthorizationVerificationDataAddressLine1Check = IssuingAuthorizationVerificationDataCvcCheck
+
+// IssuingAuthorizationVerificationDataAddressPostalCodeCheck is another name for
+// IssuingAuthorizationVerificationDataCvcCheck.
+//
+// This shape serves IssuingAuthorizationVerificationData.AddressLine1Check,
+// IssuingAuthorizationVerificationData.AddressPostalCodeCheck,
+// IssuingAuthorizationVerificationData.CvcCheck and IssuingAuthorizationVerificationData.ExpiryCheck.
+type IssuingAuthorizationVerificationDataAddressPostalCodeCheck = IssuingAuthorizationVerificationDataCvcCheck
+
 // IssuingAuthorizationVerificationDataCvcCheck is an enumeration.
 type IssuingAuthorizationVerificationDataCvcCheck string
 
@@ -6872,6 +7024,14 @@ const (
 func (e IssuingAuthorizationVerificationDataCvcCheck) IsKnown() bool {
 	return wire.Known(e, IssuingAuthorizationVerificationDataCvcCheckMatch, IssuingAuthorizationVerificationDataCvcCheckMismatch, IssuingAuthorizationVerificationDataCvcCheckNotProvided)
 }
+
+// IssuingAuthorizationVerificationDataExpiryCheck is another name for
+// IssuingAuthorizationVerificationDataCvcCheck.
+//
+// This shape serves IssuingAuthorizationVerificationData.AddressLine1Check,
+// IssuingAuthorizationVerificationData.AddressPostalCodeCheck,
+// IssuingAuthorizationVerificationData.CvcCheck and IssuingAuthorizationVerificationData.ExpiryCheck.
+type IssuingAuthorizationVerificationDataExpiryCheck = IssuingAuthorizationVerificationDataCvcCheck
 
 // IssuingCard is an object (schema "issuing.card").
 //
@@ -6892,8 +7052,8 @@ type IssuingCard struct {
 	Metadata           map[string]string                              `json:"metadata"`
 	Number             *string                                        `json:"number,omitempty"`
 	Object             IssuingDotCardObject                           `json:"object"`
-	ReplacedBy         idemrt.Nullable[IssuingCardReplacedBy]         `json:"replaced_by,omitzero"`
-	ReplacementFor     idemrt.Nullable[IssuingCardReplacedBy]         `json:"replacement_for,omitzero"`
+	ReplacedBy         idemrt.Nullable[StringOrIssuingCard]           `json:"replaced_by,omitzero"`
+	ReplacementFor     idemrt.Nullable[StringOrIssuingCard]           `json:"replacement_for,omitzero"`
 	ReplacementReason  idemrt.Nullable[IssuingCardReplacementReason]  `json:"replacement_reason,omitzero"`
 	Shipping           idemrt.Nullable[IssuingCardShipping]           `json:"shipping,omitzero"`
 	SpendingControls   IssuingCardAuthorizationControls               `json:"spending_controls"`
@@ -7024,50 +7184,6 @@ func (o IssuingCardGooglePay) UnknownMembers() map[string]json.RawMessage {
 // IssuingCardGooglePay declares is never written from them.
 func (o *IssuingCardGooglePay) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// IssuingCardReplacedBy is one of String, IssuingCard (anyOf): every variant that accepts the JSON is
-// set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
-// from it.
-type IssuingCardReplacedBy struct {
-	String      *string
-	IssuingCard *IssuingCard
-	raw         json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u IssuingCardReplacedBy) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingCard)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *IssuingCardReplacedBy) UnmarshalJSON(data []byte) error {
-	*u = IssuingCardReplacedBy{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.IssuingCard},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u IssuingCardReplacedBy) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewIssuingCardReplacedByFromString wraps v in IssuingCardReplacedBy as its String variant.
-func NewIssuingCardReplacedByFromString(v string) IssuingCardReplacedBy {
-	return IssuingCardReplacedBy{String: &v}
-}
-
-// NewIssuingCardReplacedByFromIssuingCard wraps v in IssuingCardReplacedBy as its IssuingCard variant.
-func NewIssuingCardReplacedByFromIssuingCard(v IssuingCard) IssuingCardReplacedBy {
-	return IssuingCardReplacedBy{IssuingCard: &v}
 }
 
 // IssuingCardReplacementReason is an enumeration.
@@ -7450,8 +7566,8 @@ func (o *IssuingCardholderCompany) SetUnknownMembers(m map[string]json.RawMessag
 //
 // IssuingCardholderIdDocument
 type IssuingCardholderIDDocument struct {
-	Back  idemrt.Nullable[DisputeEvidenceReceipt] `json:"back,omitzero"`
-	Front idemrt.Nullable[DisputeEvidenceReceipt] `json:"front,omitzero"`
+	Back  idemrt.Nullable[StringOrFile] `json:"back,omitzero"`
+	Front idemrt.Nullable[StringOrFile] `json:"front,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -7728,7 +7844,7 @@ func (o *IssuingDispute) SetUnknownMembers(m map[string]json.RawMessage) {
 //
 // IssuingDisputeCanceledEvidence
 type IssuingDisputeCanceledEvidence struct {
-	AdditionalDocumentation    idemrt.Nullable[DisputeEvidenceReceipt]                     `json:"additional_documentation,omitzero"`
+	AdditionalDocumentation    idemrt.Nullable[StringOrFile]                               `json:"additional_documentation,omitzero"`
 	CanceledAt                 idemrt.Nullable[int64]                                      `json:"canceled_at,omitzero"`
 	CancellationPolicyProvided idemrt.Nullable[bool]                                       `json:"cancellation_policy_provided,omitzero"`
 	CancellationReason         idemrt.Nullable[string]                                     `json:"cancellation_reason,omitzero"`
@@ -7775,12 +7891,12 @@ func (e IssuingDisputeCanceledEvidenceReturnStatus) IsKnown() bool {
 //
 // IssuingDisputeDuplicateEvidence
 type IssuingDisputeDuplicateEvidence struct {
-	AdditionalDocumentation idemrt.Nullable[DisputeEvidenceReceipt] `json:"additional_documentation,omitzero"`
-	CardStatement           idemrt.Nullable[DisputeEvidenceReceipt] `json:"card_statement,omitzero"`
-	CashReceipt             idemrt.Nullable[DisputeEvidenceReceipt] `json:"cash_receipt,omitzero"`
-	CheckImage              idemrt.Nullable[DisputeEvidenceReceipt] `json:"check_image,omitzero"`
-	Explanation             idemrt.Nullable[string]                 `json:"explanation,omitzero"`
-	OriginalTransaction     idemrt.Nullable[string]                 `json:"original_transaction,omitzero"`
+	AdditionalDocumentation idemrt.Nullable[StringOrFile] `json:"additional_documentation,omitzero"`
+	CardStatement           idemrt.Nullable[StringOrFile] `json:"card_statement,omitzero"`
+	CashReceipt             idemrt.Nullable[StringOrFile] `json:"cash_receipt,omitzero"`
+	CheckImage              idemrt.Nullable[StringOrFile] `json:"check_image,omitzero"`
+	Explanation             idemrt.Nullable[string]       `json:"explanation,omitzero"`
+	OriginalTransaction     idemrt.Nullable[string]       `json:"original_transaction,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -7854,8 +7970,8 @@ func (e IssuingDisputeEvidenceReason) IsKnown() bool {
 //
 // IssuingDisputeFraudulentEvidence
 type IssuingDisputeFraudulentEvidence struct {
-	AdditionalDocumentation idemrt.Nullable[DisputeEvidenceReceipt] `json:"additional_documentation,omitzero"`
-	Explanation             idemrt.Nullable[string]                 `json:"explanation,omitzero"`
+	AdditionalDocumentation idemrt.Nullable[StringOrFile] `json:"additional_documentation,omitzero"`
+	Explanation             idemrt.Nullable[string]       `json:"explanation,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -7880,7 +7996,7 @@ func (o *IssuingDisputeFraudulentEvidence) SetUnknownMembers(m map[string]json.R
 //
 // IssuingDisputeMerchandiseNotAsDescribedEvidence
 type IssuingDisputeMerchandiseNotAsDescribedEvidence struct {
-	AdditionalDocumentation idemrt.Nullable[DisputeEvidenceReceipt]                     `json:"additional_documentation,omitzero"`
+	AdditionalDocumentation idemrt.Nullable[StringOrFile]                               `json:"additional_documentation,omitzero"`
 	Explanation             idemrt.Nullable[string]                                     `json:"explanation,omitzero"`
 	ReceivedAt              idemrt.Nullable[int64]                                      `json:"received_at,omitzero"`
 	ReturnDescription       idemrt.Nullable[string]                                     `json:"return_description,omitzero"`
@@ -7909,7 +8025,7 @@ func (o *IssuingDisputeMerchandiseNotAsDescribedEvidence) SetUnknownMembers(m ma
 //
 // IssuingDisputeNotReceivedEvidence
 type IssuingDisputeNotReceivedEvidence struct {
-	AdditionalDocumentation idemrt.Nullable[DisputeEvidenceReceipt]                 `json:"additional_documentation,omitzero"`
+	AdditionalDocumentation idemrt.Nullable[StringOrFile]                           `json:"additional_documentation,omitzero"`
 	ExpectedAt              idemrt.Nullable[int64]                                  `json:"expected_at,omitzero"`
 	Explanation             idemrt.Nullable[string]                                 `json:"explanation,omitzero"`
 	ProductDescription      idemrt.Nullable[string]                                 `json:"product_description,omitzero"`
@@ -7937,7 +8053,7 @@ func (o *IssuingDisputeNotReceivedEvidence) SetUnknownMembers(m map[string]json.
 //
 // IssuingDisputeOtherEvidence
 type IssuingDisputeOtherEvidence struct {
-	AdditionalDocumentation idemrt.Nullable[DisputeEvidenceReceipt]                 `json:"additional_documentation,omitzero"`
+	AdditionalDocumentation idemrt.Nullable[StringOrFile]                           `json:"additional_documentation,omitzero"`
 	Explanation             idemrt.Nullable[string]                                 `json:"explanation,omitzero"`
 	ProductDescription      idemrt.Nullable[string]                                 `json:"product_description,omitzero"`
 	ProductType             idemrt.Nullable[IssuingDisputeOtherEvidenceProductType] `json:"product_type,omitzero"`
@@ -7979,11 +8095,11 @@ func (e IssuingDisputeOtherEvidenceProductType) IsKnown() bool {
 //
 // IssuingDisputeServiceNotAsDescribedEvidence
 type IssuingDisputeServiceNotAsDescribedEvidence struct {
-	AdditionalDocumentation idemrt.Nullable[DisputeEvidenceReceipt] `json:"additional_documentation,omitzero"`
-	CanceledAt              idemrt.Nullable[int64]                  `json:"canceled_at,omitzero"`
-	CancellationReason      idemrt.Nullable[string]                 `json:"cancellation_reason,omitzero"`
-	Explanation             idemrt.Nullable[string]                 `json:"explanation,omitzero"`
-	ReceivedAt              idemrt.Nullable[int64]                  `json:"received_at,omitzero"`
+	AdditionalDocumentation idemrt.Nullable[StringOrFile] `json:"additional_documentation,omitzero"`
+	CanceledAt              idemrt.Nullable[int64]        `json:"canceled_at,omitzero"`
+	CancellationReason      idemrt.Nullable[string]       `json:"cancellation_reason,omitzero"`
+	Explanation             idemrt.Nullable[string]       `json:"explanation,omitzero"`
+	ReceivedAt              idemrt.Nullable[int64]        `json:"received_at,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -8161,7 +8277,7 @@ type IssuingTransaction struct {
 	Amount             int64                                              `json:"amount"`
 	AmountDetails      idemrt.Nullable[IssuingTransactionAmountDetails]   `json:"amount_details,omitzero"`
 	Authorization      idemrt.Nullable[IssuingTransactionAuthorization]   `json:"authorization,omitzero"`
-	BalanceTransaction idemrt.Nullable[TopupBalanceTransaction]           `json:"balance_transaction,omitzero"`
+	BalanceTransaction idemrt.Nullable[StringOrBalanceTransaction]        `json:"balance_transaction,omitzero"`
 	Card               IssuingTransactionCard                             `json:"card"`
 	Cardholder         idemrt.Nullable[IssuingTransactionCardholder]      `json:"cardholder,omitzero"`
 	Created            int64                                              `json:"created"`
@@ -8768,10 +8884,10 @@ func (o *LegalEntityCompanyVerification) SetUnknownMembers(m map[string]json.Raw
 //
 // LegalEntityCompanyVerificationDocument
 type LegalEntityCompanyVerificationDocument struct {
-	Back        idemrt.Nullable[DisputeEvidenceReceipt] `json:"back,omitzero"`
-	Details     idemrt.Nullable[string]                 `json:"details,omitzero"`
-	DetailsCode idemrt.Nullable[string]                 `json:"details_code,omitzero"`
-	Front       idemrt.Nullable[DisputeEvidenceReceipt] `json:"front,omitzero"`
+	Back        idemrt.Nullable[StringOrFile] `json:"back,omitzero"`
+	Details     idemrt.Nullable[string]       `json:"details,omitzero"`
+	DetailsCode idemrt.Nullable[string]       `json:"details_code,omitzero"`
+	Front       idemrt.Nullable[StringOrFile] `json:"front,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -8880,10 +8996,10 @@ func (o *LegalEntityPersonVerification) SetUnknownMembers(m map[string]json.RawM
 //
 // LegalEntityPersonVerificationDocument
 type LegalEntityPersonVerificationDocument struct {
-	Back        idemrt.Nullable[DisputeEvidenceReceipt] `json:"back,omitzero"`
-	Details     idemrt.Nullable[string]                 `json:"details,omitzero"`
-	DetailsCode idemrt.Nullable[string]                 `json:"details_code,omitzero"`
-	Front       idemrt.Nullable[DisputeEvidenceReceipt] `json:"front,omitzero"`
+	Back        idemrt.Nullable[StringOrFile] `json:"back,omitzero"`
+	Details     idemrt.Nullable[string]       `json:"details,omitzero"`
+	DetailsCode idemrt.Nullable[string]       `json:"details_code,omitzero"`
+	Front       idemrt.Nullable[StringOrFile] `json:"front,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -10003,15 +10119,15 @@ type PaymentIntent struct {
 	Customer                  idemrt.Nullable[CardCustomer]                                     `json:"customer,omitzero"`
 	Description               idemrt.Nullable[string]                                           `json:"description,omitzero"`
 	ID                        string                                                            `json:"id"`
-	Invoice                   idemrt.Nullable[ChargeInvoice]                                    `json:"invoice,omitzero"`
+	Invoice                   idemrt.Nullable[StringOrInvoice]                                  `json:"invoice,omitzero"`
 	LastPaymentError          idemrt.Nullable[APIErrors]                                        `json:"last_payment_error,omitzero"`
 	LatestCharge              idemrt.Nullable[RefundCharge]                                     `json:"latest_charge,omitzero"`
 	Livemode                  bool                                                              `json:"livemode"`
 	Metadata                  map[string]string                                                 `json:"metadata,omitempty"`
 	NextAction                idemrt.Nullable[PaymentIntentNextAction]                          `json:"next_action,omitzero"`
 	Object                    PaymentIntentObject                                               `json:"object"`
-	OnBehalfOf                idemrt.Nullable[CardAccount]                                      `json:"on_behalf_of,omitzero"`
-	PaymentMethod             idemrt.Nullable[SetupIntentPaymentMethod]                         `json:"payment_method,omitzero"`
+	OnBehalfOf                idemrt.Nullable[PaymentIntentOnBehalfOf]                          `json:"on_behalf_of,omitzero"`
+	PaymentMethod             idemrt.Nullable[StringOrPaymentMethod]                            `json:"payment_method,omitzero"`
 	PaymentMethodOptions      idemrt.Nullable[PaymentIntentPaymentMethodOptions]                `json:"payment_method_options,omitzero"`
 	PaymentMethodTypes        []string                                                          `json:"payment_method_types"`
 	Processing                idemrt.Nullable[PaymentIntentProcessing]                          `json:"processing,omitzero"`
@@ -10757,6 +10873,14 @@ const (
 func (e PaymentIntentObject) IsKnown() bool {
 	return wire.Known(e, PaymentIntentObjectPaymentIntent)
 }
+
+// PaymentIntentOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type PaymentIntentOnBehalfOf = CardAccount
 
 // PaymentIntentPaymentMethodOptions is an object (schema "payment_intent_payment_method_options").
 //
@@ -12924,7 +13048,7 @@ func (o *PaymentMethodCardChecks) SetUnknownMembers(m map[string]json.RawMessage
 type PaymentMethodCardGeneratedCard struct {
 	Charge               idemrt.Nullable[string]                                `json:"charge,omitzero"`
 	PaymentMethodDetails idemrt.Nullable[CardGeneratedFromPaymentMethodDetails] `json:"payment_method_details,omitzero"`
-	SetupAttempt         idemrt.Nullable[SetupIntentLatestAttempt]              `json:"setup_attempt,omitzero"`
+	SetupAttempt         idemrt.Nullable[StringOrSetupAttempt]                  `json:"setup_attempt,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -13421,8 +13545,8 @@ type PaymentMethodDetailsBancontact struct {
 	BankCode                  idemrt.Nullable[string]                                          `json:"bank_code,omitzero"`
 	BankName                  idemrt.Nullable[string]                                          `json:"bank_name,omitzero"`
 	Bic                       idemrt.Nullable[string]                                          `json:"bic,omitzero"`
-	GeneratedSepaDebit        idemrt.Nullable[SetupIntentPaymentMethod]                        `json:"generated_sepa_debit,omitzero"`
-	GeneratedSepaDebitMandate idemrt.Nullable[SetupIntentMandate]                              `json:"generated_sepa_debit_mandate,omitzero"`
+	GeneratedSepaDebit        idemrt.Nullable[StringOrPaymentMethod]                           `json:"generated_sepa_debit,omitzero"`
+	GeneratedSepaDebitMandate idemrt.Nullable[StringOrMandate]                                 `json:"generated_sepa_debit_mandate,omitzero"`
 	IbanLast4                 idemrt.Nullable[string]                                          `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[PaymentMethodDetailsBancontactPreferredLanguage] `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                          `json:"verified_name,omitzero"`
@@ -13971,12 +14095,12 @@ func (o *PaymentMethodDetailsGrabpay) SetUnknownMembers(m map[string]json.RawMes
 //
 // payment_method_details_ideal
 type PaymentMethodDetailsIdeal struct {
-	Bank                      idemrt.Nullable[PaymentMethodIdealBank]   `json:"bank,omitzero"`
-	Bic                       idemrt.Nullable[PaymentMethodIdealBic]    `json:"bic,omitzero"`
-	GeneratedSepaDebit        idemrt.Nullable[SetupIntentPaymentMethod] `json:"generated_sepa_debit,omitzero"`
-	GeneratedSepaDebitMandate idemrt.Nullable[SetupIntentMandate]       `json:"generated_sepa_debit_mandate,omitzero"`
-	IbanLast4                 idemrt.Nullable[string]                   `json:"iban_last4,omitzero"`
-	VerifiedName              idemrt.Nullable[string]                   `json:"verified_name,omitzero"`
+	Bank                      idemrt.Nullable[PaymentMethodIdealBank] `json:"bank,omitzero"`
+	Bic                       idemrt.Nullable[PaymentMethodIdealBic]  `json:"bic,omitzero"`
+	GeneratedSepaDebit        idemrt.Nullable[StringOrPaymentMethod]  `json:"generated_sepa_debit,omitzero"`
+	GeneratedSepaDebitMandate idemrt.Nullable[StringOrMandate]        `json:"generated_sepa_debit_mandate,omitzero"`
+	IbanLast4                 idemrt.Nullable[string]                 `json:"iban_last4,omitzero"`
+	VerifiedName              idemrt.Nullable[string]                 `json:"verified_name,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -14406,8 +14530,8 @@ type PaymentMethodDetailsSofort struct {
 	BankName                  idemrt.Nullable[string]                                      `json:"bank_name,omitzero"`
 	Bic                       idemrt.Nullable[string]                                      `json:"bic,omitzero"`
 	Country                   idemrt.Nullable[string]                                      `json:"country,omitzero"`
-	GeneratedSepaDebit        idemrt.Nullable[SetupIntentPaymentMethod]                    `json:"generated_sepa_debit,omitzero"`
-	GeneratedSepaDebitMandate idemrt.Nullable[SetupIntentMandate]                          `json:"generated_sepa_debit_mandate,omitzero"`
+	GeneratedSepaDebit        idemrt.Nullable[StringOrPaymentMethod]                       `json:"generated_sepa_debit,omitzero"`
+	GeneratedSepaDebitMandate idemrt.Nullable[StringOrMandate]                             `json:"generated_sepa_debit_mandate,omitzero"`
 	IbanLast4                 idemrt.Nullable[string]                                      `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[PaymentMethodDetailsSofortPreferredLanguage] `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                      `json:"verified_name,omitzero"`
@@ -16064,29 +16188,29 @@ type PaymentMethodZip map[string]json.RawMessage
 //
 // Payout
 type Payout struct {
-	Amount                    int64                                    `json:"amount"`
-	ArrivalDate               int64                                    `json:"arrival_date"`
-	Automatic                 bool                                     `json:"automatic"`
-	BalanceTransaction        idemrt.Nullable[TopupBalanceTransaction] `json:"balance_transaction,omitzero"`
-	Created                   int64                                    `json:"created"`
-	Currency                  string                                   `json:"currency"`
-	Description               idemrt.Nullable[string]                  `json:"description,omitzero"`
-	Destination               idemrt.Nullable[PayoutDestination]       `json:"destination,omitzero"`
-	FailureBalanceTransaction idemrt.Nullable[TopupBalanceTransaction] `json:"failure_balance_transaction,omitzero"`
-	FailureCode               idemrt.Nullable[string]                  `json:"failure_code,omitzero"`
-	FailureMessage            idemrt.Nullable[string]                  `json:"failure_message,omitzero"`
-	ID                        string                                   `json:"id"`
-	Livemode                  bool                                     `json:"livemode"`
-	Metadata                  idemrt.Nullable[map[string]string]       `json:"metadata,omitzero"`
-	Method                    string                                   `json:"method"`
-	Object                    PayoutObject                             `json:"object"`
-	OriginalPayout            idemrt.Nullable[PayoutReversedBy]        `json:"original_payout,omitzero"`
-	ReconciliationStatus      PayoutReconciliationStatus               `json:"reconciliation_status"`
-	ReversedBy                idemrt.Nullable[PayoutReversedBy]        `json:"reversed_by,omitzero"`
-	SourceType                string                                   `json:"source_type"`
-	StatementDescriptor       idemrt.Nullable[string]                  `json:"statement_descriptor,omitzero"`
-	Status                    string                                   `json:"status"`
-	Type                      PayoutType                               `json:"type"`
+	Amount                    int64                                       `json:"amount"`
+	ArrivalDate               int64                                       `json:"arrival_date"`
+	Automatic                 bool                                        `json:"automatic"`
+	BalanceTransaction        idemrt.Nullable[StringOrBalanceTransaction] `json:"balance_transaction,omitzero"`
+	Created                   int64                                       `json:"created"`
+	Currency                  string                                      `json:"currency"`
+	Description               idemrt.Nullable[string]                     `json:"description,omitzero"`
+	Destination               idemrt.Nullable[PayoutDestination]          `json:"destination,omitzero"`
+	FailureBalanceTransaction idemrt.Nullable[StringOrBalanceTransaction] `json:"failure_balance_transaction,omitzero"`
+	FailureCode               idemrt.Nullable[string]                     `json:"failure_code,omitzero"`
+	FailureMessage            idemrt.Nullable[string]                     `json:"failure_message,omitzero"`
+	ID                        string                                      `json:"id"`
+	Livemode                  bool                                        `json:"livemode"`
+	Metadata                  idemrt.Nullable[map[string]string]          `json:"metadata,omitzero"`
+	Method                    string                                      `json:"method"`
+	Object                    PayoutObject                                `json:"object"`
+	OriginalPayout            idemrt.Nullable[StringOrPayout]             `json:"original_payout,omitzero"`
+	ReconciliationStatus      PayoutReconciliationStatus                  `json:"reconciliation_status"`
+	ReversedBy                idemrt.Nullable[StringOrPayout]             `json:"reversed_by,omitzero"`
+	SourceType                string                                      `json:"source_type"`
+	StatementDescriptor       idemrt.Nullable[string]                     `json:"statement_descriptor,omitzero"`
+	Status                    string                                      `json:"status"`
+	Type                      PayoutType                                  `json:"type"`
 
 	unknownMembers wire.Unknown
 }
@@ -16197,49 +16321,6 @@ const (
 // IsKnown reports whether e is one of the values the API document lists.
 func (e PayoutReconciliationStatus) IsKnown() bool {
 	return wire.Known(e, PayoutReconciliationStatusCompleted, PayoutReconciliationStatusInProgress, PayoutReconciliationStatusNotApplicable)
-}
-
-// PayoutReversedBy is one of String, Payout (anyOf): every variant that accepts the JSON is set (its
-// kind fits; an object has its required members, and its declared ones are of the right kind); the
-// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
-type PayoutReversedBy struct {
-	String *string
-	Payout *Payout
-	raw    json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u PayoutReversedBy) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.Payout)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *PayoutReversedBy) UnmarshalJSON(data []byte) error {
-	*u = PayoutReversedBy{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Payout},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u PayoutReversedBy) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewPayoutReversedByFromString wraps v in PayoutReversedBy as its String variant.
-func NewPayoutReversedByFromString(v string) PayoutReversedBy {
-	return PayoutReversedBy{String: &v}
-}
-
-// NewPayoutReversedByFromPayout wraps v in PayoutReversedBy as its Payout variant.
-func NewPayoutReversedByFromPayout(v Payout) PayoutReversedBy {
-	return PayoutReversedBy{Payout: &v}
 }
 
 // PayoutType is an enumeration.
@@ -17005,7 +17086,7 @@ type Quote struct {
 	Created               int64                                          `json:"created"`
 	Currency              idemrt.Nullable[string]                        `json:"currency,omitzero"`
 	Customer              idemrt.Nullable[CardCustomer]                  `json:"customer,omitzero"`
-	DefaultTaxRates       []InvoiceTaxAmountTaxRate                      `json:"default_tax_rates,omitempty"`
+	DefaultTaxRates       []StringOrTaxRate                              `json:"default_tax_rates,omitempty"`
 	Description           idemrt.Nullable[string]                        `json:"description,omitzero"`
 	Discounts             []QuoteDiscountsItem                           `json:"discounts"`
 	ExpiresAt             int64                                          `json:"expires_at"`
@@ -17020,12 +17101,12 @@ type Quote struct {
 	Metadata              map[string]string                              `json:"metadata"`
 	Number                idemrt.Nullable[string]                        `json:"number,omitzero"`
 	Object                QuoteObject                                    `json:"object"`
-	OnBehalfOf            idemrt.Nullable[CardAccount]                   `json:"on_behalf_of,omitzero"`
+	OnBehalfOf            idemrt.Nullable[QuoteOnBehalfOf]               `json:"on_behalf_of,omitzero"`
 	Status                QuoteStatus                                    `json:"status"`
 	StatusTransitions     QuotesResourceStatusTransitions                `json:"status_transitions"`
 	Subscription          idemrt.Nullable[QuoteSubscription]             `json:"subscription,omitzero"`
 	SubscriptionData      QuotesResourceSubscriptionDataSubscriptionData `json:"subscription_data"`
-	SubscriptionSchedule  idemrt.Nullable[QuoteSubscriptionSchedule]     `json:"subscription_schedule,omitzero"`
+	SubscriptionSchedule  idemrt.Nullable[StringOrSubscriptionSchedule]  `json:"subscription_schedule,omitzero"`
 	TestClock             idemrt.Nullable[QuoteTestClock]                `json:"test_clock,omitzero"`
 	TotalDetails          QuotesResourceTotalDetails                     `json:"total_details"`
 	TransferData          idemrt.Nullable[QuotesResourceTransferData]    `json:"transfer_data,omitzero"`
@@ -17247,6 +17328,14 @@ func (e QuoteObject) IsKnown() bool {
 	return wire.Known(e, QuoteObjectQuote)
 }
 
+// QuoteOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type QuoteOnBehalfOf = CardAccount
+
 // QuoteStatus is an enumeration.
 type QuoteStatus string
 
@@ -17304,50 +17393,6 @@ func NewQuoteSubscriptionFromString(v string) QuoteSubscription {
 // NewQuoteSubscriptionFromSubscription wraps v in QuoteSubscription as its Subscription variant.
 func NewQuoteSubscriptionFromSubscription(v Subscription) QuoteSubscription {
 	return QuoteSubscription{Subscription: &v}
-}
-
-// QuoteSubscriptionSchedule is one of String, SubscriptionSchedule (anyOf): every variant that accepts
-// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
-// filled from it.
-type QuoteSubscriptionSchedule struct {
-	String               *string
-	SubscriptionSchedule *SubscriptionSchedule
-	raw                  json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u QuoteSubscriptionSchedule) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.SubscriptionSchedule)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *QuoteSubscriptionSchedule) UnmarshalJSON(data []byte) error {
-	*u = QuoteSubscriptionSchedule{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SubscriptionSchedule},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u QuoteSubscriptionSchedule) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewQuoteSubscriptionScheduleFromString wraps v in QuoteSubscriptionSchedule as its String variant.
-func NewQuoteSubscriptionScheduleFromString(v string) QuoteSubscriptionSchedule {
-	return QuoteSubscriptionSchedule{String: &v}
-}
-
-// NewQuoteSubscriptionScheduleFromSubscriptionSchedule wraps v in QuoteSubscriptionSchedule as its SubscriptionSchedule variant.
-func NewQuoteSubscriptionScheduleFromSubscriptionSchedule(v SubscriptionSchedule) QuoteSubscriptionSchedule {
-	return QuoteSubscriptionSchedule{SubscriptionSchedule: &v}
 }
 
 // QuoteTestClock is one of String, TestHelpersTestClock (anyOf): every variant that accepts the JSON
@@ -17653,7 +17698,7 @@ func (o *QuotesResourceTotalDetailsResourceBreakdown) SetUnknownMembers(m map[st
 type QuotesResourceTransferData struct {
 	Amount        idemrt.Nullable[int64]   `json:"amount,omitzero"`
 	AmountPercent idemrt.Nullable[float64] `json:"amount_percent,omitzero"`
-	Destination   ApplicationFeeAccount    `json:"destination"`
+	Destination   StringOrAccount          `json:"destination"`
 
 	unknownMembers wire.Unknown
 }
@@ -17856,25 +17901,25 @@ func (e RecurringUsageType) IsKnown() bool {
 //
 // Refund
 type Refund struct {
-	Amount                    int64                                    `json:"amount"`
-	BalanceTransaction        idemrt.Nullable[TopupBalanceTransaction] `json:"balance_transaction,omitzero"`
-	Charge                    idemrt.Nullable[RefundCharge]            `json:"charge,omitzero"`
-	Created                   int64                                    `json:"created"`
-	Currency                  string                                   `json:"currency"`
-	Description               *string                                  `json:"description,omitempty"`
-	FailureBalanceTransaction *RefundFailureBalanceTransaction         `json:"failure_balance_transaction,omitempty"`
-	FailureReason             *string                                  `json:"failure_reason,omitempty"`
-	ID                        string                                   `json:"id"`
-	InstructionsEmail         *string                                  `json:"instructions_email,omitempty"`
-	Metadata                  idemrt.Nullable[map[string]string]       `json:"metadata,omitzero"`
-	NextAction                *RefundNextAction                        `json:"next_action,omitempty"`
-	Object                    RefundObject                             `json:"object"`
-	PaymentIntent             idemrt.Nullable[ChargePaymentIntent]     `json:"payment_intent,omitzero"`
-	Reason                    idemrt.Nullable[RefundReason]            `json:"reason,omitzero"`
-	ReceiptNumber             idemrt.Nullable[string]                  `json:"receipt_number,omitzero"`
-	SourceTransferReversal    idemrt.Nullable[RefundTransferReversal]  `json:"source_transfer_reversal,omitzero"`
-	Status                    idemrt.Nullable[string]                  `json:"status,omitzero"`
-	TransferReversal          idemrt.Nullable[RefundTransferReversal]  `json:"transfer_reversal,omitzero"`
+	Amount                    int64                                       `json:"amount"`
+	BalanceTransaction        idemrt.Nullable[StringOrBalanceTransaction] `json:"balance_transaction,omitzero"`
+	Charge                    idemrt.Nullable[RefundCharge]               `json:"charge,omitzero"`
+	Created                   int64                                       `json:"created"`
+	Currency                  string                                      `json:"currency"`
+	Description               *string                                     `json:"description,omitempty"`
+	FailureBalanceTransaction *RefundFailureBalanceTransaction            `json:"failure_balance_transaction,omitempty"`
+	FailureReason             *string                                     `json:"failure_reason,omitempty"`
+	ID                        string                                      `json:"id"`
+	InstructionsEmail         *string                                     `json:"instructions_email,omitempty"`
+	Metadata                  idemrt.Nullable[map[string]string]          `json:"metadata,omitzero"`
+	NextAction                *RefundNextAction                           `json:"next_action,omitempty"`
+	Object                    RefundObject                                `json:"object"`
+	PaymentIntent             idemrt.Nullable[ChargePaymentIntent]        `json:"payment_intent,omitzero"`
+	Reason                    idemrt.Nullable[RefundReason]               `json:"reason,omitzero"`
+	ReceiptNumber             idemrt.Nullable[string]                     `json:"receipt_number,omitzero"`
+	SourceTransferReversal    idemrt.Nullable[StringOrTransferReversal]   `json:"source_transfer_reversal,omitzero"`
+	Status                    idemrt.Nullable[string]                     `json:"status,omitzero"`
+	TransferReversal          idemrt.Nullable[StringOrTransferReversal]   `json:"transfer_reversal,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -18103,50 +18148,6 @@ func (e RefundReason) IsKnown() bool {
 	return wire.Known(e, RefundReasonDuplicate, RefundReasonExpiredUncapturedCharge, RefundReasonFraudulent, RefundReasonRequestedByCustomer)
 }
 
-// RefundTransferReversal is one of String, TransferReversal (anyOf): every variant that accepts the
-// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
-// filled from it.
-type RefundTransferReversal struct {
-	String           *string
-	TransferReversal *TransferReversal
-	raw              json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u RefundTransferReversal) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.TransferReversal)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *RefundTransferReversal) UnmarshalJSON(data []byte) error {
-	*u = RefundTransferReversal{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.TransferReversal},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u RefundTransferReversal) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewRefundTransferReversalFromString wraps v in RefundTransferReversal as its String variant.
-func NewRefundTransferReversalFromString(v string) RefundTransferReversal {
-	return RefundTransferReversal{String: &v}
-}
-
-// NewRefundTransferReversalFromTransferReversal wraps v in RefundTransferReversal as its TransferReversal variant.
-func NewRefundTransferReversalFromTransferReversal(v TransferReversal) RefundTransferReversal {
-	return RefundTransferReversal{TransferReversal: &v}
-}
-
 // ReserveTransaction is an object (schema "reserve_transaction").
 //
 // ReserveTransaction
@@ -18367,8 +18368,8 @@ func (o *SchedulesPhaseAutomaticTax) SetUnknownMembers(m map[string]json.RawMess
 //
 // sepa_debit_generated_from
 type SepaDebitGeneratedFrom struct {
-	Charge       idemrt.Nullable[RefundCharge]             `json:"charge,omitzero"`
-	SetupAttempt idemrt.Nullable[SetupIntentLatestAttempt] `json:"setup_attempt,omitzero"`
+	Charge       idemrt.Nullable[RefundCharge]         `json:"charge,omitzero"`
+	SetupAttempt idemrt.Nullable[StringOrSetupAttempt] `json:"setup_attempt,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -18400,7 +18401,7 @@ type SetupAttempt struct {
 	ID                   string                                           `json:"id"`
 	Livemode             bool                                             `json:"livemode"`
 	Object               SetupAttemptObject                               `json:"object"`
-	OnBehalfOf           idemrt.Nullable[CardAccount]                     `json:"on_behalf_of,omitzero"`
+	OnBehalfOf           idemrt.Nullable[SetupAttemptOnBehalfOf]          `json:"on_behalf_of,omitzero"`
 	PaymentMethod        MandatePaymentMethod                             `json:"payment_method"`
 	PaymentMethodDetails SetupAttemptPaymentMethodDetails                 `json:"payment_method_details"`
 	SetupError           idemrt.Nullable[APIErrors]                       `json:"setup_error,omitzero"`
@@ -18438,6 +18439,14 @@ const (
 func (e SetupAttemptObject) IsKnown() bool {
 	return wire.Known(e, SetupAttemptObjectSetupAttempt)
 }
+
+// SetupAttemptOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type SetupAttemptOnBehalfOf = CardAccount
 
 // SetupAttemptPaymentMethodDetails is an object (schema "setup_attempt_payment_method_details").
 //
@@ -18504,8 +18513,8 @@ type SetupAttemptPaymentMethodDetailsBancontact struct {
 	BankCode                  idemrt.Nullable[string]                                          `json:"bank_code,omitzero"`
 	BankName                  idemrt.Nullable[string]                                          `json:"bank_name,omitzero"`
 	Bic                       idemrt.Nullable[string]                                          `json:"bic,omitzero"`
-	GeneratedSepaDebit        idemrt.Nullable[SetupIntentPaymentMethod]                        `json:"generated_sepa_debit,omitzero"`
-	GeneratedSepaDebitMandate idemrt.Nullable[SetupIntentMandate]                              `json:"generated_sepa_debit_mandate,omitzero"`
+	GeneratedSepaDebit        idemrt.Nullable[StringOrPaymentMethod]                           `json:"generated_sepa_debit,omitzero"`
+	GeneratedSepaDebitMandate idemrt.Nullable[StringOrMandate]                                 `json:"generated_sepa_debit_mandate,omitzero"`
 	IbanLast4                 idemrt.Nullable[string]                                          `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[PaymentMethodDetailsBancontactPreferredLanguage] `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                          `json:"verified_name,omitzero"`
@@ -18574,7 +18583,7 @@ func (o *SetupAttemptPaymentMethodDetailsCard) SetUnknownMembers(m map[string]js
 //
 // setup_attempt_payment_method_details_card_present
 type SetupAttemptPaymentMethodDetailsCardPresent struct {
-	GeneratedCard idemrt.Nullable[SetupIntentPaymentMethod] `json:"generated_card,omitzero"`
+	GeneratedCard idemrt.Nullable[StringOrPaymentMethod] `json:"generated_card,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -18647,12 +18656,12 @@ type SetupAttemptPaymentMethodDetailsCashapp map[string]json.RawMessage
 //
 // setup_attempt_payment_method_details_ideal
 type SetupAttemptPaymentMethodDetailsIdeal struct {
-	Bank                      idemrt.Nullable[PaymentMethodIdealBank]   `json:"bank,omitzero"`
-	Bic                       idemrt.Nullable[PaymentMethodIdealBic]    `json:"bic,omitzero"`
-	GeneratedSepaDebit        idemrt.Nullable[SetupIntentPaymentMethod] `json:"generated_sepa_debit,omitzero"`
-	GeneratedSepaDebitMandate idemrt.Nullable[SetupIntentMandate]       `json:"generated_sepa_debit_mandate,omitzero"`
-	IbanLast4                 idemrt.Nullable[string]                   `json:"iban_last4,omitzero"`
-	VerifiedName              idemrt.Nullable[string]                   `json:"verified_name,omitzero"`
+	Bank                      idemrt.Nullable[PaymentMethodIdealBank] `json:"bank,omitzero"`
+	Bic                       idemrt.Nullable[PaymentMethodIdealBic]  `json:"bic,omitzero"`
+	GeneratedSepaDebit        idemrt.Nullable[StringOrPaymentMethod]  `json:"generated_sepa_debit,omitzero"`
+	GeneratedSepaDebitMandate idemrt.Nullable[StringOrMandate]        `json:"generated_sepa_debit_mandate,omitzero"`
+	IbanLast4                 idemrt.Nullable[string]                 `json:"iban_last4,omitzero"`
+	VerifiedName              idemrt.Nullable[string]                 `json:"verified_name,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -18703,8 +18712,8 @@ type SetupAttemptPaymentMethodDetailsSofort struct {
 	BankCode                  idemrt.Nullable[string]                                          `json:"bank_code,omitzero"`
 	BankName                  idemrt.Nullable[string]                                          `json:"bank_name,omitzero"`
 	Bic                       idemrt.Nullable[string]                                          `json:"bic,omitzero"`
-	GeneratedSepaDebit        idemrt.Nullable[SetupIntentPaymentMethod]                        `json:"generated_sepa_debit,omitzero"`
-	GeneratedSepaDebitMandate idemrt.Nullable[SetupIntentMandate]                              `json:"generated_sepa_debit_mandate,omitzero"`
+	GeneratedSepaDebit        idemrt.Nullable[StringOrPaymentMethod]                           `json:"generated_sepa_debit,omitzero"`
+	GeneratedSepaDebitMandate idemrt.Nullable[StringOrMandate]                                 `json:"generated_sepa_debit_mandate,omitzero"`
 	IbanLast4                 idemrt.Nullable[string]                                          `json:"iban_last4,omitzero"`
 	PreferredLanguage         idemrt.Nullable[PaymentMethodDetailsBancontactPreferredLanguage] `json:"preferred_language,omitzero"`
 	VerifiedName              idemrt.Nullable[string]                                          `json:"verified_name,omitzero"`
@@ -18792,17 +18801,17 @@ type SetupIntent struct {
 	FlowDirections          idemrt.Nullable[[]SetupIntentFlowDirectionsItem]                `json:"flow_directions,omitzero"`
 	ID                      string                                                          `json:"id"`
 	LastSetupError          idemrt.Nullable[APIErrors]                                      `json:"last_setup_error,omitzero"`
-	LatestAttempt           idemrt.Nullable[SetupIntentLatestAttempt]                       `json:"latest_attempt,omitzero"`
+	LatestAttempt           idemrt.Nullable[StringOrSetupAttempt]                           `json:"latest_attempt,omitzero"`
 	Livemode                bool                                                            `json:"livemode"`
-	Mandate                 idemrt.Nullable[SetupIntentMandate]                             `json:"mandate,omitzero"`
+	Mandate                 idemrt.Nullable[StringOrMandate]                                `json:"mandate,omitzero"`
 	Metadata                idemrt.Nullable[map[string]string]                              `json:"metadata,omitzero"`
 	NextAction              idemrt.Nullable[SetupIntentNextAction]                          `json:"next_action,omitzero"`
 	Object                  SetupIntentObject                                               `json:"object"`
-	OnBehalfOf              idemrt.Nullable[CardAccount]                                    `json:"on_behalf_of,omitzero"`
-	PaymentMethod           idemrt.Nullable[SetupIntentPaymentMethod]                       `json:"payment_method,omitzero"`
+	OnBehalfOf              idemrt.Nullable[SetupIntentOnBehalfOf]                          `json:"on_behalf_of,omitzero"`
+	PaymentMethod           idemrt.Nullable[StringOrPaymentMethod]                          `json:"payment_method,omitzero"`
 	PaymentMethodOptions    idemrt.Nullable[SetupIntentPaymentMethodOptions]                `json:"payment_method_options,omitzero"`
 	PaymentMethodTypes      []string                                                        `json:"payment_method_types"`
-	SingleUseMandate        idemrt.Nullable[SetupIntentMandate]                             `json:"single_use_mandate,omitzero"`
+	SingleUseMandate        idemrt.Nullable[StringOrMandate]                                `json:"single_use_mandate,omitzero"`
 	Status                  SetupIntentStatus                                               `json:"status"`
 	Usage                   string                                                          `json:"usage"`
 
@@ -18851,93 +18860,6 @@ const (
 // IsKnown reports whether e is one of the values the API document lists.
 func (e SetupIntentFlowDirectionsItem) IsKnown() bool {
 	return wire.Known(e, SetupIntentFlowDirectionsItemInbound, SetupIntentFlowDirectionsItemOutbound)
-}
-
-// SetupIntentLatestAttempt is one of String, SetupAttempt (anyOf): every variant that accepts the JSON
-// is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
-// from it.
-type SetupIntentLatestAttempt struct {
-	String       *string
-	SetupAttempt *SetupAttempt
-	raw          json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u SetupIntentLatestAttempt) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.SetupAttempt)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *SetupIntentLatestAttempt) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentLatestAttempt{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.SetupAttempt},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u SetupIntentLatestAttempt) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewSetupIntentLatestAttemptFromString wraps v in SetupIntentLatestAttempt as its String variant.
-func NewSetupIntentLatestAttemptFromString(v string) SetupIntentLatestAttempt {
-	return SetupIntentLatestAttempt{String: &v}
-}
-
-// NewSetupIntentLatestAttemptFromSetupAttempt wraps v in SetupIntentLatestAttempt as its SetupAttempt variant.
-func NewSetupIntentLatestAttemptFromSetupAttempt(v SetupAttempt) SetupIntentLatestAttempt {
-	return SetupIntentLatestAttempt{SetupAttempt: &v}
-}
-
-// SetupIntentMandate is one of String, Mandate (anyOf): every variant that accepts the JSON is set
-// (its kind fits; an object has its required members, and its declared ones are of the right kind);
-// the best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
-type SetupIntentMandate struct {
-	String  *string
-	Mandate *Mandate
-	raw     json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u SetupIntentMandate) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *SetupIntentMandate) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentMandate{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Mandate},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u SetupIntentMandate) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewSetupIntentMandateFromString wraps v in SetupIntentMandate as its String variant.
-func NewSetupIntentMandateFromString(v string) SetupIntentMandate {
-	return SetupIntentMandate{String: &v}
-}
-
-// NewSetupIntentMandateFromMandate wraps v in SetupIntentMandate as its Mandate variant.
-func NewSetupIntentMandateFromMandate(v Mandate) SetupIntentMandate {
-	return SetupIntentMandate{Mandate: &v}
 }
 
 // SetupIntentNextAction is an object (schema "setup_intent_next_action").
@@ -19047,49 +18969,13 @@ func (e SetupIntentObject) IsKnown() bool {
 	return wire.Known(e, SetupIntentObjectSetupIntent)
 }
 
-// SetupIntentPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the
-// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
-// filled from it.
-type SetupIntentPaymentMethod struct {
-	String        *string
-	PaymentMethod *PaymentMethod
-	raw           json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u SetupIntentPaymentMethod) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *SetupIntentPaymentMethod) UnmarshalJSON(data []byte) error {
-	*u = SetupIntentPaymentMethod{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.PaymentMethod},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u SetupIntentPaymentMethod) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewSetupIntentPaymentMethodFromString wraps v in SetupIntentPaymentMethod as its String variant.
-func NewSetupIntentPaymentMethodFromString(v string) SetupIntentPaymentMethod {
-	return SetupIntentPaymentMethod{String: &v}
-}
-
-// NewSetupIntentPaymentMethodFromPaymentMethod wraps v in SetupIntentPaymentMethod as its PaymentMethod variant.
-func NewSetupIntentPaymentMethodFromPaymentMethod(v PaymentMethod) SetupIntentPaymentMethod {
-	return SetupIntentPaymentMethod{PaymentMethod: &v}
-}
+// SetupIntentOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type SetupIntentOnBehalfOf = CardAccount
 
 // SetupIntentPaymentMethodOptions is an object (schema "setup_intent_payment_method_options").
 //
@@ -20672,6 +20558,665 @@ func (o *SourceTypeWechat) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// StringOrAccount is one of String, Account (anyOf): every variant that accepts the JSON is set (its
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrAccount struct {
+	String  *string
+	Account *Account
+	raw     json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrAccount) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.Account)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrAccount) UnmarshalJSON(data []byte) error {
+	*u = StringOrAccount{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Account},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrAccount) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrAccountFromString wraps v in StringOrAccount as its String variant.
+func NewStringOrAccountFromString(v string) StringOrAccount {
+	return StringOrAccount{String: &v}
+}
+
+// NewStringOrAccountFromAccount wraps v in StringOrAccount as its Account variant.
+func NewStringOrAccountFromAccount(v Account) StringOrAccount {
+	return StringOrAccount{Account: &v}
+}
+
+// StringOrBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts
+// the JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
+type StringOrBalanceTransaction struct {
+	String             *string
+	BalanceTransaction *BalanceTransaction
+	raw                json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrBalanceTransaction) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrBalanceTransaction) UnmarshalJSON(data []byte) error {
+	*u = StringOrBalanceTransaction{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.BalanceTransaction},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrBalanceTransaction) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrBalanceTransactionFromString wraps v in StringOrBalanceTransaction as its String variant.
+func NewStringOrBalanceTransactionFromString(v string) StringOrBalanceTransaction {
+	return StringOrBalanceTransaction{String: &v}
+}
+
+// NewStringOrBalanceTransactionFromBalanceTransaction wraps v in StringOrBalanceTransaction as its BalanceTransaction variant.
+func NewStringOrBalanceTransactionFromBalanceTransaction(v BalanceTransaction) StringOrBalanceTransaction {
+	return StringOrBalanceTransaction{BalanceTransaction: &v}
+}
+
+// StringOrCharge is one of String, Charge (anyOf): every variant that accepts the JSON is set (its
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrCharge struct {
+	String *string
+	Charge *Charge
+	raw    json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrCharge) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.Charge)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrCharge) UnmarshalJSON(data []byte) error {
+	*u = StringOrCharge{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Charge},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrCharge) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrChargeFromString wraps v in StringOrCharge as its String variant.
+func NewStringOrChargeFromString(v string) StringOrCharge {
+	return StringOrCharge{String: &v}
+}
+
+// NewStringOrChargeFromCharge wraps v in StringOrCharge as its Charge variant.
+func NewStringOrChargeFromCharge(v Charge) StringOrCharge {
+	return StringOrCharge{Charge: &v}
+}
+
+// StringOrDiscountOrDeletedDiscount is one of String, Discount, DeletedDiscount (anyOf): every variant
+// that accepts the JSON is set (its kind fits; an object has its required members, and its declared
+// ones are of the right kind); the best is decoded (the next that may accept the JSON when it fails)
+// and the others filled from it.
+type StringOrDiscountOrDeletedDiscount struct {
+	String          *string
+	Discount        *Discount
+	DeletedDiscount *DeletedDiscount
+	raw             json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrDiscountOrDeletedDiscount) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.Discount, u.DeletedDiscount)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrDiscountOrDeletedDiscount) UnmarshalJSON(data []byte) error {
+	*u = StringOrDiscountOrDeletedDiscount{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Discount},
+		wire.Variant{Target: &u.DeletedDiscount},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrDiscountOrDeletedDiscount) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrDiscountOrDeletedDiscountFromString wraps v in StringOrDiscountOrDeletedDiscount as its String variant.
+func NewStringOrDiscountOrDeletedDiscountFromString(v string) StringOrDiscountOrDeletedDiscount {
+	return StringOrDiscountOrDeletedDiscount{String: &v}
+}
+
+// NewStringOrDiscountOrDeletedDiscountFromDiscount wraps v in StringOrDiscountOrDeletedDiscount as its Discount variant.
+func NewStringOrDiscountOrDeletedDiscountFromDiscount(v Discount) StringOrDiscountOrDeletedDiscount {
+	return StringOrDiscountOrDeletedDiscount{Discount: &v}
+}
+
+// NewStringOrDiscountOrDeletedDiscountFromDeletedDiscount wraps v in StringOrDiscountOrDeletedDiscount as its DeletedDiscount variant.
+func NewStringOrDiscountOrDeletedDiscountFromDeletedDiscount(v DeletedDiscount) StringOrDiscountOrDeletedDiscount {
+	return StringOrDiscountOrDeletedDiscount{DeletedDiscount: &v}
+}
+
+// StringOrFile is one of String, File (anyOf): every variant that accepts the JSON is set (its kind
+// fits; an object has its required members, and its declared ones are of the right kind); the best is
+// decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrFile struct {
+	String *string
+	File   *File
+	raw    json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrFile) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.File)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrFile) UnmarshalJSON(data []byte) error {
+	*u = StringOrFile{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.File},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrFile) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrFileFromString wraps v in StringOrFile as its String variant.
+func NewStringOrFileFromString(v string) StringOrFile {
+	return StringOrFile{String: &v}
+}
+
+// NewStringOrFileFromFile wraps v in StringOrFile as its File variant.
+func NewStringOrFileFromFile(v File) StringOrFile {
+	return StringOrFile{File: &v}
+}
+
+// StringOrInvoice is one of String, Invoice (anyOf): every variant that accepts the JSON is set (its
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrInvoice struct {
+	String  *string
+	Invoice *Invoice
+	raw     json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrInvoice) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.Invoice)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrInvoice) UnmarshalJSON(data []byte) error {
+	*u = StringOrInvoice{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Invoice},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrInvoice) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrInvoiceFromString wraps v in StringOrInvoice as its String variant.
+func NewStringOrInvoiceFromString(v string) StringOrInvoice {
+	return StringOrInvoice{String: &v}
+}
+
+// NewStringOrInvoiceFromInvoice wraps v in StringOrInvoice as its Invoice variant.
+func NewStringOrInvoiceFromInvoice(v Invoice) StringOrInvoice {
+	return StringOrInvoice{Invoice: &v}
+}
+
+// StringOrIssuingCard is one of String, IssuingCard (anyOf): every variant that accepts the JSON is
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
+type StringOrIssuingCard struct {
+	String      *string
+	IssuingCard *IssuingCard
+	raw         json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrIssuingCard) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.IssuingCard)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrIssuingCard) UnmarshalJSON(data []byte) error {
+	*u = StringOrIssuingCard{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.IssuingCard},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrIssuingCard) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrIssuingCardFromString wraps v in StringOrIssuingCard as its String variant.
+func NewStringOrIssuingCardFromString(v string) StringOrIssuingCard {
+	return StringOrIssuingCard{String: &v}
+}
+
+// NewStringOrIssuingCardFromIssuingCard wraps v in StringOrIssuingCard as its IssuingCard variant.
+func NewStringOrIssuingCardFromIssuingCard(v IssuingCard) StringOrIssuingCard {
+	return StringOrIssuingCard{IssuingCard: &v}
+}
+
+// StringOrMandate is one of String, Mandate (anyOf): every variant that accepts the JSON is set (its
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrMandate struct {
+	String  *string
+	Mandate *Mandate
+	raw     json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrMandate) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.Mandate)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrMandate) UnmarshalJSON(data []byte) error {
+	*u = StringOrMandate{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Mandate},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrMandate) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrMandateFromString wraps v in StringOrMandate as its String variant.
+func NewStringOrMandateFromString(v string) StringOrMandate {
+	return StringOrMandate{String: &v}
+}
+
+// NewStringOrMandateFromMandate wraps v in StringOrMandate as its Mandate variant.
+func NewStringOrMandateFromMandate(v Mandate) StringOrMandate {
+	return StringOrMandate{Mandate: &v}
+}
+
+// StringOrPaymentMethod is one of String, PaymentMethod (anyOf): every variant that accepts the JSON
+// is set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
+type StringOrPaymentMethod struct {
+	String        *string
+	PaymentMethod *PaymentMethod
+	raw           json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrPaymentMethod) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.PaymentMethod)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrPaymentMethod) UnmarshalJSON(data []byte) error {
+	*u = StringOrPaymentMethod{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.PaymentMethod},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrPaymentMethod) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrPaymentMethodFromString wraps v in StringOrPaymentMethod as its String variant.
+func NewStringOrPaymentMethodFromString(v string) StringOrPaymentMethod {
+	return StringOrPaymentMethod{String: &v}
+}
+
+// NewStringOrPaymentMethodFromPaymentMethod wraps v in StringOrPaymentMethod as its PaymentMethod variant.
+func NewStringOrPaymentMethodFromPaymentMethod(v PaymentMethod) StringOrPaymentMethod {
+	return StringOrPaymentMethod{PaymentMethod: &v}
+}
+
+// StringOrPayout is one of String, Payout (anyOf): every variant that accepts the JSON is set (its
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrPayout struct {
+	String *string
+	Payout *Payout
+	raw    json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrPayout) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.Payout)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrPayout) UnmarshalJSON(data []byte) error {
+	*u = StringOrPayout{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Payout},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrPayout) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrPayoutFromString wraps v in StringOrPayout as its String variant.
+func NewStringOrPayoutFromString(v string) StringOrPayout {
+	return StringOrPayout{String: &v}
+}
+
+// NewStringOrPayoutFromPayout wraps v in StringOrPayout as its Payout variant.
+func NewStringOrPayoutFromPayout(v Payout) StringOrPayout {
+	return StringOrPayout{Payout: &v}
+}
+
+// StringOrRefund is one of String, Refund (anyOf): every variant that accepts the JSON is set (its
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrRefund struct {
+	String *string
+	Refund *Refund
+	raw    json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrRefund) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.Refund)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrRefund) UnmarshalJSON(data []byte) error {
+	*u = StringOrRefund{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.Refund},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrRefund) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrRefundFromString wraps v in StringOrRefund as its String variant.
+func NewStringOrRefundFromString(v string) StringOrRefund {
+	return StringOrRefund{String: &v}
+}
+
+// NewStringOrRefundFromRefund wraps v in StringOrRefund as its Refund variant.
+func NewStringOrRefundFromRefund(v Refund) StringOrRefund {
+	return StringOrRefund{Refund: &v}
+}
+
+// StringOrSetupAttempt is one of String, SetupAttempt (anyOf): every variant that accepts the JSON is
+// set (its kind fits; an object has its required members, and its declared ones are of the right
+// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
+// from it.
+type StringOrSetupAttempt struct {
+	String       *string
+	SetupAttempt *SetupAttempt
+	raw          json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrSetupAttempt) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.SetupAttempt)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrSetupAttempt) UnmarshalJSON(data []byte) error {
+	*u = StringOrSetupAttempt{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.SetupAttempt},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrSetupAttempt) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrSetupAttemptFromString wraps v in StringOrSetupAttempt as its String variant.
+func NewStringOrSetupAttemptFromString(v string) StringOrSetupAttempt {
+	return StringOrSetupAttempt{String: &v}
+}
+
+// NewStringOrSetupAttemptFromSetupAttempt wraps v in StringOrSetupAttempt as its SetupAttempt variant.
+func NewStringOrSetupAttemptFromSetupAttempt(v SetupAttempt) StringOrSetupAttempt {
+	return StringOrSetupAttempt{SetupAttempt: &v}
+}
+
+// StringOrSubscriptionSchedule is one of String, SubscriptionSchedule (anyOf): every variant that
+// accepts the JSON is set (its kind fits; an object has its required members, and its declared ones
+// are of the right kind); the best is decoded (the next that may accept the JSON when it fails) and
+// the others filled from it.
+type StringOrSubscriptionSchedule struct {
+	String               *string
+	SubscriptionSchedule *SubscriptionSchedule
+	raw                  json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrSubscriptionSchedule) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.SubscriptionSchedule)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrSubscriptionSchedule) UnmarshalJSON(data []byte) error {
+	*u = StringOrSubscriptionSchedule{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.SubscriptionSchedule},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrSubscriptionSchedule) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrSubscriptionScheduleFromString wraps v in StringOrSubscriptionSchedule as its String variant.
+func NewStringOrSubscriptionScheduleFromString(v string) StringOrSubscriptionSchedule {
+	return StringOrSubscriptionSchedule{String: &v}
+}
+
+// NewStringOrSubscriptionScheduleFromSubscriptionSchedule wraps v in StringOrSubscriptionSchedule as its SubscriptionSchedule variant.
+func NewStringOrSubscriptionScheduleFromSubscriptionSchedule(v SubscriptionSchedule) StringOrSubscriptionSchedule {
+	return StringOrSubscriptionSchedule{SubscriptionSchedule: &v}
+}
+
+// StringOrTaxRate is one of String, TaxRate (anyOf): every variant that accepts the JSON is set (its
+// kind fits; an object has its required members, and its declared ones are of the right kind); the
+// best is decoded (the next that may accept the JSON when it fails) and the others filled from it.
+type StringOrTaxRate struct {
+	String  *string
+	TaxRate *TaxRate
+	raw     json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrTaxRate) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.TaxRate)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrTaxRate) UnmarshalJSON(data []byte) error {
+	*u = StringOrTaxRate{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.TaxRate},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrTaxRate) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrTaxRateFromString wraps v in StringOrTaxRate as its String variant.
+func NewStringOrTaxRateFromString(v string) StringOrTaxRate {
+	return StringOrTaxRate{String: &v}
+}
+
+// NewStringOrTaxRateFromTaxRate wraps v in StringOrTaxRate as its TaxRate variant.
+func NewStringOrTaxRateFromTaxRate(v TaxRate) StringOrTaxRate {
+	return StringOrTaxRate{TaxRate: &v}
+}
+
+// StringOrTransferReversal is one of String, TransferReversal (anyOf): every variant that accepts the
+// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
+// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
+// filled from it.
+type StringOrTransferReversal struct {
+	String           *string
+	TransferReversal *TransferReversal
+	raw              json.RawMessage
+}
+
+// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
+func (u StringOrTransferReversal) MarshalJSON() ([]byte, error) {
+	return wire.MarshalAnyOf(u.raw, u.String, u.TransferReversal)
+}
+
+// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
+func (u *StringOrTransferReversal) UnmarshalJSON(data []byte) error {
+	*u = StringOrTransferReversal{}
+	return wire.DecodeAnyOf(data, &u.raw,
+		wire.Variant{Target: &u.String},
+		wire.Variant{Target: &u.TransferReversal},
+	)
+}
+
+// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
+// variant(s) encoded again (null when none is set).
+func (u StringOrTransferReversal) RawJSON() json.RawMessage {
+	b, err := u.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// NewStringOrTransferReversalFromString wraps v in StringOrTransferReversal as its String variant.
+func NewStringOrTransferReversalFromString(v string) StringOrTransferReversal {
+	return StringOrTransferReversal{String: &v}
+}
+
+// NewStringOrTransferReversalFromTransferReversal wraps v in StringOrTransferReversal as its TransferReversal variant.
+func NewStringOrTransferReversalFromTransferReversal(v TransferReversal) StringOrTransferReversal {
+	return StringOrTransferReversal{TransferReversal: &v}
+}
+
 // Subscription is an object (schema "subscription").
 //
 // Subscription
@@ -20692,7 +21237,7 @@ type Subscription struct {
 	CurrentPeriodStart            int64                                                     `json:"current_period_start"`
 	Customer                      InvoiceitemCustomer                                       `json:"customer"`
 	DaysUntilDue                  idemrt.Nullable[int64]                                    `json:"days_until_due,omitzero"`
-	DefaultPaymentMethod          idemrt.Nullable[SetupIntentPaymentMethod]                 `json:"default_payment_method,omitzero"`
+	DefaultPaymentMethod          idemrt.Nullable[StringOrPaymentMethod]                    `json:"default_payment_method,omitzero"`
 	DefaultSource                 idemrt.Nullable[InvoiceDefaultSource]                     `json:"default_source,omitzero"`
 	DefaultTaxRates               idemrt.Nullable[[]TaxRate]                                `json:"default_tax_rates,omitzero"`
 	Description                   idemrt.Nullable[string]                                   `json:"description,omitzero"`
@@ -20700,18 +21245,18 @@ type Subscription struct {
 	EndedAt                       idemrt.Nullable[int64]                                    `json:"ended_at,omitzero"`
 	ID                            string                                                    `json:"id"`
 	Items                         SubscriptionItems                                         `json:"items"`
-	LatestInvoice                 idemrt.Nullable[ChargeInvoice]                            `json:"latest_invoice,omitzero"`
+	LatestInvoice                 idemrt.Nullable[StringOrInvoice]                          `json:"latest_invoice,omitzero"`
 	Livemode                      bool                                                      `json:"livemode"`
 	Metadata                      map[string]string                                         `json:"metadata"`
 	NextPendingInvoiceItemInvoice idemrt.Nullable[int64]                                    `json:"next_pending_invoice_item_invoice,omitzero"`
 	Object                        SubscriptionObject                                        `json:"object"`
-	OnBehalfOf                    idemrt.Nullable[CardAccount]                              `json:"on_behalf_of,omitzero"`
+	OnBehalfOf                    idemrt.Nullable[SubscriptionOnBehalfOf]                   `json:"on_behalf_of,omitzero"`
 	PauseCollection               idemrt.Nullable[SubscriptionsResourcePauseCollection]     `json:"pause_collection,omitzero"`
 	PaymentSettings               idemrt.Nullable[SubscriptionsResourcePaymentSettings]     `json:"payment_settings,omitzero"`
 	PendingInvoiceItemInterval    idemrt.Nullable[SubscriptionPendingInvoiceItemInterval]   `json:"pending_invoice_item_interval,omitzero"`
 	PendingSetupIntent            idemrt.Nullable[SubscriptionPendingSetupIntent]           `json:"pending_setup_intent,omitzero"`
 	PendingUpdate                 idemrt.Nullable[SubscriptionsResourcePendingUpdate]       `json:"pending_update,omitzero"`
-	Schedule                      idemrt.Nullable[QuoteSubscriptionSchedule]                `json:"schedule,omitzero"`
+	Schedule                      idemrt.Nullable[StringOrSubscriptionSchedule]             `json:"schedule,omitzero"`
 	StartDate                     int64                                                     `json:"start_date"`
 	Status                        SubscriptionStatus                                        `json:"status"`
 	TestClock                     idemrt.Nullable[QuoteTestClock]                           `json:"test_clock,omitzero"`
@@ -20919,6 +21464,14 @@ const (
 func (e SubscriptionObject) IsKnown() bool {
 	return wire.Known(e, SubscriptionObjectSubscription)
 }
+
+// SubscriptionOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type SubscriptionOnBehalfOf = CardAccount
 
 // SubscriptionPaymentMethodOptionsCard is an object (schema
 // "subscription_payment_method_options_card").
@@ -21231,14 +21784,14 @@ type SubscriptionSchedulePhaseConfiguration struct {
 	CollectionMethod      idemrt.Nullable[SubscriptionSchedulePhaseConfigurationCollectionMethod]   `json:"collection_method,omitzero"`
 	Coupon                idemrt.Nullable[SubscriptionSchedulePhaseConfigurationCoupon]             `json:"coupon,omitzero"`
 	Currency              string                                                                    `json:"currency"`
-	DefaultPaymentMethod  idemrt.Nullable[SetupIntentPaymentMethod]                                 `json:"default_payment_method,omitzero"`
+	DefaultPaymentMethod  idemrt.Nullable[StringOrPaymentMethod]                                    `json:"default_payment_method,omitzero"`
 	DefaultTaxRates       idemrt.Nullable[[]TaxRate]                                                `json:"default_tax_rates,omitzero"`
 	Description           idemrt.Nullable[string]                                                   `json:"description,omitzero"`
 	EndDate               int64                                                                     `json:"end_date"`
 	InvoiceSettings       idemrt.Nullable[InvoiceSettingSubscriptionSchedulePhaseSetting]           `json:"invoice_settings,omitzero"`
 	Items                 []SubscriptionScheduleConfigurationItem                                   `json:"items"`
 	Metadata              idemrt.Nullable[map[string]string]                                        `json:"metadata,omitzero"`
-	OnBehalfOf            idemrt.Nullable[CardAccount]                                              `json:"on_behalf_of,omitzero"`
+	OnBehalfOf            idemrt.Nullable[SubscriptionSchedulePhaseConfigurationOnBehalfOf]         `json:"on_behalf_of,omitzero"`
 	ProrationBehavior     SubscriptionSchedulePhaseConfigurationProrationBehavior                   `json:"proration_behavior"`
 	StartDate             int64                                                                     `json:"start_date"`
 	TransferData          idemrt.Nullable[SubscriptionTransferData]                                 `json:"transfer_data,omitzero"`
@@ -21341,6 +21894,14 @@ func NewSubscriptionSchedulePhaseConfigurationCouponFromDeletedCoupon(v DeletedC
 	return SubscriptionSchedulePhaseConfigurationCoupon{DeletedCoupon: &v}
 }
 
+// SubscriptionSchedulePhaseConfigurationOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type SubscriptionSchedulePhaseConfigurationOnBehalfOf = CardAccount
+
 // SubscriptionSchedulePhaseConfigurationProrationBehavior is an enumeration.
 type SubscriptionSchedulePhaseConfigurationProrationBehavior string
 
@@ -21383,10 +21944,10 @@ type SubscriptionSchedulesResourceDefaultSettings struct {
 	BillingCycleAnchor    SubscriptionSchedulesResourceDefaultSettingsBillingCycleAnchor          `json:"billing_cycle_anchor"`
 	BillingThresholds     idemrt.Nullable[SubscriptionBillingThresholds]                          `json:"billing_thresholds,omitzero"`
 	CollectionMethod      idemrt.Nullable[SubscriptionSchedulePhaseConfigurationCollectionMethod] `json:"collection_method,omitzero"`
-	DefaultPaymentMethod  idemrt.Nullable[SetupIntentPaymentMethod]                               `json:"default_payment_method,omitzero"`
+	DefaultPaymentMethod  idemrt.Nullable[StringOrPaymentMethod]                                  `json:"default_payment_method,omitzero"`
 	Description           idemrt.Nullable[string]                                                 `json:"description,omitzero"`
 	InvoiceSettings       idemrt.Nullable[InvoiceSettingSubscriptionScheduleSetting]              `json:"invoice_settings,omitzero"`
-	OnBehalfOf            idemrt.Nullable[CardAccount]                                            `json:"on_behalf_of,omitzero"`
+	OnBehalfOf            idemrt.Nullable[SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf] `json:"on_behalf_of,omitzero"`
 	TransferData          idemrt.Nullable[SubscriptionTransferData]                               `json:"transfer_data,omitzero"`
 
 	unknownMembers wire.Unknown
@@ -21446,6 +22007,14 @@ func (e SubscriptionSchedulesResourceDefaultSettingsBillingCycleAnchor) IsKnown(
 	return wire.Known(e, SubscriptionSchedulesResourceDefaultSettingsBillingCycleAnchorAutomatic, SubscriptionSchedulesResourceDefaultSettingsBillingCycleAnchorPhaseStart)
 }
 
+// SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type SubscriptionSchedulesResourceDefaultSettingsOnBehalfOf = CardAccount
+
 // SubscriptionStatus is an enumeration.
 type SubscriptionStatus string
 
@@ -21471,7 +22040,7 @@ func (e SubscriptionStatus) IsKnown() bool {
 // SubscriptionTransferData
 type SubscriptionTransferData struct {
 	AmountPercent idemrt.Nullable[float64] `json:"amount_percent,omitzero"`
-	Destination   ApplicationFeeAccount    `json:"destination"`
+	Destination   StringOrAccount          `json:"destination"`
 
 	unknownMembers wire.Unknown
 }
@@ -22269,22 +22838,22 @@ func (o *ThreeDSecureUsage) SetUnknownMembers(m map[string]json.RawMessage) {
 //
 // Topup
 type Topup struct {
-	Amount                   int64                                    `json:"amount"`
-	BalanceTransaction       idemrt.Nullable[TopupBalanceTransaction] `json:"balance_transaction,omitzero"`
-	Created                  int64                                    `json:"created"`
-	Currency                 string                                   `json:"currency"`
-	Description              idemrt.Nullable[string]                  `json:"description,omitzero"`
-	ExpectedAvailabilityDate idemrt.Nullable[int64]                   `json:"expected_availability_date,omitzero"`
-	FailureCode              idemrt.Nullable[string]                  `json:"failure_code,omitzero"`
-	FailureMessage           idemrt.Nullable[string]                  `json:"failure_message,omitzero"`
-	ID                       string                                   `json:"id"`
-	Livemode                 bool                                     `json:"livemode"`
-	Metadata                 map[string]string                        `json:"metadata"`
-	Object                   TopupObject                              `json:"object"`
-	Source                   idemrt.Nullable[Source]                  `json:"source,omitzero"`
-	StatementDescriptor      idemrt.Nullable[string]                  `json:"statement_descriptor,omitzero"`
-	Status                   TopupStatus                              `json:"status"`
-	TransferGroup            idemrt.Nullable[string]                  `json:"transfer_group,omitzero"`
+	Amount                   int64                                       `json:"amount"`
+	BalanceTransaction       idemrt.Nullable[StringOrBalanceTransaction] `json:"balance_transaction,omitzero"`
+	Created                  int64                                       `json:"created"`
+	Currency                 string                                      `json:"currency"`
+	Description              idemrt.Nullable[string]                     `json:"description,omitzero"`
+	ExpectedAvailabilityDate idemrt.Nullable[int64]                      `json:"expected_availability_date,omitzero"`
+	FailureCode              idemrt.Nullable[string]                     `json:"failure_code,omitzero"`
+	FailureMessage           idemrt.Nullable[string]                     `json:"failure_message,omitzero"`
+	ID                       string                                      `json:"id"`
+	Livemode                 bool                                        `json:"livemode"`
+	Metadata                 map[string]string                           `json:"metadata"`
+	Object                   TopupObject                                 `json:"object"`
+	Source                   idemrt.Nullable[Source]                     `json:"source,omitzero"`
+	StatementDescriptor      idemrt.Nullable[string]                     `json:"statement_descriptor,omitzero"`
+	Status                   TopupStatus                                 `json:"status"`
+	TransferGroup            idemrt.Nullable[string]                     `json:"transfer_group,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -22302,50 +22871,6 @@ func (o Topup) UnknownMembers() map[string]json.RawMessage {
 // Topup declares is never written from them.
 func (o *Topup) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
-}
-
-// TopupBalanceTransaction is one of String, BalanceTransaction (anyOf): every variant that accepts the
-// JSON is set (its kind fits; an object has its required members, and its declared ones are of the
-// right kind); the best is decoded (the next that may accept the JSON when it fails) and the others
-// filled from it.
-type TopupBalanceTransaction struct {
-	String             *string
-	BalanceTransaction *BalanceTransaction
-	raw                json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u TopupBalanceTransaction) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.BalanceTransaction)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *TopupBalanceTransaction) UnmarshalJSON(data []byte) error {
-	*u = TopupBalanceTransaction{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.BalanceTransaction},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u TopupBalanceTransaction) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewTopupBalanceTransactionFromString wraps v in TopupBalanceTransaction as its String variant.
-func NewTopupBalanceTransactionFromString(v string) TopupBalanceTransaction {
-	return TopupBalanceTransaction{String: &v}
-}
-
-// NewTopupBalanceTransactionFromBalanceTransaction wraps v in TopupBalanceTransaction as its BalanceTransaction variant.
-func NewTopupBalanceTransactionFromBalanceTransaction(v BalanceTransaction) TopupBalanceTransaction {
-	return TopupBalanceTransaction{BalanceTransaction: &v}
 }
 
 // TopupObject is an enumeration.
@@ -22382,23 +22907,23 @@ func (e TopupStatus) IsKnown() bool {
 //
 // Transfer
 type Transfer struct {
-	Amount             int64                                    `json:"amount"`
-	AmountReversed     int64                                    `json:"amount_reversed"`
-	BalanceTransaction idemrt.Nullable[TopupBalanceTransaction] `json:"balance_transaction,omitzero"`
-	Created            int64                                    `json:"created"`
-	Currency           string                                   `json:"currency"`
-	Description        idemrt.Nullable[string]                  `json:"description,omitzero"`
-	Destination        idemrt.Nullable[CardAccount]             `json:"destination,omitzero"`
-	DestinationPayment *DisputeCharge                           `json:"destination_payment,omitempty"`
-	ID                 string                                   `json:"id"`
-	Livemode           bool                                     `json:"livemode"`
-	Metadata           map[string]string                        `json:"metadata"`
-	Object             TransferObject                           `json:"object"`
-	Reversals          TransferReversals                        `json:"reversals"`
-	Reversed           bool                                     `json:"reversed"`
-	SourceTransaction  idemrt.Nullable[RefundCharge]            `json:"source_transaction,omitzero"`
-	SourceType         *string                                  `json:"source_type,omitempty"`
-	TransferGroup      idemrt.Nullable[string]                  `json:"transfer_group,omitzero"`
+	Amount             int64                                       `json:"amount"`
+	AmountReversed     int64                                       `json:"amount_reversed"`
+	BalanceTransaction idemrt.Nullable[StringOrBalanceTransaction] `json:"balance_transaction,omitzero"`
+	Created            int64                                       `json:"created"`
+	Currency           string                                      `json:"currency"`
+	Description        idemrt.Nullable[string]                     `json:"description,omitzero"`
+	Destination        idemrt.Nullable[TransferDestination]        `json:"destination,omitzero"`
+	DestinationPayment *StringOrCharge                             `json:"destination_payment,omitempty"`
+	ID                 string                                      `json:"id"`
+	Livemode           bool                                        `json:"livemode"`
+	Metadata           map[string]string                           `json:"metadata"`
+	Object             TransferObject                              `json:"object"`
+	Reversals          TransferReversals                           `json:"reversals"`
+	Reversed           bool                                        `json:"reversed"`
+	SourceTransaction  idemrt.Nullable[TransferSourceTransaction]  `json:"source_transaction,omitzero"`
+	SourceType         *string                                     `json:"source_type,omitempty"`
+	TransferGroup      idemrt.Nullable[string]                     `json:"transfer_group,omitzero"`
 
 	unknownMembers wire.Unknown
 }
@@ -22422,8 +22947,8 @@ func (o *Transfer) SetUnknownMembers(m map[string]json.RawMessage) {
 //
 // transfer_data
 type TransferData struct {
-	Amount      *int64                `json:"amount,omitempty"`
-	Destination ApplicationFeeAccount `json:"destination"`
+	Amount      *int64          `json:"amount,omitempty"`
+	Destination StringOrAccount `json:"destination"`
 
 	unknownMembers wire.Unknown
 }
@@ -22443,6 +22968,14 @@ func (o *TransferData) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// TransferDestination is another name for CardAccount.
+//
+// This shape serves BankAccount.Account, Card.Account, Charge.OnBehalfOf, Invoice.OnBehalfOf,
+// PaymentIntent.OnBehalfOf, Quote.OnBehalfOf, SetupAttempt.OnBehalfOf, SetupIntent.OnBehalfOf,
+// Subscription.OnBehalfOf, SubscriptionSchedulePhaseConfiguration.OnBehalfOf,
+// SubscriptionSchedulesResourceDefaultSettings.OnBehalfOf and Transfer.Destination.
+type TransferDestination = CardAccount
+
 // TransferObject is an enumeration.
 type TransferObject string
 
@@ -22460,16 +22993,16 @@ func (e TransferObject) IsKnown() bool {
 //
 // TransferReversal
 type TransferReversal struct {
-	Amount                   int64                                         `json:"amount"`
-	BalanceTransaction       idemrt.Nullable[TopupBalanceTransaction]      `json:"balance_transaction,omitzero"`
-	Created                  int64                                         `json:"created"`
-	Currency                 string                                        `json:"currency"`
-	DestinationPaymentRefund idemrt.Nullable[TransferReversalSourceRefund] `json:"destination_payment_refund,omitzero"`
-	ID                       string                                        `json:"id"`
-	Metadata                 idemrt.Nullable[map[string]string]            `json:"metadata,omitzero"`
-	Object                   TransferReversalObject                        `json:"object"`
-	SourceRefund             idemrt.Nullable[TransferReversalSourceRefund] `json:"source_refund,omitzero"`
-	Transfer                 ChargeTransfer                                `json:"transfer"`
+	Amount                   int64                                       `json:"amount"`
+	BalanceTransaction       idemrt.Nullable[StringOrBalanceTransaction] `json:"balance_transaction,omitzero"`
+	Created                  int64                                       `json:"created"`
+	Currency                 string                                      `json:"currency"`
+	DestinationPaymentRefund idemrt.Nullable[StringOrRefund]             `json:"destination_payment_refund,omitzero"`
+	ID                       string                                      `json:"id"`
+	Metadata                 idemrt.Nullable[map[string]string]          `json:"metadata,omitzero"`
+	Object                   TransferReversalObject                      `json:"object"`
+	SourceRefund             idemrt.Nullable[StringOrRefund]             `json:"source_refund,omitzero"`
+	Transfer                 ChargeTransfer                              `json:"transfer"`
 
 	unknownMembers wire.Unknown
 }
@@ -22500,50 +23033,6 @@ const (
 // IsKnown reports whether e is one of the values the API document lists.
 func (e TransferReversalObject) IsKnown() bool {
 	return wire.Known(e, TransferReversalObjectTransferReversal)
-}
-
-// TransferReversalSourceRefund is one of String, Refund (anyOf): every variant that accepts the JSON
-// is set (its kind fits; an object has its required members, and its declared ones are of the right
-// kind); the best is decoded (the next that may accept the JSON when it fails) and the others filled
-// from it.
-type TransferReversalSourceRefund struct {
-	String *string
-	Refund *Refund
-	raw    json.RawMessage
-}
-
-// MarshalJSON encodes the variant that is set; several set object variants merge into one object.
-func (u TransferReversalSourceRefund) MarshalJSON() ([]byte, error) {
-	return wire.MarshalAnyOf(u.raw, u.String, u.Refund)
-}
-
-// UnmarshalJSON decodes data into every variant that accepts it, decoding each member once; it keeps data only when no variant accepts it.
-func (u *TransferReversalSourceRefund) UnmarshalJSON(data []byte) error {
-	*u = TransferReversalSourceRefund{}
-	return wire.DecodeAnyOf(data, &u.raw,
-		wire.Variant{Target: &u.String},
-		wire.Variant{Target: &u.Refund},
-	)
-}
-
-// RawJSON returns the JSON no variant accepted when decoding failed with ErrNoVariant, else the set
-// variant(s) encoded again (null when none is set).
-func (u TransferReversalSourceRefund) RawJSON() json.RawMessage {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-// NewTransferReversalSourceRefundFromString wraps v in TransferReversalSourceRefund as its String variant.
-func NewTransferReversalSourceRefundFromString(v string) TransferReversalSourceRefund {
-	return TransferReversalSourceRefund{String: &v}
-}
-
-// NewTransferReversalSourceRefundFromRefund wraps v in TransferReversalSourceRefund as its Refund variant.
-func NewTransferReversalSourceRefundFromRefund(v Refund) TransferReversalSourceRefund {
-	return TransferReversalSourceRefund{Refund: &v}
 }
 
 // TransferReversals is an object.
@@ -22599,6 +23088,12 @@ func (o TransferSchedule) UnknownMembers() map[string]json.RawMessage {
 func (o *TransferSchedule) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
+
+// TransferSourceTransaction is another name for RefundCharge.
+//
+// This shape serves ApplicationFee.OriginatingTransaction, Invoice.Charge, PaymentIntent.LatestCharge,
+// Refund.Charge, Review.Charge, SepaDebitGeneratedFrom.Charge and Transfer.SourceTransaction.
+type TransferSourceTransaction = RefundCharge
 
 // TransformQuantity is an object (schema "transform_quantity").
 //
