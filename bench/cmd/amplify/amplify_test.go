@@ -6,12 +6,16 @@ import (
 	"time"
 
 	_ "github.com/idemgen/idemgen/internal/testutil"
+	idemrt "github.com/idemgen/idemgen/runtime"
 )
 
 // testConfig keeps the real defaults' attempt counts but divides every
 // delay by 1000 (backoff waits of microseconds to a few milliseconds), so
-// the counts are exact and the test takes well under a second.
-var testConfig = config{calls: 40, workers: 4, scale: 1000, deadline: 10000 * time.Second, seed: 1}
+// the counts are exact and the test takes well under a second. The
+// throttle's window stays whole (4 s): scaled it would be 4 ms, and on a
+// loaded machine requests that far apart would never fill it.
+var testConfig = config{calls: 40, workers: 4, scale: 1000, throttleWindow: idemrt.DefaultThrottleWindow,
+	deadline: 10000 * time.Second, seed: 1}
 
 func byClient(t *testing.T, sc scenario) map[string]outcome {
 	t.Helper()

@@ -31,6 +31,9 @@ import (
 type config struct {
 	calls, workers int
 	scale          float64
+	// throttleWindow, when set, is the idemgen contenders' throttle window
+	// instead of the default scaled like the delays.
+	throttleWindow time.Duration
 	deadline       time.Duration
 	failRate       float64
 	seed           uint64

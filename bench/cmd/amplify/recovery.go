@@ -65,7 +65,7 @@ func recoverOne(cfg recoveryConfig, v fleetVariant) recoveryRow {
 	defer srv.Close()
 	tr := &http.Transport{MaxIdleConnsPerHost: 200, MaxIdleConns: 200}
 	defer tr.CloseIdleConnections()
-	call := newFleet(srv.URL, &http.Client{Transport: tr}, cfg.scale, v.opts(cfg.scale)...)
+	call := newFleet(srv.URL, &http.Client{Transport: tr}, scaling{delays: cfg.scale}, v.opts(cfg.scale)...)
 	deadline := scaled(10*time.Second, cfg.scale)
 	row := recoveryRow{name: v.name, outageCalls: outageCalls, rate: cfg.rate,
 		perSecond: make([]int, int(cfg.after.Seconds()))}

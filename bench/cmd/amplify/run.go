@@ -32,7 +32,7 @@ func runOne(cfg config, sc scenario, c contender) outcome {
 	defer srv.Close()
 	tr := &http.Transport{MaxIdleConnsPerHost: cfg.workers, MaxIdleConns: cfg.workers}
 	defer tr.CloseIdleConnections()
-	call := c.build(srv.URL, &http.Client{Transport: tr}, cfg.scale)
+	call := c.build(srv.URL, &http.Client{Transport: tr}, scaling{delays: cfg.scale, window: cfg.throttleWindow})
 	deadline := scaled(cfg.deadline, cfg.scale)
 
 	lat := make([]time.Duration, cfg.calls)
