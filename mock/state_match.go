@@ -47,6 +47,8 @@ type stateOp struct {
 	// declared are the members a PUT's request schema declares: those
 	// the replacement sets or removes.
 	declared map[string]bool
+	// filters are a list's query parameters that select by a member.
+	filters []listFilter
 }
 
 // Resource is one resource of a stateful mock: its collection and item
@@ -180,7 +182,11 @@ func stateOpOf(r *route, d *resourceDef, onItem bool, page *ir.Pagination) (*sta
 	schema := successJSON(r.op)
 	switch kind {
 	case stateList:
-		return listOp(op, schema, page)
+		op, why := listOp(op, schema, page)
+		if op != nil {
+			op.filters = listFilters(r, op)
+		}
+		return op, why
 	case stateGet, stateMerge, stateReplace:
 		if schema == nil && kind == stateGet {
 			return nil, "its success answer has no JSON body to carry the resource"

@@ -59,6 +59,28 @@ func TestStatefulTwilio(t *testing.T) {
 	if resp, _ := do(t, http.MethodGet, base+"/Keys/"+sid+".json", "", "Authorization", auth); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("fetch after delete: %d", resp.StatusCode)
 	}
+	twilioCallsFilteredByTo(t, form, func(path string) []byte {
+		_, b := do(t, http.MethodGet, base+path, "", "Authorization", auth)
+		return b
+	})
+}
+
+// twilioCallsFilteredByTo creates two calls to different numbers; ListCall's
+// To parameter (the call's "to" member, folded) selects one.
+func twilioCallsFilteredByTo(t *testing.T, form func(method, path, body string) (*http.Response, []byte), get func(string) []byte) {
+	t.Helper()
+	for _, to := range []string{"%2B15550000001", "%2B15550000002"} {
+		if resp, b := form(http.MethodPost, "/Calls.json", "To="+to+"&From=%2B15559999999&Url=https%3A%2F%2Fexample.com%2Ftwiml"); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("create call: %d %s", resp.StatusCode, b)
+		}
+	}
+	calls, _ := object(t, get("/Calls.json?To=%2B15550000002"))["calls"].([]any)
+	if len(calls) != 1 || calls[0].(map[string]any)["to"] != "+15550000002" {
+		t.Fatalf("calls to +15550000002: %v", calls)
+	}
+	if all, _ := object(t, get("/Calls.json"))["calls"].([]any); len(all) != 2 {
+		t.Fatalf("all calls: %v", all)
+	}
 }
 
 // checkTwilioMatch pins what Twilio's document matches: 28 resources

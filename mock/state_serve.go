@@ -121,7 +121,7 @@ func (s *Server) replaceMembers(old, req map[string]any, declared map[string]boo
 
 // listResources answers a list with the page the request asks for.
 func (s *Server) listResources(b *built, r *http.Request, rt *route, col string) *Problem {
-	pg, p := pageOf(r, rt, s.state.list(col))
+	pg, p := pageOf(r, rt, filtered(r, rt.state.filters, s.state.list(col)))
 	if p != nil {
 		return p
 	}
