@@ -29,7 +29,7 @@ func reconcileRefund(t *testing.T, executed bool) (*shop, journal.Pass, []journa
 	}
 	t.Cleanup(func() { j.Close() })
 	c := client(t, srv.URL, idemrt.WithJournal(j))
-	s.lose, s.refuse = executed, !executed
+	s.set(executed, !executed)
 	_, err = c.CreateRefund(context.Background(), lookup.NewRefund{Payment: "pay_1", Reference: "ref-9"})
 	if err == nil {
 		t.Fatal("CreateRefund on a dropped connection succeeded")
@@ -37,7 +37,8 @@ func reconcileRefund(t *testing.T, executed bool) (*shop, journal.Pass, []journa
 	if key := idemrt.KeyOf(err); key != "ref-9" {
 		t.Fatalf("KeyOf(%v) = %q, want the client reference ref-9", err, key)
 	}
-	s.lose, s.refuse = false, false
+	// The handler that dropped the connection may still be running.
+	s.set(false, false)
 	var got []journal.Outcome
 	rec := &journal.Reconciler{Journal: j, Client: c, Grace: time.Minute,
 		Now:        func() time.Time { return time.Now().Add(time.Hour) },
@@ -59,6 +60,8 @@ func TestReconcileFindsALostRefund(t *testing.T) {
 	if n := s.executions(); n != 1 {
 		t.Errorf("the shop executed %d refunds, want 1", n)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if want := "GET /refunds/by-reference/ref-9"; len(s.lookups) != 1 || s.lookups[0] != want {
 		t.Errorf("lookups %v, want [%s]", s.lookups, want)
 	}
@@ -78,4 +81,12 @@ func TestReconcileRefundNeverExecuted(t *testing.T) {
 	if n := s.executions(); n != 0 {
 		t.Errorf("the shop executed %d refunds, want 0: a lookup never resends", n)
 	}
+}
+
+// set makes the shop's next creates execute and lose the answer (lose), or
+// drop the connection before executing (refuse).
+func (s *shop) set(lose, refuse bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lose, s.refuse = lose, refuse
 }
