@@ -29,7 +29,7 @@ func valueCycles(schemas []*ir.Schema) map[fieldEdge]bool {
 			continue
 		}
 		for _, p := range s.Properties {
-			byValue := p.Required && !isNullable(p.Type) || threeState(p) // Nullable[T] holds T
+			byValue := p.Required && !p.Type.IsNullable() || threeState(p) // Nullable[T] holds T
 			if !byValue || p.Type == nil || p.Type.Kind != ir.KindRef {
 				continue
 			}

@@ -212,7 +212,7 @@ func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, 
 		}
 		typ = jen.Qual(rtPath, "Nullable").Types(typ)
 		tag += ",omitzero"
-	case !nilable(p.Type) && (!p.Required || isNullable(p.Type) || g.byPointer[fieldEdge{owner, p}]):
+	case !p.Type.HasNilZero() && (!p.Required || p.Type.IsNullable() || g.byPointer[fieldEdge{owner, p}]):
 		typ = jen.Op("*").Add(typ)
 	}
 	if !p.Required && !three {
@@ -240,7 +240,7 @@ func jsonTag(value string) string {
 // and nullable, so absent and null mean different things (a PATCH that
 // leaves a member alone, or clears it).
 func threeState(p *ir.Property) bool {
-	return !p.Required && isNullable(p.Type)
+	return !p.Required && p.Type.IsNullable()
 }
 
 // emitEnum emits a named type, its constants and IsKnown:

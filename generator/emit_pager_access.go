@@ -105,14 +105,14 @@ func (g *gen) fieldShape(d *ir.Schema, prop *ir.Property) (ptr, nullable bool) {
 	if threeState(prop) {
 		return byPtr, true
 	}
-	return !nilable(prop.Type) && (!prop.Required || isNullable(prop.Type) || byPtr), false
+	return !prop.Type.HasNilZero() && (!prop.Required || prop.Type.IsNullable() || byPtr), false
 }
 
 // elemType is the Go type of an array schema's items, as goType declares
 // the array ([]*T for nullable items that have no nil of their own).
 func (g *gen) elemType(arr *ir.Schema) (*jen.Statement, bool) {
 	items := arr.Deref().Items
-	if isNullable(items) && !nilable(items) {
+	if items.IsNullable() && !items.HasNilZero() {
 		return jen.Op("*").Add(g.goType(items)), true
 	}
 	return g.goType(items), false

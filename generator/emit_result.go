@@ -171,7 +171,7 @@ func (g *gen) emitDecode(op *ir.Operation) []jen.Code {
 // whose Go type is nilable (slices, maps, raw JSON), so that no body is nil
 // and a pointer would add nothing but a dereference.
 func byValue(b respBody) bool {
-	return b.kind == bodyJSON && (b.schema == nil || nilable(b.schema))
+	return b.kind == bodyJSON && (b.schema == nil || b.schema.HasNilZero())
 }
 
 // decodeInto decodes resp into the value lv (whose address is ptr),

@@ -214,7 +214,7 @@ func (g *gen) discriminatorSwitch(s *ir.Schema, vs []unionVariant) jen.Code {
 func mappedField(m ir.DiscriminatorMapping, vs []unionVariant) string {
 	for _, v := range vs {
 		if v.schema != nil && v.schema.Kind == ir.KindRef && m.Schema != nil &&
-			v.schema.Deref() == m.Schema.Deref() && !nilable(v.schema) {
+			v.schema.Deref() == m.Schema.Deref() && !v.schema.HasNilZero() {
 			return v.field
 		}
 	}
@@ -364,7 +364,7 @@ func (g *gen) emitUnionCtors(s *ir.Schema, name string, vs []unionVariant) jen.C
 	for i, v := range vs {
 		ctor := g.unionCtors[s][i]
 		ref := jen.Op("&").Id("v")
-		if nilable(v.schema) {
+		if v.schema.HasNilZero() {
 			ref = jen.Id("v")
 		}
 		set := jen.Return(jen.Id(name).Values(jen.Id(v.field).Op(":").Add(ref)))

@@ -36,7 +36,7 @@ func (g *gen) goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement 
 	case ir.KindString:
 		return stringType(s.Format)
 	case ir.KindArray:
-		if isNullable(s.Items) && !nilable(s.Items) {
+		if s.Items.IsNullable() && !s.Items.HasNilZero() {
 			// A null item stays null (Discord's roles: oneOf [null, snowflake]).
 			return jen.Index().Op("*").Add(g.goTypeSeen(s.Items, seen))
 		}
@@ -127,42 +127,9 @@ func (g *gen) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statemen
 	return jen.Struct(fields...)
 }
 
-// nilable reports whether the Go type of s already has a nil value (slices,
-// maps, raw JSON, byte strings), so that "absent" needs no pointer.
-func nilable(s *ir.Schema) bool {
-	d := s.Deref()
-	if d == nil {
-		return true
-	}
-	switch d.Kind {
-	case ir.KindArray, ir.KindMap, ir.KindAny:
-		return true
-	case ir.KindObject:
-		return len(d.Properties) == 0
-	case ir.KindString:
-		return d.Format == ir.FormatByte || d.Format == ir.FormatBinary
-	case ir.KindUnion:
-		return d.GoName == "" // an anonymous union is raw JSON
-	}
-	return false
-}
-
-// isNullable reports whether a use or the declaration it names is nullable.
-func isNullable(s *ir.Schema) bool {
-	for ; s != nil; s = s.Ref {
-		if s.Nullable {
-			return true
-		}
-		if s.Kind != ir.KindRef {
-			break
-		}
-	}
-	return false
-}
-
 // optionalType is goType behind a pointer unless the type is nilable.
 func (g *gen) optionalType(s *ir.Schema) *jen.Statement {
-	if nilable(s) {
+	if s.HasNilZero() {
 		return g.goType(s)
 	}
 	return jen.Op("*").Add(g.goType(s))

@@ -182,3 +182,39 @@ func (s *Schema) Deref() *Schema {
 	}
 	return s
 }
+
+// IsNullable reports whether a use or the declaration it names is
+// nullable.
+func (s *Schema) IsNullable() bool {
+	for ; s != nil; s = s.Ref {
+		if s.Nullable {
+			return true
+		}
+		if s.Kind != KindRef {
+			break
+		}
+	}
+	return false
+}
+
+// HasNilZero reports whether the Go type generated for s already has a nil
+// value (slices, maps, raw JSON, byte strings, an anonymous union), so that
+// "absent" needs no pointer. The generator and idemgen diff decide pointers
+// from it.
+func (s *Schema) HasNilZero() bool {
+	d := s.Deref()
+	if d == nil {
+		return true
+	}
+	switch d.Kind {
+	case KindArray, KindMap, KindAny:
+		return true
+	case KindObject:
+		return len(d.Properties) == 0
+	case KindString:
+		return d.Format == FormatByte || d.Format == FormatBinary
+	case KindUnion:
+		return d.GoName == "" // an anonymous union is raw JSON
+	}
+	return false
+}

@@ -72,7 +72,7 @@ func (t typer) goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) string {
 	case ir.KindString:
 		return stringType(s.Format)
 	case ir.KindArray:
-		if nullable(s.Items) && !nilable(s.Items) {
+		if s.Items.IsNullable() && !s.Items.HasNilZero() {
 			return "[]*" + t.goTypeSeen(s.Items, seen)
 		}
 		return "[]" + t.goTypeSeen(s.Items, seen)
@@ -143,10 +143,10 @@ func (t typer) fieldType(p *ir.Property) string {
 func (t typer) fieldTypeSeen(p *ir.Property, seen map[*ir.Schema]bool) string {
 	typ := t.goTypeSeen(p.Type, seen)
 	switch {
-	case !p.Required && nullable(p.Type):
+	case !p.Required && p.Type.IsNullable():
 		// Absent and null differ for an optional nullable member.
 		return "idemrt.Nullable[" + typ + "]"
-	case !nilable(p.Type) && (!p.Required || nullable(p.Type)):
+	case !p.Type.HasNilZero() && (!p.Required || p.Type.IsNullable()):
 		return "*" + typ
 	}
 	return typ
@@ -163,7 +163,7 @@ func (t typer) paramType(p *ir.Parameter) string {
 }
 
 func (t typer) optionalType(s *ir.Schema) string {
-	if nilable(s) {
+	if s.HasNilZero() {
 		return t.goType(s)
 	}
 	return "*" + t.goType(s)
@@ -188,38 +188,6 @@ func shapeKey(d *ir.Schema) string {
 		fmt.Fprintf(&b, " %d", len(d.Variants))
 	}
 	return b.String() + ">"
-}
-
-// nilable reports whether the Go type of s already has a nil value.
-func nilable(s *ir.Schema) bool {
-	d := s.Deref()
-	if d == nil {
-		return true
-	}
-	switch d.Kind {
-	case ir.KindArray, ir.KindMap, ir.KindAny:
-		return true
-	case ir.KindObject:
-		return len(d.Properties) == 0
-	case ir.KindString:
-		return d.Format == ir.FormatByte || d.Format == ir.FormatBinary
-	case ir.KindUnion:
-		return d.GoName == ""
-	}
-	return false
-}
-
-// nullable reports whether a use or the declaration it names is nullable.
-func nullable(s *ir.Schema) bool {
-	for ; s != nil; s = s.Ref {
-		if s.Nullable {
-			return true
-		}
-		if s.Kind != ir.KindRef {
-			break
-		}
-	}
-	return false
 }
 
 // retype names a change of Go type: "type-renamed" when the two types
