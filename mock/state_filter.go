@@ -70,9 +70,14 @@ func filtered(r *http.Request, filters []listFilter, all []stored) []stored {
 		if f.split {
 			values = strings.Split(strings.Join(values, ","), ",")
 		}
+		// A set: a query of many values costs one lookup per resource.
+		chosen := make(map[string]bool, len(values))
+		for _, v := range values {
+			chosen[v] = true
+		}
 		all = slices.DeleteFunc(slices.Clone(all), func(s stored) bool {
 			v, ok := s.value[f.member]
-			return !ok || v == nil || !slices.Contains(values, scalarText(v))
+			return !ok || v == nil || !chosen[scalarText(v)]
 		})
 	}
 	return all
