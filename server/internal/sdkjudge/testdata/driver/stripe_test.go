@@ -175,8 +175,8 @@ func TestStripeListCustomers(t *testing.T) {
 		ids = append(ids, c.ID)
 	}
 	got, n := h.list.get()
-	if n != 1 || got.Limit == nil || *got.Limit != 3 || got.Created == nil || got.Created.Created == nil ||
-		got.Created.Created.Gt == nil || *got.Created.Created.Gt != 1700000000 {
+	if n != 1 || got.Limit == nil || *got.Limit != 3 || got.Created == nil || got.Created.CreatedRangeQuerySpecs == nil ||
+		got.Created.CreatedRangeQuerySpecs.Gt == nil || *got.Created.CreatedRangeQuerySpecs.Gt != 1700000000 {
 		t.Errorf("received %+v (%d calls)", got, n)
 	}
 	if !slices.Equal(ids, []string{"cus_2", "cus_3"}) {
