@@ -1,10 +1,8 @@
 package mock
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -58,8 +56,8 @@ func isScalar(ref *openapi3.SchemaRef) bool {
 }
 
 // filtered keeps the resources whose member equals one of the values each
-// filter the request sends (values compare as the JSON scalar's text:
-// "2" matches 2, "true" matches true).
+// filter the request sends (values compare as the JSON scalar's text, as
+// the mock writes a parameter: "2" matches 2, "true" matches true).
 func filtered(r *http.Request, filters []listFilter, all []stored) []stored {
 	q := r.URL.Query()
 	for _, f := range filters {
@@ -77,16 +75,8 @@ func filtered(r *http.Request, filters []listFilter, all []stored) []stored {
 		}
 		all = slices.DeleteFunc(slices.Clone(all), func(s stored) bool {
 			v, ok := s.value[f.member]
-			return !ok || v == nil || !chosen[scalarText(v)]
+			return !ok || v == nil || !chosen[scalarString(v)]
 		})
 	}
 	return all
-}
-
-// scalarText is how a stored JSON scalar reads in a query.
-func scalarText(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
 }
