@@ -168,7 +168,7 @@ func (c *call) journalStart(ctx context.Context) error {
 	}
 	m.journal = e.ID
 	if holds {
-		m.hold = startHold(c, holder, e.ID, base)
+		m.hold = startHold(c, holder, e.ID, base, e.HeldUntil)
 	}
 	return nil
 }

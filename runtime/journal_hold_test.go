@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -44,8 +45,15 @@ func newStallServer(t *testing.T) (*stallServer, string) {
 // MemoryJournal and a timer clock; it returns once the request is at the
 // server, with the entry's id.
 func heldCall(t *testing.T) (*MemoryJournal, *timerClock, *stallServer, string, chan error) {
+	j := NewMemoryJournal()
+	clk, s, id, done := heldCallOn(t, j, j)
+	return j, clk, s, id, done
+}
+
+// heldCallOn is heldCall on journal j, whose entries m keeps.
+func heldCallOn(t *testing.T, j Journal, m *MemoryJournal) (*timerClock, *stallServer, string, chan error) {
 	s, base := newStallServer(t)
-	clk, j := newTimerClock(), NewMemoryJournal()
+	clk := newTimerClock()
 	r, _ := loopRunner(t, quickPolicy(), WithClock(clk), WithJournal(j))
 	done := make(chan error, 1)
 	go func() {
@@ -57,11 +65,11 @@ func heldCall(t *testing.T) (*MemoryJournal, *timerClock, *stallServer, string, 
 		done <- err
 	}()
 	<-s.arrived
-	es := j.Entries()
+	es := m.Entries()
 	if len(es) != 1 {
 		t.Fatalf("%d entries", len(es))
 	}
-	return j, clk, s, es[0].ID, done
+	return clk, s, es[0].ID, done
 }
 
 func heldUntil(t *testing.T, j *MemoryJournal) JournalEntry {
@@ -117,5 +125,54 @@ func TestJournalHoldEndsWithTheCall(t *testing.T) {
 	e := heldUntil(t, j)
 	if _, resolved := j.Attempts(id); resolved || !e.HeldUntil.Equal(end) || !e.Settles().Equal(end) {
 		t.Fatalf("resolved %v, held until %v, settles %v; want unresolved, both %v", resolved, e.HeldUntil, e.Settles(), end)
+	}
+}
+
+// holdFailingJournal is a MemoryJournal whose next failures Holds fail.
+type holdFailingJournal struct {
+	*MemoryJournal
+	failures *atomic.Int32
+}
+
+func (j holdFailingJournal) Hold(ctx context.Context, id string, until time.Time) error {
+	if j.failures.Add(-1) >= 0 {
+		return errors.New("database unreachable")
+	}
+	return j.MemoryJournal.Hold(ctx, id, until)
+}
+
+// TestJournalHoldLostStopsTheCall: a call without a deadline whose hold
+// cannot be renewed goes on while the hold lasts (one renewal that fails,
+// then one that works: the call succeeds), and is stopped before the hold
+// can run out when renewals keep failing, so no reconciler works its entry
+// while it is still being sent: the call ends unknown, with ErrJournalHold,
+// and the entry stays unresolved.
+func TestJournalHoldLostStopsTheCall(t *testing.T) {
+	for _, failures := range []int32{1, 1000} {
+		m := NewMemoryJournal()
+		var n atomic.Int32
+		n.Store(failures)
+		clk, s, id, done := heldCallOn(t, holdFailingJournal{m, &n}, m)
+		clk.Advance(journalHoldBeat)
+		clk.Advance(journalHoldBeat)
+		if failures == 1 {
+			s.release <- false
+			if err := <-done; err != nil {
+				t.Fatalf("one failed renewal, then a good one: the call ended with %v", err)
+			}
+			continue
+		}
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the call still runs after its hold could not be renewed for two beats")
+		}
+		if !errors.Is(err, ErrJournalHold) || !errors.Is(err, ErrOutcomeUnknown) {
+			t.Fatalf("call: %v; want ErrJournalHold and ErrOutcomeUnknown", err)
+		}
+		if _, resolved := m.Attempts(id); resolved {
+			t.Fatal("the entry was resolved")
+		}
 	}
 }
