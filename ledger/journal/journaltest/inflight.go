@@ -146,3 +146,31 @@ func deadOwnerHoldEnds(t *testing.T, j *journal.SQL) {
 		t.Fatalf("pass %+v, %d executions", p, env.Shop.Executions())
 	}
 }
+
+// holdNeverBeforeDeadline: a hold set to end before the entry's deadline
+// (a call that ended early) leaves it settling at its deadline: the
+// reconciler still waits the deadline and the grace.
+func holdNeverBeforeDeadline(t *testing.T, j *journal.SQL) {
+	env := NewEnv(t, j)
+	ctx := context.Background()
+	en := env.Entry(t, &Payments, "k-hold", "")
+	en.Deadline = en.Created.Add(5 * time.Minute)
+	en.HeldUntil = en.Created.Add(idemrt.JournalHold)
+	if err := j.Record(ctx, en); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Hold(ctx, en.ID, en.Created.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if e := get(t, j, en.ID); !e.HeldUntil.IsZero() || !e.Settles().Equal(en.Deadline) {
+		t.Fatalf("held until %v, settles %v; want no hold, the deadline %v", e.HeldUntil, e.Settles(), en.Deadline)
+	}
+	env.Shift = 6*time.Minute - time.Second
+	if p := env.Rec.Pass(ctx); p.Claimed != 0 {
+		t.Fatalf("claimed before its deadline and grace: %+v", p)
+	}
+	env.Shift = 6*time.Minute + time.Second
+	if p := env.Rec.Pass(ctx); p.Executed != 1 || env.Shop.Executions() != 1 {
+		t.Fatalf("pass %+v, %d executions", p, env.Shop.Executions())
+	}
+}

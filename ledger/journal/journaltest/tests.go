@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) *journal.SQL) {
 		{"EmptyKeyNeedsPerson", emptyKeyNeedsPerson},
 		{"CallInFlightHoldsItsEntry", callInFlightHoldsItsEntry},
 		{"DeadOwnerHoldEnds", deadOwnerHoldEnds},
+		{"HoldNeverBeforeDeadline", holdNeverBeforeDeadline},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })
 	}
