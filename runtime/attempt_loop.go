@@ -209,7 +209,7 @@ func (c *call) settle(s *sent, v verdict, limit error, outcome Outcome) (*http.R
 	c.ensureKey()
 	reason := stopReason(v, limit, rec.Outcome)
 	if s.err != nil {
-		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: s.err,
+		return nil, &CallError{Operation: c.op.ID, Key: c.key, Attempts: slices.Clone(c.recs), Reason: reason, Err: c.holdErr(s.err),
 			keyUnsent: c.keyUnsent(), resend: resendClass(c.op)}
 	}
 	return nil, c.statusError(s, reason)

@@ -53,16 +53,27 @@ type JournalEntry struct {
 	// (NewJournalEntry, a SQL journal's RecordTx): the reconciler makes its
 	// first send. The runner never sets it.
 	Queued bool
+	// HeldUntil is until when the process that made the entry holds it:
+	// its call may still be in flight until then (zero: not held). A
+	// Runner whose Journal is a JournalHolder sets it to JournalHold after
+	// the record and renews it while the call runs, so a call without a
+	// deadline is never settled by a reconciler while it runs; a process
+	// that dies stops renewing, and its entries settle when the hold ends.
+	HeldUntil time.Time
 }
 
-// Settles reports when an entry's call can no longer be in flight: its
-// deadline, or its creation when it had none. A reconciler waits a grace
-// beyond it.
+// Settles reports when an entry's call can no longer be in flight: the
+// latest of its deadline, the end of its hold and its creation. A
+// reconciler waits a grace beyond it.
 func (e *JournalEntry) Settles() time.Time {
-	if e.Deadline.After(e.Created) {
-		return e.Deadline
+	t := e.Created
+	if e.Deadline.After(t) {
+		t = e.Deadline
 	}
-	return e.Created
+	if e.HeldUntil.After(t) {
+		t = e.HeldUntil
+	}
+	return t
 }
 
 // Journal keeps the intents a Runner sends (WithJournal). Implementations
@@ -81,6 +92,31 @@ type Journal interface {
 	// (a.Outcome is OutcomeSuccess, OutcomeRejected or OutcomeNotSent) and
 	// marks entry id resolved.
 	Resolve(ctx context.Context, id string, a Attempt) error
+}
+
+// JournalHold is how long a running call's hold on its entry lasts unless
+// it is renewed (JournalEntry.HeldUntil): a Runner renews it every third of
+// that while the call runs. A process that dies leaves its entries held
+// for at most this long.
+const JournalHold = time.Minute
+
+// journalHoldBeat is how often a running call renews its hold.
+const journalHoldBeat = JournalHold / 3
+
+// JournalHolder is a Journal that lets a running call hold its entry, so
+// that no reconciler settles an intent while the process that owns it may
+// still be sending it. A Runner whose Journal implements it records each
+// entry held for JournalHold, renews the hold every JournalHold/3 while the
+// call runs (on the Runner's clock), and, when the call ends and leaves the
+// entry unresolved, sets the hold's end to the call's end. The SQL journals
+// and MemoryJournal implement it.
+type JournalHolder interface {
+	Journal
+	// Hold sets entry id's HeldUntil to until, which may be earlier than
+	// the hold it replaces: the entry's call may be in flight until then,
+	// and a reconciler waits a grace beyond it (JournalEntry.Settles). An
+	// entry that is no longer unresolved is left as it is.
+	Hold(ctx context.Context, id string, until time.Time) error
 }
 
 // ErrJournal is the Reason of a call that was not sent because its
@@ -122,10 +158,18 @@ func (c *call) journalStart(ctx context.Context) error {
 		return nil
 	}
 	e := c.journalEntry()
+	holder, holds := c.r.journal.(JournalHolder)
+	base := e.Settles()
+	if holds {
+		e.HeldUntil = e.Created.Add(JournalHold)
+	}
 	if err := c.r.journal.Record(ctx, e); err != nil {
 		return &CallError{Operation: c.op.ID, Key: c.key, Reason: ErrJournal, Err: err}
 	}
 	m.journal = e.ID
+	if holds {
+		m.hold = startHold(c, holder, e.ID, base, e.HeldUntil)
+	}
 	return nil
 }
 
@@ -216,7 +260,11 @@ func (c *call) journalEnd(a Attempt, inProgress bool) {
 	}
 	ctx, cancel := c.journalContext()
 	defer cancel()
-	if a.Outcome == OutcomeUnknown || inProgress || c.first.more.resend {
+	unresolved := a.Outcome == OutcomeUnknown || inProgress || c.first.more.resend
+	if h := c.first.more.hold; h != nil {
+		h.end(ctx, unresolved)
+	}
+	if unresolved {
 		_ = c.r.journal.Attempted(ctx, id, a)
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 )
 
 // MemoryJournal is a Journal kept in memory, for tests: it dies with the
@@ -22,6 +23,8 @@ type memoryEntry struct {
 	attempts []Attempt
 	resolved bool
 }
+
+var _ JournalHolder = (*MemoryJournal)(nil)
 
 // NewMemoryJournal returns an empty MemoryJournal.
 func NewMemoryJournal() *MemoryJournal {
@@ -61,6 +64,21 @@ func (m *MemoryJournal) update(id string, a Attempt, resolve bool) error {
 	}
 	me.attempts = append(me.attempts, a)
 	me.resolved = me.resolved || resolve
+	return nil
+}
+
+// Hold implements JournalHolder: it sets entry id's HeldUntil, unless the
+// entry is resolved.
+func (m *MemoryJournal) Hold(_ context.Context, id string, until time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	me, ok := m.entries[id]
+	if !ok {
+		return fmt.Errorf("idemrt: no journal entry %s", id)
+	}
+	if !me.resolved {
+		me.e.HeldUntil = until
+	}
 	return nil
 }
 

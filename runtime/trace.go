@@ -43,6 +43,9 @@ type traceMore struct {
 	// resend: the call is a Runner.Resend, whose entry the reconciler
 	// settles; the call stores its attempts only.
 	resend bool
+	// hold renews the call's hold on its entry while it runs (a
+	// JournalHolder), in the first attempt's trace only.
+	hold *journalHold
 }
 
 // moreState returns t.more, made on first use.

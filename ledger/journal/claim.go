@@ -7,8 +7,9 @@ import (
 )
 
 // Claim leases to owner, until now+lease, at most limit unresolved entries
-// that settled (idemrt.JournalEntry.Settles) at least grace before now and
-// that no other reconciler holds. On PostgreSQL the rows are locked with
+// that settled (idemrt.JournalEntry.Settles: the deadline, the end of the
+// hold of the call that recorded it, else the creation) at least grace
+// before now and that no other reconciler holds. On PostgreSQL the rows are locked with
 // SKIP LOCKED and the lease is taken in the same transaction, so several
 // reconcilers on one database never claim one entry together; on SQLite
 // the single writer does the same.
@@ -57,6 +58,22 @@ resolved_at = ?, lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner 
 		string(state), resolution, status, note, nanos(s.now()), id, owner)
 	if err != nil {
 		return fmt.Errorf("journal: settle: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return ErrLeaseLost
+	}
+	return nil
+}
+
+// Renew extends the lease owner holds on entry id to until: a Reconciler
+// renews it as it starts to work an entry, so that the lease outlasts the
+// send it makes (Reconciler.Lease). An entry owner no longer holds, or that
+// is no longer unresolved, is left as it is (ErrLeaseLost).
+func (s *SQL) Renew(ctx context.Context, id, owner string, until time.Time) error {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE idem_journal SET lease_until = ? WHERE id = ? AND lease_owner = ? AND state = ?`),
+		nanos(until), id, owner, string(StateUnresolved))
+	if err != nil {
+		return fmt.Errorf("journal: renew: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return ErrLeaseLost

@@ -21,6 +21,15 @@ type Client interface {
 
 // decide learns the entry's outcome; ok is false when nothing settled it.
 func (r *Reconciler) decide(ctx context.Context, e *Entry) (Outcome, bool) {
+	if o, ok := r.unworkable(e); ok {
+		return o, true
+	}
+	ctx, cancel, err := r.leaseForWork(ctx, e)
+	if err != nil {
+		// Lost to another reconciler, or the journal unreachable.
+		return Outcome{}, false
+	}
+	defer cancel()
 	switch {
 	case e.Queued && e.Safety == idemrt.Unsafe:
 		// Dequeued first: if this process dies during the send, the next
@@ -31,16 +40,58 @@ func (r *Reconciler) decide(ctx context.Context, e *Entry) (Outcome, bool) {
 		return r.resend(ctx, e, "first send of a queued entry")
 	case e.Safety == idemrt.Unsafe:
 		return r.lookup(ctx, e)
+	case e.Queued:
+		return r.resend(ctx, e, "first send of a queued entry")
+	}
+	return r.resend(ctx, e, "resent with its key")
+}
+
+// Why a person is needed for an entry that has no key.
+const (
+	whyNoLookupKey = "the entry has no key to look it up by (the call's lookup key was empty, or its operation " +
+		"declares no x-lookup): it is never resent, and a lookup by an empty key proves nothing"
+	whyNoIdemKey = "the entry has no idempotency key: a resend without one could execute the intent twice"
+)
+
+// unworkable is the outcome of an entry that nothing may be sent for: it
+// needs a person at once (ok), without a send or a lookup.
+func (r *Reconciler) unworkable(e *Entry) (Outcome, bool) {
+	_, canLook := r.Client.(idemrt.IntentLooker)
+	lookup := e.Safety == idemrt.Unsafe && !e.Queued
+	switch {
+	case lookup && !canLook:
+		return needsPerson("the operation is unsafe and the client cannot look intents up (no x-lookup)")
+	case e.Key == "" && e.Safety == idemrt.Unsafe:
+		return needsPerson(whyNoLookupKey)
+	case e.Key == "" && e.Safety == idemrt.Keyed:
+		return needsPerson(whyNoIdemKey)
+	case lookup:
+		return Outcome{}, false
 	case e.Partial:
 		return needsPerson("the request body was not kept (a stream, or above the buffering limit): it cannot be resent")
 	case e.Safety == idemrt.Keyed && !r.now().Before(e.Created.Add(e.TTL)):
 		return needsPerson(fmt.Sprintf("the key is past its TTL (%s): the server may have forgotten it, and a resend could execute the intent twice", e.TTL))
 	}
-	why := "resent with its key"
-	if e.Queued {
-		why = "first send of a queued entry"
+	return Outcome{}, false
+}
+
+// leaseForWork bounds the work on e (its send, or its lookup) by the lease
+// and renews the entry's lease to outlast it: the returned context ends
+// once Lease has passed, and the entry stays leased for Grace beyond that,
+// so no other reconciler works it while this one's send may be in flight,
+// nor looks it up until a grace after that send can have ended.
+func (r *Reconciler) leaseForWork(ctx context.Context, e *Entry) (context.Context, context.CancelFunc, error) {
+	lease := r.lease()
+	// The deadline is set before the clock is read: the lease then ends at
+	// least Grace after it.
+	ctx, cancel := context.WithTimeout(ctx, lease)
+	until := r.now().Add(lease + r.grace())
+	if err := r.Journal.Renew(ctx, e.ID, r.Owner, until); err != nil {
+		cancel()
+		return nil, nil, err
 	}
-	return r.resend(ctx, e, why)
+	e.LeaseUntil = until
+	return ctx, cancel, nil
 }
 
 func needsPerson(why string) (Outcome, bool) { return Outcome{Kind: NeedsPerson, Why: why}, true }
@@ -84,10 +135,8 @@ func settledBy(status int) bool {
 
 // lookup asks the client's x-lookup whether an unsafe entry was executed.
 func (r *Reconciler) lookup(ctx context.Context, e *Entry) (Outcome, bool) {
-	l, ok := r.Client.(idemrt.IntentLooker)
-	if !ok {
-		return needsPerson("the operation is unsafe and the client cannot look intents up (no x-lookup)")
-	}
+	// unworkable has checked that the client can look intents up.
+	l := r.Client.(idemrt.IntentLooker)
 	res, err := l.LookupIntent(ctx, e.Operation, e.Key)
 	switch {
 	case errors.Is(err, idemrt.ErrNoLookup):

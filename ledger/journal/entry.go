@@ -44,7 +44,7 @@ type AttemptRow struct {
 
 // stateColumns follow entryColumns in scanEntry's order.
 const stateColumns = `state, attempts, last_status, last_outcome, last_error, resolution, note, resolved_at,
-lease_owner, lease_until`
+lease_owner, lease_until, settles_at`
 
 // attemptColumns are idem_journal_attempt's, in insert order.
 const attemptColumns = `entry_id, number, reason, status, outcome, error, wait_ns, final`
@@ -54,15 +54,15 @@ type scanner interface{ Scan(dest ...any) error }
 // scanEntry reads the columns entryColumns, stateColumns.
 func scanEntry(sc scanner) (Entry, error) {
 	var (
-		e                                  Entry
-		safety, hdr, state                 string
-		partial, queued                    int
-		created, deadline, ttl, res, lease int64
+		e                                           Entry
+		safety, hdr, state                          string
+		partial, queued                             int
+		created, deadline, ttl, res, lease, settles int64
 	)
 	err := sc.Scan(&e.ID, &e.Operation, &safety, &e.Method, &e.URL, &hdr, &e.Body, &partial, &queued, &e.Key,
 		&e.Fingerprint, &created, &deadline, &ttl,
 		&state, &e.Attempts, &e.LastStatus, &e.LastOutcome, &e.LastError, &e.Resolution, &e.Note, &res,
-		&e.LeaseOwner, &lease)
+		&e.LeaseOwner, &lease, &settles)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -76,6 +76,10 @@ func scanEntry(sc scanner) (Entry, error) {
 	e.Partial, e.Queued = partial != 0, queued != 0
 	e.Created, e.Deadline, e.TTL = fromNanos(created), fromNanos(deadline), time.Duration(ttl)
 	e.ResolvedAt, e.LeaseUntil = fromNanos(res), fromNanos(lease)
+	if held := fromNanos(settles); held.After(e.Settles()) {
+		// Only a hold puts the settle time past the deadline and creation.
+		e.HeldUntil = held
+	}
 	return e, nil
 }
 

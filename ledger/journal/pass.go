@@ -42,7 +42,7 @@ func (r *Reconciler) Pass(ctx context.Context) Pass {
 		p.Err = ErrNoClient
 		return p
 	}
-	es, err := r.Journal.Claim(ctx, p.Owner, p.Start, orDefault(r.Grace, time.Minute), r.lease(), r.batch())
+	es, err := r.Journal.Claim(ctx, p.Owner, p.Start, r.grace(), r.lease(), r.batch())
 	if err != nil {
 		p.Err = err
 		return p

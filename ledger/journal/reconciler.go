@@ -12,6 +12,7 @@ import (
 // Store is what a Reconciler needs of a journal; *SQL implements it.
 type Store interface {
 	Claim(ctx context.Context, owner string, now time.Time, grace, lease time.Duration, limit int) ([]Entry, error)
+	Renew(ctx context.Context, id, owner string, until time.Time) error
 	Settle(ctx context.Context, id, owner string, state State, resolution string, status int, note string) error
 	Dequeue(ctx context.Context, id, owner string) error
 }
@@ -56,7 +57,8 @@ type Outcome struct {
 }
 
 // Reconciler settles the entries a journal holds unresolved. For each one
-// that settled (its deadline, else its creation) more than Grace ago:
+// that settled (its deadline, the end of its call's hold, else its creation)
+// more than Grace ago:
 //
 //   - a keyed entry is resent with its key and frozen body while its TTL
 //     allows (the server's ledger then replays the first execution's answer
@@ -68,9 +70,14 @@ type Outcome struct {
 //     was not kept, a key the server holds for another body) is NeedsPerson,
 //     never resent.
 //
-// An answer that settles nothing (the server unreachable, a 5xx, a 401)
-// leaves the entry for a later pass, after its lease. Several Reconcilers
-// may share one PostgreSQL journal: each entry is leased to one at a time.
+// An entry whose key is empty needs a person at once: a lookup by an empty
+// key proves nothing, and a keyed resend without its key is not safe. An
+// answer that settles nothing (the server unreachable, a 5xx, a 401) leaves
+// the entry for a later pass, after its lease. An entry whose call is still
+// running in the process that recorded it (idemrt.JournalHolder) is not
+// touched until its hold ends. Several Reconcilers may share one PostgreSQL
+// journal: each entry is leased to one at a time, and the lease outlasts
+// every send made under it (Lease).
 type Reconciler struct {
 	// Journal is the store the entries are in.
 	Journal Store
@@ -79,22 +86,30 @@ type Reconciler struct {
 	// unsafe entries be looked up.
 	Client Client
 	// Grace is how long after an entry settles the reconciler waits before
-	// acting on it (default 1 minute): a lookup's "not found" is trusted
-	// only after it.
+	// acting on it; zero (or less) means one minute. A lookup's "not found"
+	// is trusted only after it, and only a Grace after any send the
+	// reconciler made for the entry can have ended.
 	Grace time.Duration
-	// Interval is the time between passes of Run (default 1 minute).
+	// Interval is the time between passes of Run; zero (or less) means one
+	// minute.
 	Interval time.Duration
 	// OnResolved, when set, is told of every entry the reconciler settles.
 	OnResolved func(entry Entry, outcome Outcome)
 
-	// Lease is how long a claimed entry is held (default 2 minutes, at
-	// least Interval): an entry left for later is retried after it.
+	// Lease bounds the work on one entry; zero (or less) means two
+	// minutes, and it is never shorter than Interval. Each send (or lookup)
+	// the reconciler makes runs under a context that ends once Lease has
+	// passed, and the entry stays leased to this reconciler for Grace
+	// beyond that: no other reconciler works it while the send may be in
+	// flight. An entry left for later is retried after Lease and Grace.
+	// Raise it for operations whose calls take longer than two minutes.
 	Lease time.Duration
-	// Batch bounds the entries claimed per pass (default 100).
+	// Batch bounds the entries claimed per pass; zero (or less) means 100.
 	Batch int
-	// Owner names this reconciler in leases (default a random UUID).
+	// Owner names this reconciler in leases; empty means a random UUID,
+	// chosen at the first pass.
 	Owner string
-	// Now is the clock (default time.Now).
+	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Observer, when set, hears of every pass.
 	Observer Observer
@@ -137,6 +152,8 @@ func (r *Reconciler) owner() string {
 	}
 	return r.Owner
 }
+
+func (r *Reconciler) grace() time.Duration { return orDefault(r.Grace, time.Minute) }
 
 func (r *Reconciler) lease() time.Duration {
 	return max(orDefault(r.Lease, 2*time.Minute), r.interval())

@@ -42,7 +42,7 @@ type SQL struct {
 	now func() time.Time
 }
 
-var _ idemrt.Journal = (*SQL)(nil)
+var _ idemrt.JournalHolder = (*SQL)(nil)
 
 // New returns the journal on db, creating its tables if they are missing.
 // db may be the ledger's own handle (sqlstore.Store.DB): the journal's
@@ -104,6 +104,20 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		e.Key, e.Fingerprint, nanos(e.Created), nanos(e.Deadline), int64(e.TTL), nanos(e.Settles()), string(StateUnresolved))
 	if err != nil {
 		return fmt.Errorf("journal: record: %w", err)
+	}
+	return nil
+}
+
+// Hold implements idemrt.JournalHolder: the entry's call may be in flight
+// until until, which becomes the time the entry settles (never before its
+// deadline or its creation), so Claim leaves it alone until a grace after.
+// A resolved entry is left as it is.
+func (s *SQL) Hold(ctx context.Context, id string, until time.Time) error {
+	t := nanos(until)
+	_, err := s.db.ExecContext(ctx, s.q(`UPDATE idem_journal SET settles_at = CASE WHEN deadline > ? THEN deadline
+WHEN created_at > ? THEN created_at ELSE ? END WHERE id = ? AND state = ?`), t, t, t, id, string(StateUnresolved))
+	if err != nil {
+		return fmt.Errorf("journal: hold: %w", err)
 	}
 	return nil
 }

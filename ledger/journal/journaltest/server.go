@@ -30,6 +30,15 @@ type Shop struct {
 	dropNext atomic.Bool
 	// unavailable answers 503 to that many requests.
 	unavailable atomic.Int32
+	// stall, when set, holds the next business request before it executes.
+	stall atomic.Pointer[stall]
+}
+
+// stall is one held request: arrived is closed when it reaches the
+// handler, which then waits for release.
+type stall struct {
+	arrived, release chan struct{}
+	once             sync.Once
 }
 
 // NewShop starts a Shop for the test.
@@ -50,6 +59,15 @@ func (s *Shop) Hits() int { return int(s.hits.Load()) }
 
 // DropNext makes the next execution commit and then lose its response.
 func (s *Shop) DropNext() { s.dropNext.Store(true) }
+
+// StallNext makes the next business POST wait, before it executes, until
+// release is called (a slow server): arrived is closed when it reaches the
+// handler. A request whose client gives up first executes nothing.
+func (s *Shop) StallNext() (arrived <-chan struct{}, release func()) {
+	st := &stall{arrived: make(chan struct{}), release: make(chan struct{})}
+	s.stall.Store(st)
+	return st.arrived, func() { st.once.Do(func() { close(st.release) }) }
+}
 
 // Unavailable makes the next n requests get 503 without executing.
 func (s *Shop) Unavailable(n int) { s.unavailable.Store(int32(n)) }
@@ -74,6 +92,14 @@ func (s *Shop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return
+	}
+	if st := s.stall.Swap(nil); st != nil {
+		close(st.arrived)
+		select {
+		case <-st.release:
+		case <-r.Context().Done():
+			return
+		}
 	}
 	key := r.Header.Get("Idempotency-Key")
 	s.mu.Lock()

@@ -101,8 +101,8 @@ func (e *Env) NewReconciler(r *idemrt.Runner) *journal.Reconciler {
 	}
 }
 
-// Call makes one call of op with key and the body {"ref": ref}.
-func (e *Env) Call(t testing.TB, op *idemrt.Operation, key, ref string) (string, error) {
+// Call makes one call of op with key, the body {"ref": ref} and opts.
+func (e *Env) Call(t testing.TB, op *idemrt.Operation, key, ref string, opts ...idemrt.CallOption) (string, error) {
 	t.Helper()
 	u, err := url.Parse(e.Shop.URL + op.Path)
 	if err != nil {
@@ -110,7 +110,7 @@ func (e *Env) Call(t testing.TB, op *idemrt.Operation, key, ref string) (string,
 	}
 	req := &idemrt.Request{Method: op.Method, URL: u, Key: key, Body: []byte(`{"ref":"` + ref + `"}`),
 		Header: http.Header{"Content-Type": {"application/json"}}}
-	resp, err := e.R.Do(context.Background(), op, req)
+	resp, err := e.R.Do(context.Background(), op, req, opts...)
 	if err != nil {
 		return "", err
 	}

@@ -29,6 +29,11 @@ func Run(t *testing.T, open func(t *testing.T) *journal.SQL) {
 		{"TwoReconcilersOneResend", twoReconcilersOneResend},
 		{"RunPassesUntilCancelled", runPassesUntilCancelled},
 		{"UnavailableLeftForLater", unavailableLeftForLater},
+		{"LeaseOutlastsTheSend", leaseOutlastsTheSend},
+		{"EmptyKeyNeedsPerson", emptyKeyNeedsPerson},
+		{"CallInFlightHoldsItsEntry", callInFlightHoldsItsEntry},
+		{"DeadOwnerHoldEnds", deadOwnerHoldEnds},
+		{"HoldNeverBeforeDeadline", holdNeverBeforeDeadline},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, open(t)) })
 	}
