@@ -11,8 +11,9 @@ import (
 
 // TestLookupIR reads testdata/specs/lookup.yaml: each x-lookup resolves to
 // its lookup operation and that operation's key parameter, with the found
-// pointer as written ("" when absent), and an operation without x-lookup
-// has none.
+// pointer as written ("" when absent), the body member that holds the key
+// and the default match (that member, in the found value), and an
+// operation without x-lookup has none.
 func TestLookupIR(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "lookup.yaml"))
 	if err != nil {
@@ -26,9 +27,9 @@ func TestLookupIR(t *testing.T) {
 	for _, op := range api.Operations {
 		ops[op.ID] = op
 	}
-	for id, want := range map[string]struct{ target, in, key, found string }{
-		"createPayment": {"listPayments", "query", "client_reference", "/data/0"},
-		"createRefund":  {"getRefundByReference", "path", "reference", ""},
+	for id, want := range map[string]struct{ target, in, key, found, member, match string }{
+		"createPayment": {"listPayments", "query", "client_reference", "/data/0", "client_reference", "/client_reference"},
+		"createRefund":  {"getRefundByReference", "path", "reference", "", "reference", "/reference"},
 	} {
 		lk := ops[id].Lookup
 		if lk == nil {
@@ -37,6 +38,9 @@ func TestLookupIR(t *testing.T) {
 		}
 		if lk.Operation != ops[want.target] || lk.Key == nil || string(lk.Key.In) != want.in || lk.Key.Name != want.key || lk.Found != want.found {
 			t.Errorf("%s: lookup %s %+v found %q, want %+v", id, lk.Operation.ID, lk.Key, lk.Found, want)
+		}
+		if lk.Member != want.member || lk.Match != want.match {
+			t.Errorf("%s: member %q, match %q; want %q, %q", id, lk.Member, lk.Match, want.member, want.match)
 		}
 		if lk.Key != nil && !containsParam(lk.Operation.Params, lk.Key) {
 			t.Errorf("%s: the key is not a parameter of %s", id, lk.Operation.ID)
