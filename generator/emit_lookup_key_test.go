@@ -27,6 +27,9 @@ func TestLookupKeyNamesTheIntent(t *testing.T) {
 				key := *op.Lookup.Key
 				key.Name = tc.member
 				op.Lookup.Key = &key
+				if !tc.named {
+					op.Lookup.Member = ""
+				}
 			}
 		}
 		out, err := Generate(api, Config{Package: "lookup"})
@@ -37,7 +40,7 @@ func TestLookupKeyNamesTheIntent(t *testing.T) {
 		for _, f := range out.Files {
 			all += string(f.Content)
 		}
-		if has := strings.Contains(all, "b.Key(body.Reference)"); has != tc.named {
+		if has := strings.Contains(all, `b.LookupKey("reference", body.Reference)`); has != tc.named {
 			t.Errorf("member %q: the call keyed by body.Reference: %v, want %v", tc.member, has, tc.named)
 		}
 		if has := strings.Contains(all, `case "createRefund":`+"\n\t\treturn c.lookupCreateRefund"); has != tc.named {
@@ -49,5 +52,41 @@ func TestLookupKeyNamesTheIntent(t *testing.T) {
 		if err := typeCheckFiles(t, out.Files); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestLookupKeyOptionalReference: an unsafe create whose reference member
+// is optional keys the call by it when it is set, and refuses the call
+// (an empty key, idemrt.ErrEmptyLookupKey) when it is nil, before anything
+// is sent; the code type-checks.
+func TestLookupKeyOptionalReference(t *testing.T) {
+	api, diags, err := idemparser.Load("../testdata/specs/lookup.yaml", idemparser.Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("%v %v", err, diags.Errors())
+	}
+	for _, op := range api.Operations {
+		if op.ID != "createRefund" {
+			continue
+		}
+		for _, p := range op.Body.Content[0].Schema.Deref().Properties {
+			if p.Name == "reference" {
+				p.Required = false
+			}
+		}
+	}
+	out, err := Generate(api, Config{Package: "lookup"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all string
+	for _, f := range out.Files {
+		all += string(f.Content)
+	}
+	want := "if body.Reference != nil {\n\t\tb.LookupKey(\"reference\", *body.Reference)\n\t} else {\n\t\tb.LookupKey(\"reference\", \"\")\n\t}"
+	if !strings.Contains(all, want) {
+		t.Errorf("CreateRefund does not key the call by its optional reference and refuse a nil one:\n%s", all)
+	}
+	if err := typeCheckFiles(t, out.Files); err != nil {
+		t.Fatal(err)
 	}
 }
