@@ -28,15 +28,15 @@ func keyMember(op *ir.Operation, name string) string {
 }
 
 // bodyMedia is the body a generated method sends when it can name a
-// member of it: application/json, another JSON type, else a form; nil for
-// anything else.
+// member of it: application/json, another JSON type (+json, /json), else a
+// form; nil for anything else.
 func bodyMedia(content []*ir.MediaType) *ir.MediaType {
 	var json, form *ir.MediaType
 	for _, m := range content {
 		switch {
 		case m.Name == "application/json":
 			return m
-		case json == nil && strings.Contains(m.Name, "json"):
+		case json == nil && (strings.HasSuffix(m.Name, "+json") || strings.HasSuffix(m.Name, "/json")):
 			json = m
 		case form == nil && m.Name == "application/x-www-form-urlencoded":
 			form = m

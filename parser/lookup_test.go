@@ -59,3 +59,50 @@ func containsParam(ps []*ir.Parameter, p *ir.Parameter) bool {
 	}
 	return false
 }
+
+// TestLookupMember: the body member that carries an unsafe call's key is
+// a member named exactly like the lookup's key parameter, in a required
+// JSON (else form) body, whose value is always one string: a string that
+// is not a date or bytes, an integer, or an enum of either, never null.
+func TestLookupMember(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, member string
+	}{
+		{"string", `{required: true, content: {application/json: {schema: {type: object, properties: {ref: {type: string}}}}}}`, "ref"},
+		{"integer", `{required: true, content: {application/json: {schema: {type: object, properties: {ref: {type: integer}}}}}}`, "ref"},
+		{"enum", `{required: true, content: {application/json: {schema: {type: object, properties: {ref: {type: string, enum: [a, b]}}}}}}`, "ref"},
+		{"form", `{required: true, content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {ref: {type: string}}}}}}`, "ref"},
+		{"vendor json", `{required: true, content: {application/vnd.x+json: {schema: {type: object, properties: {ref: {type: string}}}}}}`, "ref"},
+		{"optional body", `{content: {application/json: {schema: {type: object, properties: {ref: {type: string}}}}}}`, ""},
+		{"nullable", `{required: true, content: {application/json: {schema: {type: object, properties: {ref: {type: string, nullable: true}}}}}}`, ""},
+		{"date-time", `{required: true, content: {application/json: {schema: {type: object, properties: {ref: {type: string, format: date-time}}}}}}`, ""},
+		{"number", `{required: true, content: {application/json: {schema: {type: object, properties: {ref: {type: number}}}}}}`, ""},
+		{"other name", `{required: true, content: {application/json: {schema: {type: object, properties: {reference: {type: string}}}}}}`, ""},
+		{"text", `{required: true, content: {text/plain: {schema: {type: string}}}}`, ""},
+	} {
+		spec := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /things:
+    post:
+      operationId: createThing
+      x-idempotent: false
+      x-lookup: {operationId: findThing, key: {in: query, name: ref}, match: /ref}
+      requestBody: ` + tc.body + `
+      responses: {"201": {description: c, content: {application/json: {schema: {type: object, properties: {ref: {type: string}}}}}}}
+    get:
+      operationId: findThing
+      parameters: [{name: ref, in: query, schema: {type: string}}]
+      responses: {"200": {description: f, content: {application/json: {schema: {type: object, properties: {ref: {type: string}}}}}}}
+`
+		api, diags, err := LoadData("t.yaml", []byte(spec), Options{})
+		if err != nil || diags.HasErrors() {
+			t.Fatalf("%s: %v %v", tc.name, err, diags.Errors())
+		}
+		for _, op := range api.Operations {
+			if op.ID == "createThing" && (op.Lookup == nil || op.Lookup.Member != tc.member) {
+				t.Errorf("%s: lookup %+v, want the member %q", tc.name, op.Lookup, tc.member)
+			}
+		}
+	}
+}
