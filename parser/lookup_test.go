@@ -28,8 +28,9 @@ func TestLookupIR(t *testing.T) {
 		ops[op.ID] = op
 	}
 	for id, want := range map[string]struct{ target, in, key, found, member, match string }{
-		"createPayment": {"listPayments", "query", "client_reference", "/data/0", "client_reference", "/client_reference"},
-		"createRefund":  {"getRefundByReference", "path", "reference", "", "reference", "/reference"},
+		"createPayment":  {"listPayments", "query", "client_reference", "/data/0", "client_reference", "/client_reference"},
+		"createRefund":   {"getRefundByReference", "path", "reference", "", "reference", "/reference"},
+		"createTransfer": {"listTransfers", "query", "reference", "/data/0", "reference", "/meta/reference"},
 	} {
 		lk := ops[id].Lookup
 		if lk == nil {

@@ -191,6 +191,78 @@ func (c *Client) LookupCreateRefund(ctx context.Context, key string, opts ...ide
 	return out, true, nil
 }
 
+// createTransferOp is the retry contract of CreateTransfer (safety from the operation level, retryable statuses from the default level).
+var createTransferOp = idemrt.Operation{
+	ID:        "createTransfer",
+	Method:    "POST",
+	Path:      "/transfers",
+	Safety:    idemrt.Unsafe,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// CreateTransfer is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.
+//
+// Send a transfer; its optional reference is echoed under meta, where match says to look.
+//
+// POST /transfers (operation "createTransfer").
+func (c *Client) CreateTransfer(ctx context.Context, body NewTransfer, opts ...idemrt.CallOption) (*Transfer, error) {
+	b := wire.NewBuilder(c.server, "POST", "/transfers")
+	b.JSONBody("application/json", body)
+	if body.Reference != nil {
+		b.LookupKey("reference", *body.Reference)
+	} else {
+		b.LookupKey("reference", "")
+	}
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&createTransferOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &createTransferOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := new(Transfer)
+	err = idemrt.DecodeJSON(resp, out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// lookupCreateTransfer sends the x-lookup of CreateTransfer: ListTransfers with the key as its query
+// parameter "reference".
+func (c *Client) lookupCreateTransfer(ctx context.Context, key string, opts []idemrt.CallOption) (idemrt.LookupResult, error) {
+	if key == "" {
+		return idemrt.LookupResult{}, idemrt.ErrEmptyLookupKey
+	}
+	b := wire.NewBuilder(c.server, "GET", "/transfers")
+	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, key)
+	req, err := b.Build()
+	if err != nil {
+		return idemrt.LookupResult{}, idemrt.BuildFailed(&listTransfersOp, "", err)
+	}
+	return idemrt.Lookup(ctx, c.runner, &listTransfersOp, req, idemrt.LookupQuery{Key: key, Found: "/data/0", Match: "/meta/reference"}, opts...)
+}
+
+// LookupCreateTransfer finds the result of a CreateTransfer call by its key or client reference, without sending the call again.
+//
+// It calls ListTransfers (GET /transfers) with key as its query parameter "reference", under that
+// operation's retry contract. A 2xx answer with a value at "/data/0" that holds key at
+// "/meta/reference" is found, and that value is the result (when "/data/0" is an element of an array,
+// the first element that holds key); no such value, or a 404, is not found (false, nil). An answer of
+// the wrong shape is an error matching idemrt.ErrLookupAnswer, never not found.
+func (c *Client) LookupCreateTransfer(ctx context.Context, key string, opts ...idemrt.CallOption) (*Transfer, bool, error) {
+	res, err := c.lookupCreateTransfer(ctx, key, opts)
+	if err != nil || !res.Found {
+		return nil, false, err
+	}
+	out := new(Transfer)
+	if err := idemrt.DecodeFound(&listTransfersOp, res, out); err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
 // getRefundByReferenceOp is the retry contract of GetRefundByReference (safety from the default level, retryable statuses from the default level).
 var getRefundByReferenceOp = idemrt.Operation{
 	ID:        "getRefundByReference",
@@ -262,6 +334,45 @@ func (c *Client) ListPayments(ctx context.Context, params ListPaymentsParams, op
 		return nil, err
 	}
 	out := new(PaymentList)
+	err = idemrt.DecodeJSON(resp, out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// listTransfersOp is the retry contract of ListTransfers (safety from the default level, retryable statuses from the default level).
+var listTransfersOp = idemrt.Operation{
+	ID:        "listTransfers",
+	Method:    "GET",
+	Path:      "/transfers",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// ListTransfersParams holds the parameters of ListTransfers.
+type ListTransfersParams struct {
+	// Reference is the query parameter "reference".
+	Reference *string
+}
+
+// ListTransfers is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// List the transfers, or those with a reference.
+//
+// GET /transfers (operation "listTransfers").
+func (c *Client) ListTransfers(ctx context.Context, params ListTransfersParams, opts ...idemrt.CallOption) (*TransferList, error) {
+	b := wire.NewBuilder(c.server, "GET", "/transfers")
+	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, params.Reference)
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&listTransfersOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &listTransfersOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := new(TransferList)
 	err = idemrt.DecodeJSON(resp, out)
 	if err != nil {
 		return nil, err
