@@ -1,7 +1,11 @@
 package runtime
 
 import (
+	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 )
 
@@ -76,5 +80,23 @@ func TestFoundResult(t *testing.T) {
 	}
 	if got, _ := foundResult([]byte(`{"n":42,"b":true}`), LookupQuery{Key: "true", Match: "/b"}); got == nil {
 		t.Error("a boolean written as the key is not held")
+	}
+}
+
+// TestLookupRefusesAnEmptyKey: a lookup for the key "" names no intent
+// (and as a query parameter would ask for every one): it is refused with
+// ErrEmptyLookupKey, and nothing is sent.
+func TestLookupRefusesAnEmptyKey(t *testing.T) {
+	var sent atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { sent.Add(1) }))
+	defer srv.Close()
+	op := &Operation{ID: "listPayments", Method: "GET", Safety: Idempotent}
+	req := &Request{Method: "GET", URL: mustURL(t, srv.URL+"/payments?client_reference=")}
+	res, err := Lookup(context.Background(), NewRunner(), op, req, LookupQuery{Found: "/data/0", Match: "/client_reference"})
+	if !errors.Is(err, ErrEmptyLookupKey) || res.Found {
+		t.Fatalf("Lookup with key \"\" = %+v, %v; want ErrEmptyLookupKey", res, err)
+	}
+	if n := sent.Load(); n != 0 {
+		t.Errorf("%d requests sent, want none", n)
 	}
 }
