@@ -12,7 +12,8 @@ import (
 // and LookupIntent runs its lookup; without such a member the call keeps a
 // fresh key, which its lookup cannot find, so LookupIntent leaves the
 // operation out (a reconciler then asks a person instead of reporting a
-// false "not executed"). Lookup<Op> stays in both cases.
+// false "not executed"). Lookup<Op> stays in both cases, and its comment
+// says when the calls carry a fresh key.
 func TestLookupKeyNamesTheIntent(t *testing.T) {
 	for _, tc := range []struct {
 		member string
@@ -45,6 +46,9 @@ func TestLookupKeyNamesTheIntent(t *testing.T) {
 		}
 		if has := strings.Contains(all, `case "createRefund":`+"\n\t\treturn c.lookupCreateRefund"); has != tc.named {
 			t.Errorf("member %q: LookupIntent runs createRefund's lookup: %v, want %v", tc.member, has, tc.named)
+		}
+		if has := strings.Contains(all, "CreateRefund's calls carry a fresh key, not this other"); has == tc.named {
+			t.Errorf("member %q: LookupCreateRefund's comment says the calls carry a fresh key: %v, want %v", tc.member, has, !tc.named)
 		}
 		if !strings.Contains(all, "func (c *Client) LookupCreateRefund(") || !strings.Contains(all, `case "createPayment":`) {
 			t.Errorf("member %q: LookupCreateRefund or createPayment's LookupIntent case is missing", tc.member)
