@@ -7,10 +7,10 @@ import (
 
 // Lookup is the x-lookup annotate writes into an operation: the safe
 // operation that finds its result, the parameter that carries the key, and
-// the found pointer ("" for none). Annotate never reads schemas; the caller
-// passes the inferred lookups as Options.Lookup.
+// the found pointer and the match pointer ("" for none). Annotate never
+// reads schemas; the caller passes the inferred lookups as Options.Lookup.
 type Lookup struct {
-	OperationID, In, Name, Found string
+	OperationID, In, Name, Found, Match string
 }
 
 // LookupEdit is one x-lookup added to one operation.
@@ -24,7 +24,7 @@ type LookupEdit struct {
 }
 
 // lookupEntry renders `x-lookup: {operationId: ..., key: {in: ..., name:
-// ...}, found: ...}` in the document's syntax, on one line.
+// ...}, found: ..., match: ...}` in the document's syntax, on one line.
 func (s *splicer) lookupEntry(l Lookup) string {
 	str, colon, sep := yamlString, ": ", ", "
 	if s.json {
@@ -43,6 +43,9 @@ func (s *splicer) lookupEntry(l Lookup) string {
 		member("key", "{"+member("in", str(l.In))+sep+member("name", str(l.Name))+"}")}
 	if l.Found != "" {
 		parts = append(parts, member("found", str(l.Found)))
+	}
+	if l.Match != "" {
+		parts = append(parts, member("match", str(l.Match)))
 	}
 	return member("x-lookup", "{"+strings.Join(parts, sep)+"}")
 }
@@ -73,7 +76,7 @@ func holdsLookup(v *node, e LookupEdit) bool {
 	}
 	key := v.get("key")
 	return v.str("operationId") == e.Lookup.OperationID && key != nil && key.str("in") == e.Lookup.In &&
-		key.str("name") == e.Lookup.Name && v.str("found") == e.Lookup.Found
+		key.str("name") == e.Lookup.Name && v.str("found") == e.Lookup.Found && v.str("match") == e.Lookup.Match
 }
 
 // overlayLookups writes the update actions of the lookups added.
@@ -84,6 +87,9 @@ func overlayLookups(b *strings.Builder, edits []LookupEdit) {
 			quote(Target(e.Path, e.methodKey)), quote(l.OperationID), quote(l.In), quote(l.Name))
 		if l.Found != "" {
 			fmt.Fprintf(b, "        found: %s\n", quote(l.Found))
+		}
+		if l.Match != "" {
+			fmt.Fprintf(b, "        match: %s\n", quote(l.Match))
 		}
 	}
 }

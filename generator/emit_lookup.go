@@ -106,16 +106,21 @@ func (g *gen) emitLookup(op *ir.Operation) jen.Code {
 	return code.Add(g.emitLookupMethod(op, ids)).Line().Line()
 }
 
-// emitLookupSend emits the unexported method that sends op's x-lookup:
+// emitLookupSend emits the unexported method that sends op's x-lookup; an
+// empty key, which names no intent (and as a query parameter would ask for
+// every one), is refused before anything is built:
 //
 //	func (c *Client) lookupCreatePayment(ctx context.Context, key string, opts []idemrt.CallOption) (idemrt.LookupResult, error) {
+//		if key == "" {
+//			return idemrt.LookupResult{}, idemrt.ErrEmptyLookupKey
+//		}
 //		b := wire.NewBuilder(c.server, "GET", "/payments")
 //		b.Query(wire.Param{Name: "client_reference", Style: wire.StyleForm, Explode: true}, key)
 //		req, err := b.Build()
 //		if err != nil {
 //			return idemrt.LookupResult{}, idemrt.BuildFailed(&listPaymentsOp, "", err)
 //		}
-//		return idemrt.Lookup(ctx, c.runner, &listPaymentsOp, req, "/data/0", opts...)
+//		return idemrt.Lookup(ctx, c.runner, &listPaymentsOp, req, idemrt.LookupQuery{Key: key, Found: "/data/0", Match: "/client_reference"}, opts...)
 //	}
 func (g *gen) emitLookupSend(op *ir.Operation, ids lookupIdents) jen.Code {
 	lk := op.Lookup
@@ -127,12 +132,27 @@ func (g *gen) emitLookupSend(op *ir.Operation, ids lookupIdents) jen.Code {
 	return g.comment(doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(ids.send).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("key").String(), jen.Id("opts").Index().Qual(rtPath, "CallOption")).
 		Params(jen.Qual(rtPath, "LookupResult"), jen.Error()).Block(
+		jen.If(jen.Id("key").Op("==").Lit("")).Block(jen.Return(zero.Clone(), jen.Qual(rtPath, "ErrEmptyLookupKey"))),
 		jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(g.serverExpr(t), jen.Lit(t.Method), jen.Lit(requestPath(t))),
 		jen.Id("b").Dot(method).Call(paramLiteral(lk.Key), jen.Id("key")),
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("b").Dot("Build").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Qual(rtPath, "BuildFailed").Call(jen.Op("&").Id(contract), jen.Lit(""), jen.Err()))),
 		jen.Return(jen.Qual(rtPath, "Lookup").Call(jen.Id("ctx"), jen.Id("c").Dot("runner"), jen.Op("&").Id(contract), jen.Id("req"),
-			jen.Lit(lk.Found), jen.Id("opts").Op("..."))))
+			lookupQuery(lk), jen.Id("opts").Op("..."))))
+}
+
+// lookupQuery is the idemrt.LookupQuery of lk, its empty members left out:
+//
+//	idemrt.LookupQuery{Key: key, Found: "/data/0", Match: "/client_reference"}
+func lookupQuery(lk *ir.Lookup) jen.Code {
+	fields := []jen.Code{jen.Id("Key").Op(":").Id("key")}
+	if lk.Found != "" {
+		fields = append(fields, jen.Id("Found").Op(":").Lit(lk.Found))
+	}
+	if lk.Match != "" {
+		fields = append(fields, jen.Id("Match").Op(":").Lit(lk.Match))
+	}
+	return jen.Qual(rtPath, "LookupQuery").Values(fields...)
 }
 
 // emitLookupMethod emits Lookup<Op>:
@@ -157,7 +177,7 @@ func (g *gen) emitLookupMethod(op *ir.Operation, ids lookupIdents) jen.Code {
 	}
 	zero := jen.Nil()
 	return g.commentLead(true, fmt.Sprintf("%s finds the result of a %s call by its key or client reference, without sending the call again.", ids.method, op.GoName),
-		lookupDoc(op)).
+		g.lookupDoc(op)).
 		Func().Params(jen.Id("c").Op("*").Id("Client")).Id(ids.method).Params(lookupParams()...).Add(g.lookupResults(op)).Block(
 		jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot(ids.send).Call(jen.Id("ctx"), jen.Id("key"), jen.Id("opts")),
 		jen.If(jen.Err().Op("!=").Nil().Op("||").Op("!").Id("res").Dot("Found")).Block(jen.Return(zero, jen.False(), jen.Err())),
@@ -167,17 +187,37 @@ func (g *gen) emitLookupMethod(op *ir.Operation, ids lookupIdents) jen.Code {
 		jen.Return(jen.Id("out"), jen.True(), jen.Nil()))
 }
 
-// lookupDoc states what Lookup<Op> sends and what counts as found.
-func lookupDoc(op *ir.Operation) string {
+// lookupDoc states what Lookup<Op> sends, what counts as found, and,
+// for an unsafe operation whose calls carry a fresh key, that no
+// reconciler runs it.
+func (g *gen) lookupDoc(op *ir.Operation) string {
 	lk := op.Lookup
 	s := fmt.Sprintf("It calls %s (%s %s) with key as its %s parameter %q, under that operation's retry contract. ",
 		lk.Operation.GoName, lk.Operation.Method, lk.Operation.Path, lk.Key.In, lk.Key.Name)
-	if lk.Found == "" {
-		s += "A 2xx answer is found, and is the result; a 404 is not found (false, nil)."
-	} else {
-		s += fmt.Sprintf("A 2xx answer with a value at %s is found, and that value is the result; no value there (or null), or a 404, is not found (false, nil).", strconv.Quote(lk.Found))
+	s += foundDoc(lk)
+	s += " An answer of the wrong shape is an error matching idemrt.ErrLookupAnswer, never not found."
+	if !g.intentNamed(op) {
+		s += fmt.Sprintf(" %s's calls carry a fresh key, not this %s, so %s does not run this lookup and a reconciler hands a call "+
+			"whose answer is lost to a person.", op.GoName, lk.Key.Name, lookupIntent)
 	}
-	return s + " An answer of the wrong shape is an error matching idemrt.ErrLookupAnswer, never not found."
+	return s
+}
+
+// foundDoc says which answer of lk is found, and what is not.
+func foundDoc(lk *ir.Lookup) string {
+	found, match := strconv.Quote(lk.Found), strconv.Quote(lk.Match)
+	switch {
+	case lk.Found == "" && lk.Match == "":
+		return "A 2xx answer is found, and is the result; a 404 is not found (false, nil)."
+	case lk.Found == "":
+		return fmt.Sprintf("A 2xx answer that holds key at %s is found, and is the result; one that holds another value there "+
+			"(another intent's), or a 404, is not found (false, nil).", match)
+	case lk.Match == "":
+		return fmt.Sprintf("A 2xx answer with a value at %s is found, and that value is the result; no value there (or null), "+
+			"or a 404, is not found (false, nil).", found)
+	}
+	return fmt.Sprintf("A 2xx answer with a value at %s that holds key at %s is found, and that value is the result (when %s is "+
+		"an element of an array, the first element that holds key); no such value, or a 404, is not found (false, nil).", found, match, found)
 }
 
 // emitLookupIntent emits LookupIntent, which every client has so that a

@@ -7,19 +7,24 @@ import (
 )
 
 // lookupKeyCall names an unsafe call's intent by its client reference: the
-// request body's member named like its x-lookup's key parameter becomes the
-// call's key, so the key an error carries (idemrt.KeyOf), the key a journal
-// records and the key LookupIntent takes are one value. A keyed operation's
-// key is its idempotency key; an operation whose body has no such member
-// keeps a fresh key, which its lookup cannot find (docs/extensions.md).
+// request body's member that carries its x-lookup's key (ir.Lookup.Member)
+// becomes the call's key, so the key an error carries (idemrt.KeyOf), the
+// key a journal records and the key LookupIntent takes are one value. An
+// empty (or absent) reference fails the build with idemrt.ErrEmptyLookupKey
+// before anything is sent: a call under a key no lookup can run with would
+// stay unknown for good. A keyed operation's key is its idempotency key;
+// an operation whose body has no such member keeps a fresh key, which its
+// lookup cannot find (docs/extensions.md).
 //
-//	b.Key(body.Reference)
+//	b.LookupKey("reference", body.Reference)
 //
 //	if body.Reference != nil {
-//		b.Key(*body.Reference)
+//		b.LookupKey("reference", *body.Reference)
+//	} else {
+//		b.LookupKey("reference", "")
 //	}
 func (g *gen) lookupKeyCall(op *ir.Operation, plan *bodyPlan) jen.Code {
-	if op.Lookup == nil || op.Retry.Safety == ir.Keyed || plan == nil || plan.optional ||
+	if op.Lookup == nil || op.Lookup.Member == "" || op.Retry.Safety == ir.Keyed || plan == nil || plan.optional ||
 		(plan.kind != bodyJSON && plan.kind != bodyForm) || plan.media.Schema == nil {
 		return nil
 	}
@@ -27,7 +32,8 @@ func (g *gen) lookupKeyCall(op *ir.Operation, plan *bodyPlan) jen.Code {
 	if d == nil || d.Kind != ir.KindObject {
 		return nil
 	}
-	prop, field := g.structField(d, op.Lookup.Key.Name)
+	member := op.Lookup.Member
+	prop, field := g.structField(d, member)
 	if prop == nil {
 		return nil
 	}
@@ -43,9 +49,9 @@ func (g *gen) lookupKeyCall(op *ir.Operation, plan *bodyPlan) jen.Code {
 	if !ok {
 		return nil
 	}
-	call := jen.Id("b").Dot("Key").Call(text)
+	call := func(key jen.Code) jen.Code { return jen.Id("b").Dot("LookupKey").Call(jen.Lit(member), key) }
 	if ptr {
-		return jen.If(jen.Id("body").Dot(field).Op("!=").Nil()).Block(call)
+		return jen.If(jen.Id("body").Dot(field).Op("!=").Nil()).Block(call(text)).Else().Block(call(jen.Lit("")))
 	}
-	return call
+	return call(text)
 }

@@ -12,6 +12,18 @@ type Lookup struct {
 	// Found is an RFC 6901 JSON pointer into Operation's answer to the
 	// result ("/data/0"): a present, non-null value there means found. ""
 	// means the whole answer: a 2xx is found, a 404 is not.
-	Found  string
+	Found string
+	// Member is the name of the member of the operation's required JSON
+	// or form body that carries the key: a scalar member named exactly like
+	// Key. An unsafe operation's call takes its value as the call's key;
+	// "" when the body has no such member (an unsafe call then gets a fresh
+	// key, which the lookup cannot find).
+	Member string
+	// Match is an RFC 6901 JSON pointer into the found value to where it
+	// carries the key ("/reference"): a found value that holds another
+	// value there is another intent's, and is not found. It is x-lookup's
+	// match, else "/"+Member when the found value's schema declares that
+	// member; "" when neither (nothing is checked, and lint warns).
+	Match  string
 	Source Source
 }

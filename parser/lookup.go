@@ -19,10 +19,12 @@ const (
 	ruleLookupKey       = "lookup-key"
 	ruleLookupFound     = "lookup-found"
 	ruleLookupParams    = "lookup-params"
+	ruleLookupMatch     = "lookup-match"
+	ruleLookupCallKey   = "lookup-call-key"
 )
 
 // lookupMembers are the members x-lookup takes besides x- members.
-var lookupMembers = []string{"operationId", "key", "found"}
+var lookupMembers = []string{"operationId", "key", "found", "match"}
 
 // keyLocations are the places x-lookup's key may travel in.
 var keyLocations = []string{"path", "query", "header", "cookie"}
@@ -36,6 +38,7 @@ type pendingLookup struct {
 	keyIn, key   string
 	found        string
 	foundWritten bool
+	match        string
 }
 
 // readLookup reads the operation's x-lookup into b.lookups; it is
@@ -48,7 +51,7 @@ func (b *builder) readLookup(r *rawOp, op *ir.Operation) {
 	lr := lookupReader{sink: b.l.sink, op: op}
 	n := unalias(at.node)
 	if n.Kind != yaml.MappingNode {
-		lr.errorf(at, ruleLookupType, "x-lookup must be an object {operationId, key: {in, name}, found}, not %s", describe(n))
+		lr.errorf(at, ruleLookupType, "x-lookup must be an object {operationId, key: {in, name}, found, match}, not %s", describe(n))
 		return
 	}
 	if op.Retry.Safety == ir.Idempotent {
@@ -61,6 +64,7 @@ func (b *builder) readLookup(r *rawOp, op *ir.Operation) {
 	ok = p.target != "" && ok
 	ok = lr.keyOf(at, p) && ok
 	ok = lr.foundOf(at, p) && ok
+	ok = lr.matchOf(at, p) && ok
 	if ok {
 		b.lookups = append(b.lookups, p)
 	}
@@ -141,6 +145,22 @@ func (r lookupReader) foundOf(at loc, p *pendingLookup) bool {
 		return false
 	}
 	p.found = v.Value
+	return true
+}
+
+// matchOf reads match, an RFC 6901 JSON pointer into the found value to
+// the member that carries the key.
+func (r lookupReader) matchOf(at loc, p *pendingLookup) bool {
+	mat := at.at("match")
+	v := unalias(mat.node)
+	if v == nil {
+		return true
+	}
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" || !validPointer(v.Value) {
+		r.errorf(mat, ruleLookupMatch, "match must be a JSON pointer into the found value to where it carries the key (\"/reference\"; ~0 and ~1 escape ~ and /), not %s", describe(v))
+		return false
+	}
+	p.match = v.Value
 	return true
 }
 

@@ -21,8 +21,10 @@ var referenceNames = []string{"clientreference", "clientreferenceid", "reference
 // reference (client_reference, reference, external_id...) that the
 // operation's JSON body has a member of the same name for. The GET must
 // answer the operation's own result schema (no found pointer), or an
-// object with an array of it (found: /<member>/0). The first GET in
-// document order wins. The result is keyed by "<METHOD> <path>" of the
+// object with an array of it (found: /<member>/0), and the value found
+// must declare a member named like the parameter (the match); an unsafe
+// operation's body must have that member (keyMember), since its calls are
+// keyed by it. The first GET in document order wins. The result is keyed by "<METHOD> <path>" of the
 // operation; idemgen annotate writes it.
 func InferLookups(api *ir.API) map[string]*ir.Lookup {
 	out := map[string]*ir.Lookup{}
@@ -51,14 +53,32 @@ func inferLookup(op, get *ir.Operation) *ir.Lookup {
 	if !ok {
 		return nil
 	}
+	leaf, _, _ := resolvePointer(successSchema(get), found)
+	if found == "" {
+		leaf = successSchema(get)
+	}
 	for _, p := range get.Params {
 		if (p.In == ir.InQuery || p.In == ir.InPath) && namesIntent(op, p.Name) {
 			if scalarParam(p) && onlyRequired(get, p) {
-				return &ir.Lookup{Operation: get, Key: p, Found: found}
+				if lk := checkedLookup(op, get, p, found, leaf); lk != nil {
+					return lk
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// checkedLookup is the lookup of op by get's parameter p when it can
+// settle a call: an unsafe call's key must be the body member named like
+// p (keyMember), and the found value must declare a member of that name,
+// the match that tells this call's result from another's; else nil.
+func checkedLookup(op, get *ir.Operation, p *ir.Parameter, found string, leaf *ir.Schema) *ir.Lookup {
+	member := keyMember(op, p.Name)
+	if (op.Retry.Safety == ir.Unsafe && member == "") || leaf == nil || property(leaf, p.Name) == nil {
+		return nil
+	}
+	return &ir.Lookup{Operation: get, Key: p, Found: found, Member: member, Match: "/" + jsonpointer.Escape(p.Name)}
 }
 
 // foundPointer is where the result schema want is in the answer schema

@@ -36,11 +36,15 @@ func (r lookupReader) resolve(p *pendingLookup, target *ir.Operation) *ir.Lookup
 	}
 	key := r.keyParam(p, target)
 	ok := key != nil && r.onlyKey(p, target, key)
-	ok = r.foundIn(p, target) && ok
-	if !ok {
+	leaf, found := r.foundIn(p, target)
+	if !ok || !found {
 		return nil
 	}
-	return &ir.Lookup{Operation: target, Key: key, Found: p.found, Source: r.sink.source(p.at)}
+	lk := &ir.Lookup{Operation: target, Key: key, Found: p.found, Source: r.sink.source(p.at)}
+	lk.Member = keyMember(p.op, key.Name)
+	r.callKey(p, lk)
+	lk.Match = r.matchIn(p, lk, leaf)
+	return lk
 }
 
 // safeTarget refuses a lookup that is missing, is the operation itself, or
@@ -103,21 +107,23 @@ func (r lookupReader) onlyKey(p *pendingLookup, t *ir.Operation, key *ir.Paramet
 }
 
 // foundIn checks found against the lookup's JSON success schema, and warns
-// when what is found is not what the operation answers.
-func (r lookupReader) foundIn(p *pendingLookup, t *ir.Operation) bool {
+// when what is found is not what the operation answers. It returns the
+// schema of the found value (nil for none, or one without type
+// information) and false when found does not hold (reported).
+func (r lookupReader) foundIn(p *pendingLookup, t *ir.Operation) (*ir.Schema, bool) {
 	at := p.at.at("found")
 	body := successSchema(t)
 	leaf := body
 	if p.found != "" {
 		if body == nil {
 			r.errorf(at, ruleLookupFound, "%s has no JSON success response for found %q to point into", t.ID, p.found)
-			return false
+			return nil, false
 		}
 		var ok bool
 		var why string
 		if leaf, ok, why = resolvePointer(body, p.found); !ok {
 			r.errorf(at, ruleLookupFound, "found %q is not in the answer of %s: %s", p.found, t.ID, why)
-			return false
+			return nil, false
 		}
 	}
 	want, got := successSchema(p.op).Deref(), leaf.Deref()
@@ -128,5 +134,5 @@ func (r lookupReader) foundIn(p *pendingLookup, t *ir.Operation) bool {
 		}
 		r.sink.warnf(p.at, p.op.ID, ruleLookupFound, "%s is %s, and %s answers %s; Lookup%s decodes the found value as %s", where, got.Name, p.op.ID, want.Name, p.op.GoName, want.Name)
 	}
-	return true
+	return leaf, true
 }

@@ -11,6 +11,13 @@ var (
 	// path value that is "", "." or "..", a value of a type no style can
 	// express. Such a call sends nothing (BuildFailed).
 	ErrInvalidParam = shared.ErrInvalidParam
+	// ErrEmptyLookupKey is wrapped by the error of an unsafe call whose key
+	// is the client reference its x-lookup finds it by, when that
+	// reference is empty (or absent): such a call sends nothing, is not
+	// journaled, and fails with BuildFailed's *CallError, since a call
+	// whose answer is lost could never be looked up. A lookup for the key
+	// "" (Lookup, LookupIntent) is refused with it too, before it is sent.
+	ErrEmptyLookupKey = shared.ErrEmptyLookupKey
 	// ErrNoVariant is returned when no variant of a union decodes the data;
 	// a success body that matches none is a *CallError matching ErrDecode
 	// and ErrNoVariant.

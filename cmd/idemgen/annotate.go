@@ -131,7 +131,12 @@ func inferred(spec string) annotate.Options {
 func inferredLookups(api *ir.API) func(method, path string) *annotate.Lookup {
 	out := map[string]*annotate.Lookup{}
 	for key, lk := range parser.InferLookups(api) {
-		out[key] = &annotate.Lookup{OperationID: lk.Operation.ID, In: string(lk.Key.In), Name: lk.Key.Name, Found: lk.Found}
+		al := &annotate.Lookup{OperationID: lk.Operation.ID, In: string(lk.Key.In), Name: lk.Key.Name, Found: lk.Found}
+		if lk.Member == "" {
+			// No body member gives a default match: write the one inferred.
+			al.Match = lk.Match
+		}
+		out[key] = al
 	}
 	return func(method, path string) *annotate.Lookup { return out[method+" "+path] }
 }

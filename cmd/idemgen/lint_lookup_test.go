@@ -51,3 +51,38 @@ func TestLintLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestLintLookupMatch: lint warns, located at the operation and the JSON
+// pointer, on an x-lookup whose found value cannot be checked to carry the
+// call's key (lookup-match) and on an unsafe operation whose calls never
+// carry the key its lookup takes (lookup-call-key); the warnings pass
+// without --strict and fail it; generate writes the client and counts them.
+func TestLintLookupMatch(t *testing.T) {
+	path := filepath.Join(testutil.ModuleRoot(t), "testdata", "specs", "lint", "lookup-match.yaml")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"lint", path}, &out, &errOut); code != exitOK {
+		t.Errorf("lint: exit %d, want %d for warnings:\n%s%s", code, exitOK, out.String(), errOut.String())
+	}
+	for _, w := range []string{
+		`warning: {spec}:11:65: createRefund (/paths/~1refunds/post/x-lookup/key/name): createRefund's calls carry a fresh key, never their client_reference`,
+		`warning: {spec}:11:17: createRefund (/paths/~1refunds/post/x-lookup): nothing checks that what getRefund finds is this call's`,
+		`warning: {spec}:41:84: missingMatch (/paths/~1refunds~1missing/post/x-lookup/match): match "/ref" is not in the value getRefund finds`,
+		"[lookup-call-key]", "[lookup-match]",
+	} {
+		if w = strings.ReplaceAll(w, "{spec}", path); !strings.Contains(out.String(), w) {
+			t.Errorf("lint output lacks %q:\n%s", w, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "checkedRefund") || strings.Contains(out.String(), "nestedMatch") {
+		t.Errorf("a lookup whose match holds is reported:\n%s", out.String())
+	}
+	if code := run([]string{"lint", "--strict", path}, &bytes.Buffer{}, &bytes.Buffer{}); code != exitProblem {
+		t.Errorf("lint --strict: exit %d, want %d", code, exitProblem)
+	}
+	dir := t.TempDir()
+	errOut.Reset()
+	if code := run([]string{"generate", path, "-p", "x", "-o", filepath.Join(dir, "x")}, &bytes.Buffer{}, &errOut); code != exitOK ||
+		!strings.Contains(errOut.String(), "7 warnings") {
+		t.Errorf("generate: exit %d, stderr %q; want the client and 7 warnings counted", code, errOut.String())
+	}
+}

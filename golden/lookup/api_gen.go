@@ -14,10 +14,13 @@ type API interface {
 	CapturePayment(ctx context.Context, params CapturePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 	CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error)
 	CreateRefund(ctx context.Context, body NewRefund, opts ...idemrt.CallOption) (*Refund, error)
+	CreateTransfer(ctx context.Context, body NewTransfer, opts ...idemrt.CallOption) (*Transfer, error)
 	GetRefundByReference(ctx context.Context, params GetRefundByReferenceParams, opts ...idemrt.CallOption) (*Refund, error)
 	ListPayments(ctx context.Context, params ListPaymentsParams, opts ...idemrt.CallOption) (*PaymentList, error)
+	ListTransfers(ctx context.Context, params ListTransfersParams, opts ...idemrt.CallOption) (*TransferList, error)
 	LookupCreatePayment(ctx context.Context, key string, opts ...idemrt.CallOption) (*Payment, bool, error)
 	LookupCreateRefund(ctx context.Context, key string, opts ...idemrt.CallOption) (*Refund, bool, error)
+	LookupCreateTransfer(ctx context.Context, key string, opts ...idemrt.CallOption) (*Transfer, bool, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*http.Response, error)
 }

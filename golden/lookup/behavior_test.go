@@ -22,7 +22,9 @@ import (
 // shop serves the lookup API. lose makes the next creates execute and then
 // drop the connection without an answer; refuse drops it before executing.
 // listAnswer, when set, is the raw body of every GET /payments (a hostile
-// or odd lookup answer), with listStatus.
+// or odd lookup answer), with listStatus. anyRefund, when set, makes GET
+// /refunds/by-reference/{reference} ignore the reference and answer the
+// refund held under anyRefund (a lookup that finds someone else's intent).
 type shop struct {
 	mu               sync.Mutex
 	payments         map[string]lookup.Payment
@@ -31,6 +33,7 @@ type shop struct {
 	lose, refuse     bool
 	listAnswer       string
 	listStatus       int
+	anyRefund        string
 	lookups, queries []string
 }
 
@@ -125,7 +128,11 @@ func (s *shop) getRefund(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lookups = append(s.lookups, "GET "+r.URL.EscapedPath())
-	rf, ok := s.refunds[r.PathValue("reference")]
+	ref := r.PathValue("reference")
+	if s.anyRefund != "" {
+		ref = s.anyRefund
+	}
+	rf, ok := s.refunds[ref]
 	if !ok {
 		http.NotFound(w, r)
 		return
@@ -242,7 +249,7 @@ func TestLookupAnswers(t *testing.T) {
 		found      bool
 		want       error
 	}{
-		{"found", `{"data":[{"id":"pay_1","amount":5}]}`, 200, true, nil},
+		{"found", `{"data":[{"id":"pay_1","amount":5,"client_reference":"ref"}]}`, 200, true, nil},
 		{"empty list", `{"data":[]}`, 200, false, nil},
 		{"null element", `{"data":[null]}`, 200, false, nil},
 		{"no data member", `{}`, 200, false, nil},
@@ -253,8 +260,8 @@ func TestLookupAnswers(t *testing.T) {
 		// RFC 6901: "0" is a member name in an object, and this one has none.
 		{"data is an object", `{"data":{"id":"pay_1"}}`, 200, false, nil},
 		{"element is a string", `{"data":["pay_1"]}`, 200, false, idemrt.ErrLookupAnswer},
-		{"amount is a string", `{"data":[{"id":"pay_1","amount":"five"}]}`, 200, false, idemrt.ErrLookupAnswer},
-		{"oversized", `{"data":[{"id":"` + strings.Repeat("x", 4096) + `","amount":1}]}`, 200, false, idemrt.ErrBodyTooLarge},
+		{"amount is a string", `{"data":[{"id":"pay_1","amount":"five","client_reference":"ref"}]}`, 200, false, idemrt.ErrLookupAnswer},
+		{"oversized", `{"data":[{"id":"` + strings.Repeat("x", 4096) + `","amount":1,"client_reference":"ref"}]}`, 200, false, idemrt.ErrBodyTooLarge},
 		{"410", `{}`, 410, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,6 +40,8 @@ func (c *Client) LookupIntent(ctx context.Context, operation, key string) (idemr
 		return c.lookupCreatePayment(ctx, key, nil)
 	case "createRefund":
 		return c.lookupCreateRefund(ctx, key, nil)
+	case "createTransfer":
+		return c.lookupCreateTransfer(ctx, key, nil)
 	}
 	return idemrt.LookupResult{}, idemrt.ErrNoLookup
 }

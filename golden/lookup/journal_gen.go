@@ -24,6 +24,8 @@ func (c *Client) ResendIntent(ctx context.Context, e *idemrt.JournalEntry) (*htt
 		op = &createPaymentOp
 	case "createRefund":
 		op = &createRefundOp
+	case "createTransfer":
+		op = &createTransferOp
 	}
 	return c.runner.Resend(ctx, op, server, e)
 }

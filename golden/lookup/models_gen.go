@@ -53,6 +53,29 @@ func (o *NewRefund) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// NewTransfer is an object.
+type NewTransfer struct {
+	Amount    int64   `json:"amount"`
+	Reference *string `json:"reference,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o NewTransfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// NewTransfer declares is never written from them.
+func (o *NewTransfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
 // Payment is an object.
 type Payment struct {
 	Amount          int64   `json:"amount"`
@@ -120,5 +143,73 @@ func (o Refund) UnknownMembers() map[string]json.RawMessage {
 // SetUnknownMembers replaces the members UnknownMembers returns. A member that
 // Refund declares is never written from them.
 func (o *Refund) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// Transfer is an object.
+type Transfer struct {
+	Amount int64         `json:"amount"`
+	ID     string        `json:"id"`
+	Meta   *TransferMeta `json:"meta,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o Transfer) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// Transfer declares is never written from them.
+func (o *Transfer) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// TransferList is an object.
+type TransferList struct {
+	Data []Transfer `json:"data"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TransferList) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TransferList declares is never written from them.
+func (o *TransferList) SetUnknownMembers(m map[string]json.RawMessage) {
+	o.unknownMembers = wire.NewUnknown(m)
+}
+
+// TransferMeta is an object.
+type TransferMeta struct {
+	Reference *string `json:"reference,omitempty"`
+
+	unknownMembers wire.Unknown
+}
+
+// UnknownMembers returns the members of the object that the API document does not
+// declare (a server may be a release ahead), by name, each value's JSON as received; nil
+// when there were none. The client keeps them, and sends them again after the declared
+// members, sorted by name, when the object is part of a request (wire.Unmarshal and
+// wire.Marshal do the same for JSON from elsewhere; encoding/json alone drops them).
+func (o TransferMeta) UnknownMembers() map[string]json.RawMessage {
+	return o.unknownMembers.Members()
+}
+
+// SetUnknownMembers replaces the members UnknownMembers returns. A member that
+// TransferMeta declares is never written from them.
+func (o *TransferMeta) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }

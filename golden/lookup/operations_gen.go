@@ -92,21 +92,25 @@ func (c *Client) CreatePayment(ctx context.Context, body NewPayment, params Crea
 // lookupCreatePayment sends the x-lookup of CreatePayment: ListPayments with the key as its query
 // parameter "client_reference".
 func (c *Client) lookupCreatePayment(ctx context.Context, key string, opts []idemrt.CallOption) (idemrt.LookupResult, error) {
+	if key == "" {
+		return idemrt.LookupResult{}, idemrt.ErrEmptyLookupKey
+	}
 	b := wire.NewBuilder(c.server, "GET", "/payments")
 	b.Query(wire.Param{Name: "client_reference", Style: wire.StyleForm, Explode: true}, key)
 	req, err := b.Build()
 	if err != nil {
 		return idemrt.LookupResult{}, idemrt.BuildFailed(&listPaymentsOp, "", err)
 	}
-	return idemrt.Lookup(ctx, c.runner, &listPaymentsOp, req, "/data/0", opts...)
+	return idemrt.Lookup(ctx, c.runner, &listPaymentsOp, req, idemrt.LookupQuery{Key: key, Found: "/data/0", Match: "/client_reference"}, opts...)
 }
 
 // LookupCreatePayment finds the result of a CreatePayment call by its key or client reference, without sending the call again.
 //
 // It calls ListPayments (GET /payments) with key as its query parameter "client_reference", under that
-// operation's retry contract. A 2xx answer with a value at "/data/0" is found, and that value is the
-// result; no value there (or null), or a 404, is not found (false, nil). An answer of the wrong shape
-// is an error matching idemrt.ErrLookupAnswer, never not found.
+// operation's retry contract. A 2xx answer with a value at "/data/0" that holds key at
+// "/client_reference" is found, and that value is the result (when "/data/0" is an element of an
+// array, the first element that holds key); no such value, or a 404, is not found (false, nil). An
+// answer of the wrong shape is an error matching idemrt.ErrLookupAnswer, never not found.
 func (c *Client) LookupCreatePayment(ctx context.Context, key string, opts ...idemrt.CallOption) (*Payment, bool, error) {
 	res, err := c.lookupCreatePayment(ctx, key, opts)
 	if err != nil || !res.Found {
@@ -136,7 +140,7 @@ var createRefundOp = idemrt.Operation{
 func (c *Client) CreateRefund(ctx context.Context, body NewRefund, opts ...idemrt.CallOption) (*Refund, error) {
 	b := wire.NewBuilder(c.server, "POST", "/refunds")
 	b.JSONBody("application/json", body)
-	b.Key(body.Reference)
+	b.LookupKey("reference", body.Reference)
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createRefundOp, "", err)
@@ -156,21 +160,25 @@ func (c *Client) CreateRefund(ctx context.Context, body NewRefund, opts ...idemr
 // lookupCreateRefund sends the x-lookup of CreateRefund: GetRefundByReference with the key as its path
 // parameter "reference".
 func (c *Client) lookupCreateRefund(ctx context.Context, key string, opts []idemrt.CallOption) (idemrt.LookupResult, error) {
+	if key == "" {
+		return idemrt.LookupResult{}, idemrt.ErrEmptyLookupKey
+	}
 	b := wire.NewBuilder(c.server, "GET", "/refunds/by-reference/{reference}")
 	b.Path(wire.Param{Name: "reference", Style: wire.StyleSimple}, key)
 	req, err := b.Build()
 	if err != nil {
 		return idemrt.LookupResult{}, idemrt.BuildFailed(&getRefundByReferenceOp, "", err)
 	}
-	return idemrt.Lookup(ctx, c.runner, &getRefundByReferenceOp, req, "", opts...)
+	return idemrt.Lookup(ctx, c.runner, &getRefundByReferenceOp, req, idemrt.LookupQuery{Key: key, Match: "/reference"}, opts...)
 }
 
 // LookupCreateRefund finds the result of a CreateRefund call by its key or client reference, without sending the call again.
 //
 // It calls GetRefundByReference (GET /refunds/by-reference/{reference}) with key as its path parameter
-// "reference", under that operation's retry contract. A 2xx answer is found, and is the result; a 404
-// is not found (false, nil). An answer of the wrong shape is an error matching idemrt.ErrLookupAnswer,
-// never not found.
+// "reference", under that operation's retry contract. A 2xx answer that holds key at "/reference" is
+// found, and is the result; one that holds another value there (another intent's), or a 404, is not
+// found (false, nil). An answer of the wrong shape is an error matching idemrt.ErrLookupAnswer, never
+// not found.
 func (c *Client) LookupCreateRefund(ctx context.Context, key string, opts ...idemrt.CallOption) (*Refund, bool, error) {
 	res, err := c.lookupCreateRefund(ctx, key, opts)
 	if err != nil || !res.Found {
@@ -178,6 +186,78 @@ func (c *Client) LookupCreateRefund(ctx context.Context, key string, opts ...ide
 	}
 	out := new(Refund)
 	if err := idemrt.DecodeFound(&getRefundByReferenceOp, res, out); err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
+// createTransferOp is the retry contract of CreateTransfer (safety from the operation level, retryable statuses from the default level).
+var createTransferOp = idemrt.Operation{
+	ID:        "createTransfer",
+	Method:    "POST",
+	Path:      "/transfers",
+	Safety:    idemrt.Unsafe,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// CreateTransfer is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.
+//
+// Send a transfer; its optional reference is echoed under meta, where match says to look.
+//
+// POST /transfers (operation "createTransfer").
+func (c *Client) CreateTransfer(ctx context.Context, body NewTransfer, opts ...idemrt.CallOption) (*Transfer, error) {
+	b := wire.NewBuilder(c.server, "POST", "/transfers")
+	b.JSONBody("application/json", body)
+	if body.Reference != nil {
+		b.LookupKey("reference", *body.Reference)
+	} else {
+		b.LookupKey("reference", "")
+	}
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&createTransferOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &createTransferOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := new(Transfer)
+	err = idemrt.DecodeJSON(resp, out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// lookupCreateTransfer sends the x-lookup of CreateTransfer: ListTransfers with the key as its query
+// parameter "reference".
+func (c *Client) lookupCreateTransfer(ctx context.Context, key string, opts []idemrt.CallOption) (idemrt.LookupResult, error) {
+	if key == "" {
+		return idemrt.LookupResult{}, idemrt.ErrEmptyLookupKey
+	}
+	b := wire.NewBuilder(c.server, "GET", "/transfers")
+	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, key)
+	req, err := b.Build()
+	if err != nil {
+		return idemrt.LookupResult{}, idemrt.BuildFailed(&listTransfersOp, "", err)
+	}
+	return idemrt.Lookup(ctx, c.runner, &listTransfersOp, req, idemrt.LookupQuery{Key: key, Found: "/data/0", Match: "/meta/reference"}, opts...)
+}
+
+// LookupCreateTransfer finds the result of a CreateTransfer call by its key or client reference, without sending the call again.
+//
+// It calls ListTransfers (GET /transfers) with key as its query parameter "reference", under that
+// operation's retry contract. A 2xx answer with a value at "/data/0" that holds key at
+// "/meta/reference" is found, and that value is the result (when "/data/0" is an element of an array,
+// the first element that holds key); no such value, or a 404, is not found (false, nil). An answer of
+// the wrong shape is an error matching idemrt.ErrLookupAnswer, never not found.
+func (c *Client) LookupCreateTransfer(ctx context.Context, key string, opts ...idemrt.CallOption) (*Transfer, bool, error) {
+	res, err := c.lookupCreateTransfer(ctx, key, opts)
+	if err != nil || !res.Found {
+		return nil, false, err
+	}
+	out := new(Transfer)
+	if err := idemrt.DecodeFound(&listTransfersOp, res, out); err != nil {
 		return nil, false, err
 	}
 	return out, true, nil
@@ -254,6 +334,45 @@ func (c *Client) ListPayments(ctx context.Context, params ListPaymentsParams, op
 		return nil, err
 	}
 	out := new(PaymentList)
+	err = idemrt.DecodeJSON(resp, out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// listTransfersOp is the retry contract of ListTransfers (safety from the default level, retryable statuses from the default level).
+var listTransfersOp = idemrt.Operation{
+	ID:        "listTransfers",
+	Method:    "GET",
+	Path:      "/transfers",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// ListTransfersParams holds the parameters of ListTransfers.
+type ListTransfersParams struct {
+	// Reference is the query parameter "reference".
+	Reference *string
+}
+
+// ListTransfers is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// List the transfers, or those with a reference.
+//
+// GET /transfers (operation "listTransfers").
+func (c *Client) ListTransfers(ctx context.Context, params ListTransfersParams, opts ...idemrt.CallOption) (*TransferList, error) {
+	b := wire.NewBuilder(c.server, "GET", "/transfers")
+	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, params.Reference)
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&listTransfersOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &listTransfersOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := new(TransferList)
 	err = idemrt.DecodeJSON(resp, out)
 	if err != nil {
 		return nil, err

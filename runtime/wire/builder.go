@@ -173,6 +173,23 @@ func (b *Builder) Cookie(p Param, v any) {
 // engine make one).
 func (b *Builder) Key(key string) { b.key = key }
 
+// ErrEmptyLookupKey is wrapped by the error Build returns after LookupKey
+// was given "" (the same value as idemrt.ErrEmptyLookupKey, which users
+// match).
+var ErrEmptyLookupKey = shared.ErrEmptyLookupKey
+
+// LookupKey sets the key of an unsafe call whose x-lookup finds it by a
+// client reference: the value of the body member named member. An empty
+// key fails the build: the call would be sent under a key that no lookup
+// can run with, so an answer lost would leave it unknown for good.
+func (b *Builder) LookupKey(member, key string) {
+	if key == "" {
+		b.fail(fmt.Errorf("%w: the body member %q is the key this call's x-lookup finds it by, and it is empty; a call whose answer is lost could never be found", ErrEmptyLookupKey, member))
+		return
+	}
+	b.key = key
+}
+
 // Body sets encoded body bytes and their content type.
 func (b *Builder) Body(contentType string, body []byte, err error) {
 	if err != nil {

@@ -403,3 +403,21 @@ func TestQueryDeepObjectListsAndUnsetJSON(t *testing.T) {
 		t.Errorf("query =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestLookupKeyRefusesAnEmptyReference: LookupKey makes a client reference
+// the call's key, and an empty one fails the build with ErrEmptyLookupKey
+// (the same value as idemrt's), naming the member: nothing is sent.
+func TestLookupKeyRefusesAnEmptyReference(t *testing.T) {
+	server, _ := ParseServerURL("https://api.example.com")
+	b := NewBuilder(server, "POST", "/refunds")
+	b.LookupKey("reference", "ref-9")
+	if req, err := b.Build(); err != nil || req.Key != "ref-9" {
+		t.Fatalf("Build = %+v, %v; want the key ref-9", req, err)
+	}
+	b = NewBuilder(server, "POST", "/refunds")
+	b.LookupKey("reference", "")
+	req, err := b.Build()
+	if req != nil || !errors.Is(err, ErrEmptyLookupKey) || !errors.Is(err, idemrt.ErrEmptyLookupKey) || !strings.Contains(err.Error(), `"reference"`) {
+		t.Fatalf("Build with an empty reference = %v, %v; want ErrEmptyLookupKey naming the member", req, err)
+	}
+}

@@ -58,6 +58,11 @@ type File struct {
 // ErrInvalidParam is wrapped by every error about a parameter value.
 var ErrInvalidParam = errors.New("invalid parameter value")
 
+// ErrEmptyLookupKey is wrapped by the error of an unsafe call whose key,
+// the client reference its x-lookup finds it by, is empty, and of a lookup
+// for the key "".
+var ErrEmptyLookupKey = errors.New("empty lookup key")
+
 // ErrNoVariant is returned when no variant of a union decodes the data.
 var ErrNoVariant = errors.New("no union variant matches")
 
