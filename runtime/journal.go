@@ -32,7 +32,8 @@ type JournalEntry struct {
 	URL    string
 	// Header is the frozen request header (the key header included), with
 	// the values of the declared and protocol headers only: any other
-	// header is kept by name, with no value.
+	// header is kept by name, with no value (a Journal must store such a
+	// name: it is what keeps the entry from being resent without it).
 	Header http.Header
 	// Body is the request body, nil when there is none or when it was not
 	// kept (Partial).

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 )
 
 // widgetOp declares one header and two query parameters; everything else a
@@ -95,7 +94,7 @@ func TestJournalKeepsOnlyDeclaredParams(t *testing.T) {
 	}
 	checkAllowlisted(t, &es[0])
 
-	queued := NewJournalEntry(&widgetOp, hostileRequest(t, srv.URL), time.Now())
+	queued := NewJournalEntry(&widgetOp, hostileRequest(t, srv.URL), newFakeClock().Now())
 	checkAllowlisted(t, queued)
 	_, err = r.Resend(context.Background(), &widgetOp, mustURL(t, srv.URL), queued)
 	if !errors.Is(err, ErrNotResendable) || s.hits.Load() != 1 {
@@ -111,7 +110,7 @@ func TestJournalOperationWithoutParamsKeepsNoValues(t *testing.T) {
 	op := Operation{ID: "createThing", Method: "POST", Path: "/things", Safety: Unsafe}
 	req := &Request{Method: "POST", URL: mustURL(t, "http://api.test/things?ref=value-1&flag"),
 		Header: http.Header{"Content-Type": {"application/json"}, "X-Custom": {"value-2"}}}
-	e := NewJournalEntry(&op, req, time.Now())
+	e := NewJournalEntry(&op, req, newFakeClock().Now())
 	if e.URL != "http://api.test/things?ref&flag" || e.Header.Get("Content-Type") != "application/json" ||
 		len(e.Header["X-Custom"]) != 0 || !hasKey(e.Header, "X-Custom") {
 		t.Fatalf("URL %q, header %v", e.URL, e.Header)
@@ -134,8 +133,39 @@ func TestJournalKeepsUnparsableQuery(t *testing.T) {
 		"mode=a%2Bb&account=%E2%82%AC&&mode=c+d": "mode=a%2Bb&account=%E2%82%AC&&mode=c+d",
 	} {
 		req := &Request{Method: "POST", URL: mustURL(t, "http://api.test/things?"+raw)}
-		if got := NewJournalEntry(&op, req, time.Now()).URL; got != "http://api.test/things?"+want {
+		if got := NewJournalEntry(&op, req, newFakeClock().Now()).URL; got != "http://api.test/things?"+want {
 			t.Errorf("%s: journaled %q, want query %q", raw, got, want)
 		}
+	}
+}
+
+// TestJournalKeepsDeclaredCookiesOnly: of the Cookie header, the journal
+// keeps the cookies the operation declares and the names alone of the
+// others; a declared parameter named like a credential (a document that
+// declares its API key as an ordinary parameter) is kept by name alone
+// too. An entry with only declared cookies is resent with them.
+func TestJournalKeepsDeclaredCookiesOnly(t *testing.T) {
+	s, srv := newShop(t, dropFirst(""))
+	r, _ := loopRunner(t, quickPolicy())
+	op := Operation{ID: "createThing", Method: "POST", Path: "/things", Safety: Keyed, KeyHeader: "Idempotency-Key",
+		CookieParams: []string{"theme", "token"}, QueryParams: []string{"api_key", "ref"}}
+	req := &Request{Method: "POST", URL: mustURL(t, srv.URL+"/things?api_key=secret-q&ref=1"), Body: []byte(`{}`),
+		Header: http.Header{"Cookie": {"theme=dark; session=secret-s;token=secret-t"}}}
+	e := NewJournalEntry(&op, req, newFakeClock().Now())
+	if got := e.Header.Get("Cookie"); got != "theme=dark; session;token" || e.URL != srv.URL+"/things?api_key&ref=1" {
+		t.Fatalf("Cookie %q, URL %q", got, e.URL)
+	}
+	if _, err := r.Resend(context.Background(), &op, mustURL(t, srv.URL), e); !errors.Is(err, ErrNotResendable) || s.hits.Load() != 0 {
+		t.Fatalf("withheld cookies: %v, %d hits", err, s.hits.Load())
+	}
+	req = &Request{Method: "POST", URL: mustURL(t, srv.URL+"/things?ref=1"), Body: []byte(`{}`), Header: http.Header{"Cookie": {"theme=dark"}}}
+	e = NewJournalEntry(&op, req, newFakeClock().Now())
+	resp, err := r.Resend(context.Background(), &op, mustURL(t, srv.URL), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if s.hits.Load() != 1 || e.Header.Get("Cookie") != "theme=dark" {
+		t.Fatalf("%d hits, Cookie %q", s.hits.Load(), e.Header.Get("Cookie"))
 	}
 }

@@ -67,10 +67,12 @@ func (op *Operation) ruleFor(name string) headerRule {
 		return keepCookies
 	case strings.EqualFold(name, "User-Agent"):
 		return dropHeader
+	case op.Safety == Keyed && op.KeyHeader != "" && strings.EqualFold(name, op.KeyHeader):
+		// The key names the intent; it is no credential, whatever its name.
+		return keepValue
 	case IsCredentialName(name):
 		return keepName
-	case op.Safety == Keyed && op.KeyHeader != "" && strings.EqualFold(name, op.KeyHeader),
-		containsFold(protocolHeaders, name), containsFold(op.HeaderParams, name):
+	case containsFold(protocolHeaders, name), containsFold(op.HeaderParams, name):
 		return keepValue
 	}
 	return keepName

@@ -42,7 +42,7 @@ var ErrNotResendable = errors.New("idemrt: the journal entry cannot be resent")
 // operation.
 //
 // No attempt leaves after the entry's creation plus its key's TTL, less a
-// margin (resendMargin: the larger of 1 s and 1% of the TTL): past that the
+// margin (the larger of 1 s and 1% of the TTL): past that the
 // server may have forgotten the key, and a resend could execute the intent
 // twice. An entry already past it is refused; otherwise the call's deadline
 // is at most that time (in the Runner clock's time), so a retry the
