@@ -102,10 +102,11 @@ var ErrJournal = errors.New("idemrt: the journal could not record the call; noth
 // is never in it. Of what the caller puts on the request itself, the entry
 // keeps the values of the parameters the operation declares
 // (Operation.HeaderParams, QueryParams, CookieParams), of its key header
-// and of Accept, Content-Type and the If-* precondition headers; of any
-// other header, query or cookie parameter, the name alone, and such an
-// entry is not resent (Runner.Resend). A reconciler resends with the
-// client's own credentials.
+// and of Accept, Content-Type, Content-Encoding and the If-* precondition
+// headers; of any other header, query or cookie parameter (a query the
+// server URL carries included), the name alone, and such an entry is not
+// resent (Runner.Resend). A reconciler resends with the client's own
+// credentials.
 func WithJournal(j Journal) Option {
 	return runnerFunc(func(r *Runner) { r.journal = j })
 }

@@ -20,9 +20,11 @@ import (
 // person. User-Agent is not kept: a resend sends the resending client's.
 
 // protocolHeaders are the headers a journal keeps, with their values, for
-// every operation: what the body is (Content-Type), what answer the caller
-// takes (Accept), and the preconditions that make the call conditional.
-var protocolHeaders = []string{"Accept", "Content-Type", "If-Match", "If-Modified-Since", "If-None-Match", "If-Unmodified-Since"}
+// every operation: what the body bytes are (Content-Type,
+// Content-Encoding), what answer the caller takes (Accept), and the
+// preconditions that make the call conditional.
+var protocolHeaders = []string{"Accept", "Content-Encoding", "Content-Type", "If-Match", "If-Modified-Since", "If-None-Match",
+	"If-Unmodified-Since"}
 
 // credentialNames are the header and query parameter names a journal never
 // keeps the value of, lower case, even when the operation declares them (a
