@@ -70,10 +70,10 @@ func (r *Runner) Resend(ctx context.Context, op *Operation, server *url.URL, e *
 	return resp, err
 }
 
-// resendMargin is how long before its key's TTL ends the last attempt of a
-// resend leaves: the larger of 1 s and 1% of the TTL (14 min 24 s of the
-// default 24 h), for the request's way to the server and for the client's
-// and the server's clocks to differ.
+// resendMargin is how long before its key's TTL ends a resend stops
+// sending: the larger of 1 s and 1% of the TTL (14 min 24 s of the default
+// 24 h), for the request's way to the server and for the client's and the
+// server's clocks to differ.
 func resendMargin(ttl time.Duration) time.Duration {
 	return max(time.Second, ttl/100)
 }
@@ -134,8 +134,8 @@ func resendRequest(op *Operation, server *url.URL, e *JournalEntry) (*Request, e
 		return nil, fmt.Errorf("entry %s: %w", e.ID, err)
 	}
 	if p := withheldParam(op, e.Header, u.RawQuery); p != "" {
-		return nil, fmt.Errorf("entry %s: the journal kept the name of %s but not its value (operation %s does not declare it), "+
-			"so a resend would not be the call that was made", e.ID, p, op.ID)
+		return nil, fmt.Errorf("entry %s: the journal kept the name of %s but not its value (operation %s does not declare it, "+
+			"or it is a credential's name), so a resend would not be the call that was made", e.ID, p, op.ID)
 	}
 	h := e.Header.Clone()
 	for name := range h {
