@@ -47,6 +47,7 @@ func (g *gen) declaredNames(op *ir.Operation, in ir.ParamLocation) []string {
 	for _, p := range op.Params {
 		if p.In == in {
 			names = append(names, p.Name)
+			names = append(names, explodedMembers(p)...)
 		}
 	}
 	if in == ir.InQuery {
@@ -77,6 +78,21 @@ func fixedQueryNames(query string) []string {
 		if n, err := url.QueryUnescape(name); err == nil && n != "" {
 			names = append(names, n)
 		}
+	}
+	return names
+}
+
+// explodedMembers are the names an exploded form-style object query
+// parameter sends its members under (coords={lat,long} -> lat=..&long=..):
+// its declared properties. The members of a free-form object are not
+// known, so a journal keeps them by name alone.
+func explodedMembers(p *ir.Parameter) []string {
+	if p.In != ir.InQuery || p.Style != ir.StyleForm || !p.Explode || p.Type == nil || p.Type.Kind != ir.KindObject {
+		return nil
+	}
+	names := make([]string, len(p.Type.Properties))
+	for i, prop := range p.Type.Properties {
+		names[i] = prop.Name
 	}
 	return names
 }

@@ -124,13 +124,16 @@ func hasKey(h http.Header, name string) bool {
 
 // TestJournalKeepsUnparsableQuery: a query url.ParseQuery refuses (a ";"
 // in a value) is kept as sent, byte for byte, less the values of what is
-// not declared: a resend goes to the resource the call went to.
+// not declared: a resend goes to the resource the call went to. The
+// members of a declared deepObject parameter (mode[a][0]) are declared.
 func TestJournalKeepsUnparsableQuery(t *testing.T) {
-	op := Operation{ID: "createThing", Method: "POST", Path: "/things", Safety: Unsafe, QueryParams: []string{"account", "mode"}}
+	op := Operation{ID: "createThing", Method: "POST", Path: "/things", Safety: Unsafe, QueryParams: []string{"account", "mode", "f[x]"}}
 	for raw, want := range map[string]string{
 		"account=acme;eu&mode=live":              "account=acme;eu&mode=live",
 		"account=acme;eu&sig=s%3Bx;y&mode=live":  "account=acme;eu&sig&mode=live",
 		"mode=a%2Bb&account=%E2%82%AC&&mode=c+d": "mode=a%2Bb&account=%E2%82%AC&&mode=c+d",
+		"mode%5Ba%5D%5B0%5D=x&modes=y&mode[b]=z": "mode%5Ba%5D%5B0%5D=x&modes&mode[b]=z",
+		"token[a]=t&account=1&=v&f[x]=1&f[y]=2":  "token[a]&account=1&&f[x]=1&f[y]",
 	} {
 		req := &Request{Method: "POST", URL: mustURL(t, "http://api.test/things?"+raw)}
 		if got := NewJournalEntry(&op, req, newFakeClock().Now()).URL; got != "http://api.test/things?"+want {

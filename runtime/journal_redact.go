@@ -86,10 +86,16 @@ func containsFold(names []string, name string) bool {
 }
 
 // declaredQuery reports whether a query pair whose name is rawName (as sent,
-// escaped) keeps its value: a name op declares that is not a credential's.
+// escaped) keeps its value: a name op declares that is not a credential's,
+// or a member of one (a deepObject's name[member]).
 func (op *Operation) declaredQuery(rawName string) bool {
 	name, err := url.QueryUnescape(rawName)
-	return err == nil && slices.Contains(op.QueryParams, name) && !IsCredentialName(name)
+	if err != nil {
+		return false
+	}
+	param, _, _ := strings.Cut(name, "[")
+	declared := slices.Contains(op.QueryParams, name) || slices.Contains(op.QueryParams, param)
+	return declared && !IsCredentialName(param) && !IsCredentialName(name)
 }
 
 // journalHeader is h as an entry of op keeps it.
