@@ -10,8 +10,8 @@ import (
 
 // What a Journal keeps of a request is an allowlist, per operation: the
 // values of the parameters the operation declares (Operation.HeaderParams,
-// QueryParams and CookieParams, which leave out what a security scheme
-// names), of its key header and of the protocol headers a resend needs
+// QueryParams and CookieParams, which leave out what an apiKey security
+// scheme names), of its key header and of the protocol headers a resend needs
 // (protocolHeaders). Of any other header, query or cookie parameter it
 // keeps the name alone: a header with no value, a query pair or cookie
 // without "=". Such an entry is not resent (Runner.Resend refuses it with
