@@ -62,7 +62,8 @@ func (g *gen) opPiece(op *ir.Operation) piece {
 //
 //	var createPaymentOp = idemrt.Operation{ID: "createPayment", Method: "POST", Path: "/payments",
 //		Safety: idemrt.Keyed, KeyHeader: "Idempotency-Key",
-//		Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}}}
+//		Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+//		HeaderParams: []string{"Idempotency-Key"}, QueryParams: []string{"expand"}}
 func (g *gen) emitContract(op *ir.Operation) jen.Code {
 	r := op.Retry
 	vals := []jen.Code{
@@ -88,6 +89,7 @@ func (g *gen) emitContract(op *ir.Operation) jen.Code {
 			}
 		}))
 	}
+	vals = append(vals, g.contractParams(op)...)
 	vals = append(vals, jen.Line())
 	return jen.Commentf("%s is the retry contract of %s (safety from the %s level, retryable statuses from the %s level).",
 		g.opNames[op].contract, op.GoName, r.IdempotencyLevel, r.RetryableLevel).Line().

@@ -159,7 +159,7 @@ func mustURL(t testing.TB, s string) *url.URL {
 var (
 	unsafeOp     = Operation{ID: "createThing", Method: "POST", Path: "/things", Safety: Unsafe, Retryable: DefaultRetryable}
 	idempotentOp = Operation{ID: "putThing", Method: "PUT", Path: "/things/1", Safety: Idempotent, Retryable: DefaultRetryable}
-	keyedOp      = Operation{ID: "createPayment", Method: "POST", Path: "/payments", Safety: Keyed, KeyHeader: "Idempotency-Key", Retryable: DefaultRetryable}
+	keyedOp      = Operation{ID: "createPayment", Method: "POST", Path: "/payments", Safety: Keyed, KeyHeader: "Idempotency-Key", Retryable: DefaultRetryable, QueryParams: []string{"ref"}}
 )
 
 // call runs one call of op with body "payload" and returns the response

@@ -25,12 +25,15 @@ type JournalEntry struct {
 	// Operation is the operation's id; Safety its safety when recorded.
 	Operation string
 	Safety    Safety
-	// Method and URL are the request's, URL absolute, with the query
-	// parameters that carry credentials removed.
+	// Method and URL are the request's, URL absolute, its query as sent
+	// but for the values of the parameters the operation does not declare
+	// (their names are kept alone, see WithJournal).
 	Method string
 	URL    string
-	// Header is the frozen request header (the key header included)
-	// without credentials.
+	// Header is the frozen request header (the key header included), with
+	// the values of the declared and protocol headers only: any other
+	// header is kept by name, with no value (a Journal must store such a
+	// name: it is what keeps the entry from being resent without it).
 	Header http.Header
 	// Body is the request body, nil when there is none or when it was not
 	// kept (Partial).
@@ -132,10 +135,14 @@ var ErrJournal = errors.New("idemrt: the journal could not record the call; noth
 //
 // The entry's header and URL are taken before the request editors run, so
 // what an editor adds (With<Scheme>Auth, credential sources, trace headers)
-// is never in it; the credentials a caller puts on the request itself
-// (Authorization, Proxy-Authorization, Cookie and the usual API-key header
-// and query names, see IsCredentialName) are removed too. A reconciler
-// resends with the client's own credentials.
+// is never in it. Of what the caller puts on the request itself, the entry
+// keeps the values of the parameters the operation declares
+// (Operation.HeaderParams, QueryParams, CookieParams), of its key header
+// and of Accept, Content-Type, Content-Encoding and the If-* precondition
+// headers; of any other header, query or cookie parameter (a query the
+// server URL carries included), the name alone, and such an entry is not
+// resent (Runner.Resend). A reconciler resends with the client's own
+// credentials.
 func WithJournal(j Journal) Option {
 	return runnerFunc(func(r *Runner) { r.journal = j })
 }
@@ -213,7 +220,7 @@ func NewJournalEntry(op *Operation, req *Request, now time.Time) *JournalEntry {
 func newEntry(op *Operation, req *Request, h http.Header, key string, now time.Time) *JournalEntry {
 	e := &JournalEntry{
 		ID: NewKey(), Operation: op.ID, Safety: op.Safety, Method: req.Method,
-		URL: redactURL(req.URL), Header: redactHeader(h), Key: key, Created: now, TTL: op.KeyTTL,
+		URL: journalURL(op, req.URL), Header: journalHeader(op, h), Key: key, Created: now, TTL: op.KeyTTL,
 		Body: req.Body, Partial: req.Stream != nil,
 	}
 	if e.TTL <= 0 {

@@ -184,6 +184,7 @@ func TestResendKeepsCredentialsOnTheServer(t *testing.T) {
 	}))
 	server := mustURL(t, srv.URL+"/v1/")
 	host := server.Host
+	created := newFakeClock().Now()
 	for _, u := range []string{
 		otherSrv.URL + "/v1/payments",
 		"https://" + host + "/v1/payments",
@@ -192,19 +193,19 @@ func TestResendKeepsCredentialsOnTheServer(t *testing.T) {
 		"http://" + host + "/v1x/payments",
 		"http://" + strings.Replace(host, "127.0.0.1", "localhost", 1) + "/v1/payments",
 	} {
-		e := &JournalEntry{ID: "e1", Operation: keyedOp.ID, Method: "POST", URL: u, Key: "k", Body: []byte(`{}`)}
+		e := &JournalEntry{ID: "e1", Operation: keyedOp.ID, Method: "POST", URL: u, Key: "k", Body: []byte(`{}`), Created: created}
 		if _, err := r.Resend(context.Background(), &keyedOp, server, e); !errors.Is(err, ErrNotResendable) {
 			t.Errorf("%s: %v, want ErrNotResendable", u, err)
 		}
 	}
-	under := &JournalEntry{ID: "e0", Operation: keyedOp.ID, Method: "POST", URL: srv.URL + "/v1/payments", Key: "k", Body: []byte(`{}`)}
+	under := &JournalEntry{ID: "e0", Operation: keyedOp.ID, Method: "POST", URL: srv.URL + "/v1/payments", Key: "k", Body: []byte(`{}`), Created: created}
 	if _, err := r.Resend(context.Background(), &keyedOp, nil, under); !errors.Is(err, ErrNotResendable) {
 		t.Errorf("no server: %v, want ErrNotResendable", err)
 	}
 	if len(sent) != 0 || s.hits.Load() != 0 || other.hits.Load() != 0 {
 		t.Fatalf("sent %v (%d, %d hits), want nothing", sent, s.hits.Load(), other.hits.Load())
 	}
-	e := &JournalEntry{ID: "e2", Operation: keyedOp.ID, Method: "POST", URL: "HTTP://" + host + "/v1/payments", Key: "k2", Body: []byte(`{}`)}
+	e := &JournalEntry{ID: "e2", Operation: keyedOp.ID, Method: "POST", URL: "HTTP://" + host + "/v1/payments", Key: "k2", Body: []byte(`{}`), Created: created}
 	resp, err := r.Resend(context.Background(), &keyedOp, server, e)
 	if err != nil {
 		t.Fatal(err)

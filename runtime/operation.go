@@ -94,6 +94,16 @@ type Operation struct {
 	// (x-idempotent's ttl); 0 means DefaultKeyTTL. A reconciler resends a
 	// journal entry only within it.
 	KeyTTL time.Duration
+	// HeaderParams, QueryParams and CookieParams name the header, query and
+	// cookie parameters the operation declares, less those a security
+	// scheme names (an apiKey's header, query or cookie): the only ones a
+	// Journal keeps the values of (see JournalEntry). Generated clients set
+	// them; nil declares none, so an Operation written by hand (or by an
+	// older idemgen) keeps no parameter's value, and an entry of a request
+	// that has any is not resent.
+	HeaderParams []string
+	QueryParams  []string
+	CookieParams []string
 }
 
 // Uses reports whether the operation may send the credentials of the named

@@ -10,11 +10,14 @@ import (
 
 // getStylesOp is the retry contract of GetStyles (safety from the default level, retryable statuses from the default level).
 var getStylesOp = idemrt.Operation{
-	ID:        "getStyles",
-	Method:    "GET",
-	Path:      "/styles/{tags}/{point}",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "getStyles",
+	Method:       "GET",
+	Path:         "/styles/{tags}/{point}",
+	Safety:       idemrt.Idempotent,
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	HeaderParams: []string{"X-Trace"},
+	QueryParams:  []string{"codes", "words"},
+	CookieParams: []string{"session"},
 }
 
 // GetStylesParams holds the parameters of GetStyles.
@@ -97,11 +100,12 @@ func (c *Client) ListAppItems(ctx context.Context, opts ...idemrt.CallOption) ([
 
 // searchOp is the retry contract of Search (safety from the default level, retryable statuses from the default level).
 var searchOp = idemrt.Operation{
-	ID:        "search",
-	Method:    "GET",
-	Path:      "/search",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "search",
+	Method:      "GET",
+	Path:        "/search",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"details", "lines", "q"},
 }
 
 // SearchParams holds the parameters of Search.

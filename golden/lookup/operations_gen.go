@@ -49,12 +49,13 @@ func (c *Client) CapturePayment(ctx context.Context, params CapturePaymentParams
 
 // createPaymentOp is the retry contract of CreatePayment (safety from the parameter level, retryable statuses from the default level).
 var createPaymentOp = idemrt.Operation{
-	ID:        "createPayment",
-	Method:    "POST",
-	Path:      "/payments",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "createPayment",
+	Method:       "POST",
+	Path:         "/payments",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	HeaderParams: []string{"Idempotency-Key"},
 }
 
 // CreatePaymentParams holds the parameters of CreatePayment.
@@ -304,11 +305,12 @@ func (c *Client) GetRefundByReference(ctx context.Context, params GetRefundByRef
 
 // listPaymentsOp is the retry contract of ListPayments (safety from the default level, retryable statuses from the default level).
 var listPaymentsOp = idemrt.Operation{
-	ID:        "listPayments",
-	Method:    "GET",
-	Path:      "/payments",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listPayments",
+	Method:      "GET",
+	Path:        "/payments",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"client_reference"},
 }
 
 // ListPaymentsParams holds the parameters of ListPayments.

@@ -91,12 +91,13 @@ func (c *Client) GetReportDownload(ctx context.Context, params GetReportParams, 
 
 // renderReportOp is the retry contract of RenderReport (safety from the operation level, retryable statuses from the default level).
 var renderReportOp = idemrt.Operation{
-	ID:        "renderReport",
-	Method:    "POST",
-	Path:      "/reports/{report_id}/renders",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "renderReport",
+	Method:       "POST",
+	Path:         "/reports/{report_id}/renders",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	CookieParams: []string{"tenant"},
 }
 
 // RenderReportParams holds the parameters of RenderReport.
@@ -132,12 +133,13 @@ func (c *Client) RenderReport(ctx context.Context, params RenderReportParams, op
 
 // shareReportOp is the retry contract of ShareReport (safety from the operation level, retryable statuses from the default level).
 var shareReportOp = idemrt.Operation{
-	ID:        "shareReport",
-	Method:    "POST",
-	Path:      "/reports/{report_id}/shares",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "shareReport",
+	Method:       "POST",
+	Path:         "/reports/{report_id}/shares",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	CookieParams: []string{"tenant"},
 }
 
 // ShareReportParams holds the parameters of ShareReport.

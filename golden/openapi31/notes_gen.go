@@ -50,11 +50,12 @@ func (c *Client) CreateNote(ctx context.Context, body NewNote, params CreateNote
 
 // listNotesOp is the retry contract of ListNotes (safety from the default level, retryable statuses from the root level).
 var listNotesOp = idemrt.Operation{
-	ID:        "listNotes",
-	Method:    "GET",
-	Path:      "/notes",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{429, 503}},
+	ID:          "listNotes",
+	Method:      "GET",
+	Path:        "/notes",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{429, 503}},
+	QueryParams: []string{"tag"},
 }
 
 // ListNotesParams holds the parameters of ListNotes.

@@ -12,13 +12,14 @@ import (
 
 // createOrderOp is the retry contract of CreateOrder (safety from the parameter level, retryable statuses from the root level).
 var createOrderOp = idemrt.Operation{
-	ID:        "createOrder",
-	Method:    "POST",
-	Path:      "/orders",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"basicAuth", "bearerAuth"},
+	ID:           "createOrder",
+	Method:       "POST",
+	Path:         "/orders",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:     []string{"basicAuth", "bearerAuth"},
+	HeaderParams: []string{"Idempotency-Key"},
 }
 
 // CreateOrderParams holds the parameters of CreateOrder.
@@ -175,12 +176,13 @@ func getOrderErrorModel(status int) any {
 
 // listOrdersOp is the retry contract of ListOrders (safety from the default level, retryable statuses from the root level).
 var listOrdersOp = idemrt.Operation{
-	ID:        "listOrders",
-	Method:    "GET",
-	Path:      "/orders",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"basicAuth", "bearerAuth"},
+	ID:          "listOrders",
+	Method:      "GET",
+	Path:        "/orders",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:    []string{"basicAuth", "bearerAuth"},
+	QueryParams: []string{"cursor", "filter", "ids", "limit", "status"},
 }
 
 // ListOrdersParams holds the parameters of ListOrders.
@@ -322,12 +324,13 @@ func sendReceiptErrorModel(status int) any {
 
 // updateOrderOp is the retry contract of UpdateOrder (safety from the path item level, retryable statuses from the root level).
 var updateOrderOp = idemrt.Operation{
-	ID:        "updateOrder",
-	Method:    "PUT",
-	Path:      "/orders/{order_id}",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
-	Security:  []string{"basicAuth", "bearerAuth"},
+	ID:           "updateOrder",
+	Method:       "PUT",
+	Path:         "/orders/{order_id}",
+	Safety:       idemrt.Idempotent,
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 425, 429, 502, 503, 504}},
+	Security:     []string{"basicAuth", "bearerAuth"},
+	HeaderParams: []string{"If-Match"},
 }
 
 // UpdateOrderParams holds the parameters of UpdateOrder.

@@ -12,11 +12,12 @@ import (
 
 // listAuditsOp is the retry contract of ListAudits (safety from the default level, retryable statuses from the default level).
 var listAuditsOp = idemrt.Operation{
-	ID:        "listAudits",
-	Method:    "GET",
-	Path:      "/audits",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listAudits",
+	Method:      "GET",
+	Path:        "/audits",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"limit", "offset"},
 }
 
 // ListAuditsParams holds the parameters of ListAudits.
@@ -93,11 +94,12 @@ func (c *Client) listAuditsPager(params ListAuditsParams, opts []idemrt.CallOpti
 
 // listChargesOp is the retry contract of ListCharges (safety from the default level, retryable statuses from the default level).
 var listChargesOp = idemrt.Operation{
-	ID:        "listCharges",
-	Method:    "GET",
-	Path:      "/charges",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listCharges",
+	Method:      "GET",
+	Path:        "/charges",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"limit", "starting_after"},
 }
 
 // ListChargesParams holds the parameters of ListCharges.
@@ -179,11 +181,12 @@ func (c *Client) listChargesPager(params ListChargesParams, opts []idemrt.CallOp
 
 // listCustomersOp is the retry contract of ListCustomers (safety from the default level, retryable statuses from the default level).
 var listCustomersOp = idemrt.Operation{
-	ID:        "listCustomers",
-	Method:    "GET",
-	Path:      "/customers",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listCustomers",
+	Method:      "GET",
+	Path:        "/customers",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"limit", "starting_after"},
 }
 
 // ListCustomersParams holds the parameters of ListCustomers.
@@ -265,11 +268,12 @@ func (c *Client) listCustomersPager(params ListCustomersParams, opts []idemrt.Ca
 
 // listEventsOp is the retry contract of ListEvents (safety from the default level, retryable statuses from the default level).
 var listEventsOp = idemrt.Operation{
-	ID:        "listEvents",
-	Method:    "GET",
-	Path:      "/events",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listEvents",
+	Method:      "GET",
+	Path:        "/events",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"cursor"},
 }
 
 // ListEventsParams holds the parameters of ListEvents.
@@ -349,11 +353,12 @@ func (c *Client) listEventsPager(params ListEventsParams, opts []idemrt.CallOpti
 
 // listExportsOp is the retry contract of ListExports (safety from the default level, retryable statuses from the default level).
 var listExportsOp = idemrt.Operation{
-	ID:        "listExports",
-	Method:    "GET",
-	Path:      "/exports",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listExports",
+	Method:      "GET",
+	Path:        "/exports",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"limit", "offset"},
 }
 
 // ListExportsParams holds the parameters of ListExports.
@@ -389,11 +394,12 @@ func (c *Client) ListExports(ctx context.Context, params ListExportsParams, opts
 
 // listIssuesOp is the retry contract of ListIssues (safety from the default level, retryable statuses from the default level).
 var listIssuesOp = idemrt.Operation{
-	ID:        "listIssues",
-	Method:    "GET",
-	Path:      "/issues",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listIssues",
+	Method:      "GET",
+	Path:        "/issues",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"page", "per_page"},
 }
 
 // ListIssuesParams holds the parameters of ListIssues.
@@ -471,11 +477,12 @@ func (c *Client) listIssuesPager(params ListIssuesParams, opts []idemrt.CallOpti
 
 // listLogsOp is the retry contract of ListLogs (safety from the default level, retryable statuses from the default level).
 var listLogsOp = idemrt.Operation{
-	ID:        "listLogs",
-	Method:    "GET",
-	Path:      "/logs",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listLogs",
+	Method:      "GET",
+	Path:        "/logs",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"limit", "offset"},
 }
 
 // ListLogsParams holds the parameters of ListLogs.
@@ -552,11 +559,12 @@ func (c *Client) listLogsPager(params ListLogsParams, opts []idemrt.CallOption) 
 
 // listPagesOp is the retry contract of ListPages (safety from the default level, retryable statuses from the default level).
 var listPagesOp = idemrt.Operation{
-	ID:        "listPages",
-	Method:    "GET",
-	Path:      "/pages",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listPages",
+	Method:      "GET",
+	Path:        "/pages",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"page", "per_page"},
 }
 
 // ListPagesParams holds the parameters of ListPages.
@@ -633,11 +641,12 @@ func (c *Client) listPagesPager(params ListPagesParams, opts []idemrt.CallOption
 
 // listPhotosOp is the retry contract of ListPhotos (safety from the default level, retryable statuses from the default level).
 var listPhotosOp = idemrt.Operation{
-	ID:        "listPhotos",
-	Method:    "GET",
-	Path:      "/photos",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listPhotos",
+	Method:      "GET",
+	Path:        "/photos",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"page", "per_page"},
 }
 
 // ListPhotosParams holds the parameters of ListPhotos.
@@ -712,11 +721,12 @@ func (c *Client) listPhotosPager(params ListPhotosParams, opts []idemrt.CallOpti
 
 // listReposOp is the retry contract of ListRepos (safety from the default level, retryable statuses from the default level).
 var listReposOp = idemrt.Operation{
-	ID:        "listRepos",
-	Method:    "GET",
-	Path:      "/repos",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listRepos",
+	Method:      "GET",
+	Path:        "/repos",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"page", "per_page"},
 }
 
 // ListReposParams holds the parameters of ListRepos.
@@ -794,11 +804,12 @@ func (c *Client) listReposPager(params ListReposParams, opts []idemrt.CallOption
 
 // listTasksOp is the retry contract of ListTasks (safety from the default level, retryable statuses from the default level).
 var listTasksOp = idemrt.Operation{
-	ID:        "listTasks",
-	Method:    "GET",
-	Path:      "/tasks",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listTasks",
+	Method:      "GET",
+	Path:        "/tasks",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"page_token"},
 }
 
 // ListTasksParams holds the parameters of ListTasks.
@@ -872,11 +883,12 @@ func (c *Client) listTasksPager(params ListTasksParams, opts []idemrt.CallOption
 
 // searchOp is the retry contract of Search (safety from the default level, retryable statuses from the default level).
 var searchOp = idemrt.Operation{
-	ID:        "search",
-	Method:    "GET",
-	Path:      "/search",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "search",
+	Method:      "GET",
+	Path:        "/search",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"q"},
 }
 
 // SearchParams holds the parameters of Search.

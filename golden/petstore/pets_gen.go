@@ -90,11 +90,12 @@ func deletePetErrorModel(status int) any {
 
 // listPetsOp is the retry contract of ListPets (safety from the default level, retryable statuses from the default level).
 var listPetsOp = idemrt.Operation{
-	ID:        "listPets",
-	Method:    "GET",
-	Path:      "/pets",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listPets",
+	Method:      "GET",
+	Path:        "/pets",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"limit"},
 }
 
 // ListPetsParams holds the parameters of ListPets.

@@ -47,11 +47,12 @@ func (c *Client) CancelJob(ctx context.Context, params CancelJobParams, opts ...
 
 // createBetaResponseOp is the retry contract of CreateBetaResponse (safety from the operation level, retryable statuses from the default level).
 var createBetaResponseOp = idemrt.Operation{
-	ID:        "createBetaResponse",
-	Method:    "POST",
-	Path:      "/responses",
-	Safety:    idemrt.Unsafe,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "createBetaResponse",
+	Method:      "POST",
+	Path:        "/responses",
+	Safety:      idemrt.Unsafe,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"beta"},
 }
 
 // CreateBetaResponse is not idempotent: never resent once the request may have reached the server; retried only when it was not sent or on 429.

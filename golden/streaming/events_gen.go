@@ -10,11 +10,12 @@ import (
 
 // watchEventsOp is the retry contract of WatchEvents (safety from the default level, retryable statuses from the default level).
 var watchEventsOp = idemrt.Operation{
-	ID:        "watchEvents",
-	Method:    "GET",
-	Path:      "/events",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "watchEvents",
+	Method:      "GET",
+	Path:        "/events",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"topic"},
 }
 
 // WatchEventsParams holds the parameters of WatchEvents.

@@ -141,12 +141,13 @@ func getItemErrorModel(status int) any {
 
 // listItemsOp is the retry contract of ListItems (safety from the default level, retryable statuses from the root level).
 var listItemsOp = idemrt.Operation{
-	ID:        "listItems",
-	Method:    "GET",
-	Path:      "/items",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{429, 502, 503}},
-	Security:  []string{"apiKey"},
+	ID:          "listItems",
+	Method:      "GET",
+	Path:        "/items",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{429, 502, 503}},
+	Security:    []string{"apiKey"},
+	QueryParams: []string{"limit", "sku"},
 }
 
 // ListItemsParams holds the parameters of ListItems.

@@ -11,12 +11,13 @@ import (
 
 // createPaymentOp is the retry contract of CreatePayment (safety from the parameter level, retryable statuses from the default level).
 var createPaymentOp = idemrt.Operation{
-	ID:        "createPayment",
-	Method:    "POST",
-	Path:      "/payments",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "createPayment",
+	Method:       "POST",
+	Path:         "/payments",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	HeaderParams: []string{"Idempotency-Key"},
 }
 
 // CreatePaymentParams holds the parameters of CreatePayment.

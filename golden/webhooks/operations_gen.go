@@ -10,11 +10,12 @@ import (
 
 // createPaymentOp is the retry contract of CreatePayment (safety from the operation level, retryable statuses from the default level).
 var createPaymentOp = idemrt.Operation{
-	ID:        "createPayment",
-	Method:    "POST",
-	Path:      "/payments",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "createPayment",
+	Method:       "POST",
+	Path:         "/payments",
+	Safety:       idemrt.Idempotent,
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	HeaderParams: []string{"Idempotency-Key"},
 }
 
 // CreatePaymentParams holds the parameters of CreatePayment.
