@@ -345,11 +345,12 @@ func (c *Client) ListPayments(ctx context.Context, params ListPaymentsParams, op
 
 // listTransfersOp is the retry contract of ListTransfers (safety from the default level, retryable statuses from the default level).
 var listTransfersOp = idemrt.Operation{
-	ID:        "listTransfers",
-	Method:    "GET",
-	Path:      "/transfers",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listTransfers",
+	Method:      "GET",
+	Path:        "/transfers",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"reference"},
 }
 
 // ListTransfersParams holds the parameters of ListTransfers.
