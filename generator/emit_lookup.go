@@ -37,6 +37,11 @@ func (g *gen) reserveLookups(ops []*ir.Operation) {
 		}
 	}
 	g.intentLooker = !methods[lookupIntent]
+	// Lookup<Op> never takes a method the client has itself (an operation
+	// "intent" would make LookupIntent).
+	for _, m := range ir.ClientMethods {
+		methods[m] = true
+	}
 	g.lookupNames = map[*ir.Operation]lookupIdents{}
 	for _, op := range ops {
 		if lk := op.Lookup; lk == nil || g.opNames[lk.Operation] == nil {
@@ -209,7 +214,7 @@ func (g *gen) emitLookupIntent() jen.Code {
 		body = append(body, jen.Switch(jen.Id("operation")).Block(cases...))
 	}
 	body = append(body, jen.Return(jen.Qual(rtPath, "LookupResult").Values(), jen.Qual(rtPath, "ErrNoLookup")))
-	doc := "LookupIntent runs the x-lookup of the operation whose operationId is operation, for an intent's key or client " +
+	doc := "LookupIntent runs the x-lookup of the operation whose identity (its idemrt.Operation's ID, a journal entry's Operation) is operation, for an intent's key or client " +
 		"reference, and reports whether the API holds its result (idemrt.IntentLooker: a reconciler learns whether a call " +
 		"whose outcome is unknown was executed, without sending it again). It returns idemrt.ErrNoLookup for an operation " +
 		"that declares no x-lookup."

@@ -1,0 +1,82 @@
+package parser
+
+import (
+	"testing"
+)
+
+// identitySpec declares one operationId on two bindings (Temporal's
+// document does so 105 times), two that differ only in case, operations
+// without one (one of whose derived name another operation uses as its
+// operationId), an operationId spelled like another operation's binding,
+// and operations named like the methods every generated Client has.
+const identitySpec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /api/v1/widgets:
+    post: {operationId: CreateWidget, responses: {"201": {description: ok}}}
+    get: {operationId: listWidgets, responses: {"200": {description: ok}}}
+  /cluster/widgets:
+    post: {operationId: CreateWidget, responses: {"201": {description: ok}}}
+  /things:
+    post: {operationId: createThing, responses: {"201": {description: ok}}}
+    put: {operationId: CreateThing, responses: {"200": {description: ok}}}
+  /gadgets:
+    get: {responses: {"200": {description: ok}}}
+    post: {responses: {"201": {description: ok}}}
+  /other:
+    get: {operationId: postGadgets, responses: {"200": {description: ok}}}
+  /shared_items#app_items:
+    get: {operationId: "get /lookup", responses: {"200": {description: ok}}}
+  /resend:
+    post: {operationId: resendIntent, responses: {"201": {description: ok}}}
+  /lookup:
+    get: {operationId: lookupIntent, responses: {"200": {description: ok}}}
+  /with:
+    post: {operationId: with_server_url, responses: {"200": {description: ok}}}
+`
+
+// TestOperationIdentity: an operationId no other operation shares, compared
+// without case, is the operation's identity, and so is the name derived
+// from the method and path of one that has none; every other operation is
+// named by its binding ("POST /cluster/widgets", the path as the document
+// writes it). Identities are unique, OperationID keeps what the document
+// says, and Go names never take a method the generated Client has itself.
+func TestOperationIdentity(t *testing.T) {
+	api, diags, err := LoadData("ids.yaml", []byte(identitySpec), Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	type ident struct{ id, operationID, goName string }
+	want := map[string]ident{
+		"POST /api/v1/widgets":        {"POST /api/v1/widgets", "CreateWidget", "CreateWidget"},
+		"POST /cluster/widgets":       {"POST /cluster/widgets", "CreateWidget", "CreateWidget2"},
+		"GET /api/v1/widgets":         {"listWidgets", "listWidgets", "ListWidgets"},
+		"POST /things":                {"POST /things", "createThing", "CreateThing"},
+		"PUT /things":                 {"PUT /things", "CreateThing", "CreateThing2"},
+		"GET /gadgets":                {"getGadgets", "", "GetGadgets"},
+		"POST /gadgets":               {"POST /gadgets", "", "PostGadgets"},
+		"GET /other":                  {"GET /other", "postGadgets", "PostGadgets2"},
+		"GET /shared_items#app_items": {"GET /shared_items#app_items", "get /lookup", "GetLookup"},
+		"POST /resend":                {"resendIntent", "resendIntent", "ResendIntent2"},
+		"GET /lookup":                 {"lookupIntent", "lookupIntent", "LookupIntent2"},
+		"POST /with":                  {"with_server_url", "with_server_url", "WithServerURL2"},
+	}
+	seen := map[string]bool{}
+	for _, op := range api.Operations {
+		binding := op.Method + " " + op.Path
+		if op.Path == "/shared_items" {
+			binding += "#app_items"
+		}
+		got := ident{op.ID, op.OperationID, op.GoName}
+		if got != want[binding] {
+			t.Errorf("%s: got %+v, want %+v", binding, got, want[binding])
+		}
+		if seen[op.ID] {
+			t.Errorf("identity %q given twice", op.ID)
+		}
+		seen[op.ID] = true
+	}
+	if len(api.Operations) != len(want) {
+		t.Errorf("%d operations, want %d", len(api.Operations), len(want))
+	}
+}
