@@ -80,3 +80,47 @@ func TestOperationIdentity(t *testing.T) {
 		t.Errorf("%d operations, want %d", len(api.Operations), len(want))
 	}
 }
+
+// TestLookupNamesAnOperationByIdentity: x-lookup names its operation by
+// operationId (where two share one, the first by Go name answers) or by
+// identity, which tells the two bindings apart.
+func TestLookupNamesAnOperationByIdentity(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /api/v1/widgets/{id}:
+    get:
+      operationId: GetWidget
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: object}}}}}
+  /cluster/widgets/{id}:
+    get:
+      operationId: GetWidget
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: object}}}}}
+  /api/v1/widgets:
+    post:
+      operationId: createWidget
+      x-idempotent: false
+      x-lookup: {operationId: GetWidget, key: {in: path, name: id}}
+      parameters: [{name: id, in: query, required: true, schema: {type: string}}]
+      responses: {"201": {description: ok}}
+  /cluster/widgets:
+    post:
+      operationId: createClusterWidget
+      x-idempotent: false
+      x-lookup: {operationId: "GET /cluster/widgets/{id}", key: {in: path, name: id}}
+      parameters: [{name: id, in: query, required: true, schema: {type: string}}]
+      responses: {"201": {description: ok}}
+`
+	api, diags, err := LoadData("lookup.yaml", []byte(spec), Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	want := map[string]string{"createWidget": "GET /api/v1/widgets/{id}", "createClusterWidget": "GET /cluster/widgets/{id}"}
+	for _, op := range api.Operations {
+		if w, ok := want[op.ID]; ok && (op.Lookup == nil || op.Lookup.Operation.ID != w) {
+			t.Errorf("%s: lookup %+v, want %s", op.ID, op.Lookup, w)
+		}
+	}
+}
