@@ -108,7 +108,7 @@ func (b *builder) operations() []*ir.Operation {
 		}
 		return a.method < c.method
 	})
-	assignIdentities(raws)
+	assignIdentities(b.l.sink, raws)
 	names := newNamer(ir.ClientMethods...)
 	for _, r := range raws {
 		r.goName = names.unique(r.goName)

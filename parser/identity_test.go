@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -122,5 +124,36 @@ paths:
 		if w, ok := want[op.ID]; ok && (op.Lookup == nil || op.Lookup.Operation.ID != w) {
 			t.Errorf("%s: lookup %+v, want %s", op.ID, op.Lookup, w)
 		}
+	}
+}
+
+// TestSharedOperationIDWarns: an operationId another operation shares
+// (OpenAPI requires it unique) is a warning at each operation that is named
+// by its binding instead, naming the others; a shared derived name (no
+// operationId) is an info finding; a unique operationId says nothing.
+func TestSharedOperationIDWarns(t *testing.T) {
+	_, diags, err := LoadData("ids.yaml", []byte(identitySpec), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		if d.Rule == ruleOperationIdentity {
+			got = append(got, d.Severity.String()+" "+d.Pointer+": "+d.Message)
+		}
+	}
+	want := []string{
+		`warning /paths/~1api~1v1~1widgets/post/operationId: operationId "CreateWidget" is also that of POST /cluster/widgets; OpenAPI requires it unique, so this operation is named by its binding, "POST /api/v1/widgets", in journals, attempt records and ledgers`,
+		`warning /paths/~1cluster~1widgets/post/operationId: operationId "CreateWidget" is also that of POST /api/v1/widgets; OpenAPI requires it unique, so this operation is named by its binding, "POST /cluster/widgets", in journals, attempt records and ledgers`,
+		`warning /paths/~1things/post/operationId: operationId "createThing" is also that of PUT /things (compared without case); OpenAPI requires it unique, so this operation is named by its binding, "POST /things", in journals, attempt records and ledgers`,
+		`warning /paths/~1things/put/operationId: operationId "CreateThing" is also that of POST /things (compared without case); OpenAPI requires it unique, so this operation is named by its binding, "PUT /things", in journals, attempt records and ledgers`,
+		`info /paths/~1gadgets/post: the name derived for this operation, "postGadgets", is also that of GET /other; it is named by its binding, "POST /gadgets", in journals, attempt records and ledgers`,
+		`warning /paths/~1other/get/operationId: operationId "postGadgets" is also that of POST /gadgets; OpenAPI requires it unique, so this operation is named by its binding, "GET /other", in journals, attempt records and ledgers`,
+		`warning /paths/~1shared_items#app_items/get/operationId: operationId "get /lookup" reads like the binding of GET /lookup; this operation is named by its own binding, "GET /shared_items#app_items", in journals, attempt records and ledgers`,
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
