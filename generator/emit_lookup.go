@@ -22,9 +22,10 @@ type lookupIdents struct {
 
 // reserveLookups names the lookup methods of the operations whose x-lookup
 // names an operation the client has, after every other method is named;
-// a name already taken leaves the operation without Lookup<Op>, and a
-// document whose operation is named LookupIntent leaves the client
-// without LookupIntent (emitLookupIntent says so in a comment).
+// a name already taken leaves the operation without Lookup<Op>. No
+// operation's method is LookupIntent (the parser numbers it apart,
+// checkIdentities refuses an IR that does not), so intentLooker holds
+// unless another generated method took the name.
 func (g *gen) reserveLookups(ops []*ir.Operation) {
 	methods := map[string]bool{}
 	for _, op := range ops {
