@@ -68,8 +68,9 @@ type Operation struct {
 	// on every generation of the same document: the operationId as written
 	// (or, without one, the name derived from the method and path,
 	// "getOrdersOrderID") when no other operation's name is the same
-	// compared without case; otherwise its binding, the method and the path
-	// key as written ("POST /cluster/nexus/endpoints"). It is the
+	// compared without case and it reads like no other operation's binding;
+	// otherwise its binding, the method and the path key as written
+	// ("POST /cluster/nexus/endpoints"). It is the
 	// runtime Operation's ID: journal entries, the reconciler, attempt
 	// records, telemetry and the server's ledger name the operation by it.
 	ID string
