@@ -53,7 +53,7 @@ func downloadResults() jen.Code {
 // text (for the main method) or the main method's name before the contract.
 func downloadDoc(op *ir.Operation, name string, types []string) *jen.Statement {
 	media := inlineText(strings.Join(types, ", "))
-	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
+	where := fmt.Sprintf("%s %s (%s).", op.Method, op.Path, opLabel(op))
 	if name == op.GoName {
 		what := fmt.Sprintf("The answer (%s) is a reader the caller must close. %s", media, downloadRetry(op))
 		return commentLead(true, op.Retry.Summary, what, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))

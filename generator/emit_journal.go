@@ -12,14 +12,11 @@ import (
 const journalMethod = "ResendIntent"
 
 // journalOps lists the operations a journal records (idemrt.WithJournal):
-// the keyed and the unsafe ones. It is empty when an operation's own
-// method would be named ResendIntent: the client then has no such method.
+// the keyed and the unsafe ones. No operation's method is ResendIntent
+// (checkIdentities).
 func journalOps(ops []*ir.Operation) []*ir.Operation {
 	var out []*ir.Operation
 	for _, op := range ops {
-		if op.GoName == journalMethod {
-			return nil
-		}
 		if op.Retry.Safety != ir.Idempotent {
 			out = append(out, op)
 		}

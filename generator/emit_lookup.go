@@ -22,9 +22,10 @@ type lookupIdents struct {
 
 // reserveLookups names the lookup methods of the operations whose x-lookup
 // names an operation the client has, after every other method is named;
-// a name already taken leaves the operation without Lookup<Op>, and a
-// document whose operation is named LookupIntent leaves the client
-// without LookupIntent (emitLookupIntent says so in a comment).
+// a name already taken leaves the operation without Lookup<Op>. No
+// operation's method is LookupIntent (the parser numbers it apart,
+// checkIdentities refuses an IR that does not), so intentLooker holds
+// unless another generated method took the name.
 func (g *gen) reserveLookups(ops []*ir.Operation) {
 	methods := map[string]bool{}
 	for _, op := range ops {
@@ -37,6 +38,11 @@ func (g *gen) reserveLookups(ops []*ir.Operation) {
 		}
 	}
 	g.intentLooker = !methods[lookupIntent]
+	// Lookup<Op> never takes a method the client has itself (an operation
+	// "intent" would make LookupIntent).
+	for _, m := range ir.ClientMethods {
+		methods[m] = true
+	}
 	g.lookupNames = map[*ir.Operation]lookupIdents{}
 	for _, op := range ops {
 		if lk := op.Lookup; lk == nil || g.opNames[lk.Operation] == nil {
@@ -249,7 +255,7 @@ func (g *gen) emitLookupIntent() jen.Code {
 		body = append(body, jen.Switch(jen.Id("operation")).Block(cases...))
 	}
 	body = append(body, jen.Return(jen.Qual(rtPath, "LookupResult").Values(), jen.Qual(rtPath, "ErrNoLookup")))
-	doc := "LookupIntent runs the x-lookup of the operation whose operationId is operation, for an intent's key or client " +
+	doc := "LookupIntent runs the x-lookup of the operation whose identity (its idemrt.Operation's ID, a journal entry's Operation) is operation, for an intent's key or client " +
 		"reference, and reports whether the API holds its result (idemrt.IntentLooker: a reconciler learns whether a call " +
 		"whose outcome is unknown was executed, without sending it again). It returns idemrt.ErrNoLookup for an operation " +
 		"that declares no x-lookup."

@@ -228,7 +228,7 @@ func buildFailed(op *ir.Operation, contract string) jen.Code {
 
 // methodDoc is the contract sentence followed by the operation's own text.
 func (g *gen) methodDoc(op *ir.Operation) *jen.Statement {
-	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
+	where := fmt.Sprintf("%s %s (%s).", op.Method, op.Path, opLabel(op))
 	return g.commentLead(true, op.Retry.Summary, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 }
 

@@ -57,7 +57,7 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 		if serverStreams(op) {
 			sig = g.streamHandlerMethod(op)
 		}
-		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q).", op.GoName, op.Method, inlineText(requestPath(op)), op.ID)).Line().
+		methods = append(methods, jen.Comment(fmt.Sprintf("%s serves %s %s (%s).", op.GoName, op.Method, inlineText(requestPath(op)), opLabel(op))).Line().
 			Add(sig))
 		if g.serverStreamForm(rt) {
 			methods = append(methods, g.streamFormMethod(op))

@@ -104,8 +104,8 @@ func (g *gen) streamFormMethod(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	args := g.methodArgs(op)
 	args = append(args[:len(args)-1], jen.Id("stream").Op("*").Qual(srvPath, "Stream").Types(g.eventType(streamMedia(op))))
-	return jen.Comment(fmt.Sprintf("%s serves %s %s (operation %q) when the request asks for %s.", ids.stream, op.Method,
-		inlineText(requestPath(op)), op.ID, streamMedia(op).Name)).Line().Id(ids.stream).Params(args...).Error()
+	return jen.Comment(fmt.Sprintf("%s serves %s %s (%s) when the request asks for %s.", ids.stream, op.Method,
+		inlineText(requestPath(op)), opLabel(op), streamMedia(op).Name)).Line().Id(ids.stream).Params(args...).Error()
 }
 
 // handleEither registers op's two forms:

@@ -147,7 +147,7 @@ func (g *gen) streamDoc(op *ir.Operation, name string, m *ir.MediaType) *jen.Sta
 	if hasStreamSwitch(bodySchema(op)) {
 		how += " The request body's stream member is sent as true."
 	}
-	where := fmt.Sprintf("%s %s (operation %q).", op.Method, op.Path, op.ID)
+	where := fmt.Sprintf("%s %s (%s).", op.Method, op.Path, opLabel(op))
 	if name == op.GoName {
 		what := fmt.Sprintf("The answer is a stream of events (%s). %s", inlineText(m.Name), how)
 		return g.commentLead(true, op.Retry.Summary, what, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))

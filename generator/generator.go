@@ -84,6 +84,9 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 	g := newGen(api, cfg)
 	ops, opDiags := g.supportedOps()
 	diags = append(diags, opDiags...)
+	if err := checkIdentities(ops).Errors(); err != nil {
+		return nil, err
+	}
 	if err := diags.Errors(); err != nil && !cfg.SkipUnsupported {
 		return nil, err
 	}

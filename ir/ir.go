@@ -64,9 +64,18 @@ type Source struct {
 
 // Operation is one method on one path.
 type Operation struct {
-	// ID is the operationId as written, or the name derived from the method and
-	// path when the document has none.
+	// ID is the operation's identity, unique within the client and the same
+	// on every generation of the same document: the operationId as written
+	// (or, without one, the name derived from the method and path,
+	// "getOrdersOrderID") when no other operation's name is the same
+	// compared without case and it reads like no other operation's binding;
+	// otherwise its binding, the method and the path key as written
+	// ("POST /cluster/nexus/endpoints"). It is the
+	// runtime Operation's ID: journal entries, the reconciler, attempt
+	// records, telemetry and the server's ledger name the operation by it.
 	ID string
+	// OperationID is the operationId as written, "" when there is none.
+	OperationID string
 	// GoName is the exported Go identifier of the client method
 	// ("createPayment" -> "CreatePayment"), unique across the API.
 	GoName string

@@ -92,7 +92,6 @@ type Server struct {
 	name   string
 	opts   Options
 	routes []*route
-	byOp   map[string]*route
 	bases  []string // base paths of the document's servers
 	// unionRecursive says, per request and response body schema, whether it recurses
 	// through a oneOf or anyOf (see maxUnionNesting).
@@ -274,7 +273,6 @@ func newServer(doc *openapi3.T, name string, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		doc: doc, name: name, opts: opts,
-		byOp:           map[string]*route{},
 		unionRecursive: map[*openapi3.Schema]bool{},
 		rnd:            rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
 		stats:          map[string]*OpStats{},
@@ -299,6 +297,7 @@ func (s *Server) addRoutes() {
 			}
 		}
 	}
+	s.nameRoutes()
 	cycles := newUnionCycles()
 	for _, r := range s.routes {
 		s.noteUnionRecursion(r.op, cycles)
@@ -343,10 +342,7 @@ const defaultKeyHeader = "Idempotency-Key"
 var paramRE = regexp.MustCompile(`\{[^{}/]+\}`)
 
 func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, op *openapi3.Operation) {
-	r := &route{method: method, path: path, item: item, op: op, id: op.OperationID, hasMedia: map[string]bool{}}
-	if r.id == "" {
-		r.id = method + " " + path
-	}
+	r := &route{method: method, path: path, item: item, op: op, hasMedia: map[string]bool{}}
 	r.compileTemplate(path)
 	r.kroute = &routers.Route{Spec: s.doc, Path: path, PathItem: item, Method: method, Operation: op}
 	r.safe = method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
@@ -358,11 +354,29 @@ func (s *Server) addRoute(path string, item *openapi3.PathItem, method string, o
 		}
 	}
 	r.etag = declaresResponseHeader(op, "ETag")
-	if _, dup := s.byOp[r.id]; dup {
-		r.id = method + " " + path
-	}
-	s.byOp[r.id] = r
 	s.routes = append(s.routes, r)
+}
+
+// nameRoutes names each route as a generated client names its operation
+// (docs/generator.md, "Operation identity"): its operationId when no other
+// operation's is the same compared without case and it reads like no
+// operation's "METHOD /path", else its own "METHOD /path". Stats, faults
+// (@operationId) and the ledger's scope use the name; it never depends on
+// the order routes are met in (a path item's operations come as a map).
+func (s *Server) nameRoutes() {
+	uses := make(map[string]int, 2*len(s.routes))
+	for _, r := range s.routes {
+		uses[strings.ToLower(r.method+" "+r.path)]++
+		if r.op.OperationID != "" {
+			uses[strings.ToLower(r.op.OperationID)]++
+		}
+	}
+	for _, r := range s.routes {
+		r.id = r.op.OperationID
+		if r.id == "" || uses[strings.ToLower(r.id)] > 1 {
+			r.id = r.method + " " + r.path
+		}
+	}
 }
 
 // compileTemplate makes the route's regular expression, parameter names,

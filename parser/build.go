@@ -82,15 +82,20 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 
 // rawOp is an operation found in the document, before naming.
 type rawOp struct {
-	path, query, method string
-	item                *openapi3.PathItem
-	op                  *openapi3.Operation
-	itemAt, at          loc
-	goName              string
+	// key is the path key as written, path and query what it holds
+	// before and after "?" (less any "#" suffix).
+	key, path, query, method string
+	// id is the operation's identity (assignIdentities).
+	id         string
+	item       *openapi3.PathItem
+	op         *openapi3.Operation
+	itemAt, at loc
+	goName     string
 }
 
-// operations collects every operation, names them, and builds them in
-// GoName order (so inline schema names are assigned deterministically).
+// operations collects every operation, gives each its identity and its Go
+// name (never one of ir.ClientMethods), and builds them in GoName order (so
+// inline schema names are assigned deterministically).
 func (b *builder) operations() []*ir.Operation {
 	raws := b.rawOps()
 	sort.SliceStable(raws, func(i, j int) bool {
@@ -103,7 +108,8 @@ func (b *builder) operations() []*ir.Operation {
 		}
 		return a.method < c.method
 	})
-	names := newNamer()
+	assignIdentities(b.l.sink, raws)
+	names := newNamer(ir.ClientMethods...)
 	for _, r := range raws {
 		r.goName = names.unique(r.goName)
 	}
@@ -150,7 +156,7 @@ func (b *builder) rawOps() []*rawOp {
 			if op == nil {
 				continue
 			}
-			r := &rawOp{path: path, query: query, method: method, item: item, op: op,
+			r := &rawOp{key: key, path: path, query: query, method: method, item: item, op: op,
 				itemAt: itemAt, at: itemAt.at(strings.ToLower(method))}
 			r.goName = GoName(opID(r))
 			raws = append(raws, r)
@@ -174,7 +180,7 @@ func opID(r *rawOp) string {
 
 func (b *builder) operation(r *rawOp) *ir.Operation {
 	op := &ir.Operation{
-		ID: opID(r), GoName: r.goName, Method: r.method, Path: r.path, Query: r.query,
+		ID: r.id, OperationID: strings.TrimSpace(r.op.OperationID), GoName: r.goName, Method: r.method, Path: r.path, Query: r.query,
 		Tags: r.op.Tags, Summary: r.op.Summary, Description: r.op.Description,
 		Deprecated: r.op.Deprecated, Source: b.l.sink.source(r.at),
 	}

@@ -23,6 +23,7 @@ const (
 	ruleSchemaShape        = "schema-shape"
 	ruleShape              = "shape"
 	rulePathQuery          = "path-query"
+	ruleOperationIdentity  = "operation-identity"
 	ruleWebhook            = "webhook"
 	ruleAllOfConflict      = "allof-conflict"
 	ruleUnsupportedSchema  = "unsupported-schema"

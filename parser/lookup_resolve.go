@@ -14,10 +14,15 @@ var safeMethods = []string{"GET", "HEAD", "OPTIONS", "TRACE", "QUERY"}
 // resolveLookups checks every x-lookup read against the operation it names
 // and sets Operation.Lookup on the ones that hold.
 func (b *builder) resolveLookups() {
+	// x-lookup names its operation by operationId, or by identity where
+	// two operations share one (the first by Go name answers otherwise).
 	byID := map[string]*ir.Operation{}
 	for _, op := range b.api.Operations {
-		if byID[op.ID] == nil {
-			byID[op.ID] = op
+		byID[op.ID] = op
+	}
+	for _, op := range b.api.Operations {
+		if byID[op.OperationID] == nil && op.OperationID != "" {
+			byID[op.OperationID] = op
 		}
 	}
 	for _, p := range b.lookups {

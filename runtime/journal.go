@@ -22,7 +22,8 @@ type JournalEntry struct {
 	// ID names the entry (a random UUID, not the key: one key may serve
 	// several operations).
 	ID string
-	// Operation is the operation's id; Safety its safety when recorded.
+	// Operation is the operation's identity (Operation.ID: unique within
+	// the client that recorded it); Safety its safety when recorded.
 	Operation string
 	Safety    Safety
 	// Method and URL are the request's, URL absolute, its query as sent

@@ -70,7 +70,11 @@ var DefaultRetryable = StatusSet{Codes: []int{
 // declare one package-level Operation per method so that the behaviour is
 // visible and pinned by golden files.
 type Operation struct {
-	// ID names the operation in attempt records and errors ("createPayment").
+	// ID names the operation, uniquely within its client, in attempt
+	// records, errors, journal entries (JournalEntry.Operation) and the
+	// server's ledger: the operationId ("createPayment"), or the method and
+	// path ("POST /cluster/widgets") of an operation whose operationId
+	// another operation shares (docs/generator.md, "Operation identity").
 	ID string
 	// Method and Path are the HTTP method and path template, for records.
 	Method string

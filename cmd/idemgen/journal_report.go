@@ -100,7 +100,7 @@ func writeJournalListText(w io.Writer, r journalListReport) error {
 		if e.LastStatus != 0 {
 			last = fmt.Sprintf("%d %s", e.LastStatus, e.LastOutcome)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", cell(e.ID), cell(e.Operation), e.Safety, cell(e.Key),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", cell(e.ID), cellEnds(e.Operation), e.Safety, cell(e.Key),
 			cell(e.State+resolutionSuffix(e)), formatAge(r.Now.Sub(e.CreatedAt)), e.Attempts, cell(orDash(last)), cell(orDash(e.Note)))
 	}
 	return tw.Flush()

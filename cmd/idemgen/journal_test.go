@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +120,38 @@ func TestJournalShow(t *testing.T) {
 	ledgerPath, _ := sqliteLedger(t)
 	if r := runJournalCmd(t, now, "ls", "--dsn", "sqlite:"+ledgerPath); r.code != exitProblem || !strings.Contains(r.stderr, "is not an idemgen journal") {
 		t.Errorf("a ledger: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestJournalLsTellsBindingsApart: an operation's identity can be its
+// binding, and two of Temporal's share their first 48 characters
+// ("POST /api/v1/namespaces/{namespace}/workflows/{workflow_execution.workflow_id}/…");
+// ls keeps both ends of a long operation, so each row still names its own.
+func TestJournalLsTellsBindingsApart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	j, err := sqlitestore.OpenJournal(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 5, 13, 0, 0, 0, time.UTC)
+	const prefix = "POST /api/v1/namespaces/{namespace}/workflows/{workflow_execution.workflow_id}"
+	ops := []string{prefix + "/signal/{signal_name}", prefix + "/update/{request.input.name}"}
+	for i, op := range ops {
+		e := &idemrt.JournalEntry{ID: "id-" + strconv.Itoa(i), Operation: op, Safety: idemrt.Unsafe, Method: "POST",
+			URL: "http://api.test/x", Created: now.Add(-time.Minute)}
+		if err := j.Record(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	r := runJournalCmd(t, now, "ls", "--dsn", "sqlite:"+path)
+	for _, tail := range []string{"/signal/{signal_name}", "/update/{request.input.name}"} {
+		if !strings.Contains(r.stdout, tail) {
+			t.Errorf("no row ends with %q:\n%s", tail, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "POST /api/v1/") {
+		t.Errorf("the method and the start of the path are gone:\n%s", r.stdout)
 	}
 }

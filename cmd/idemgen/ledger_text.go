@@ -69,6 +69,21 @@ func cell(s string) string {
 	return string(r[:maxCell-1]) + "…"
 }
 
+// cellEnds is cell for a value whose end tells it apart as much as its
+// start: an operation's identity can be its binding, and two bindings may
+// share their first 48 characters
+// ("POST /api/v1/namespaces/{namespace}/workflows/{…}/signal/…" and
+// "…/update/…"). It keeps the first third and the end.
+func cellEnds(s string) string {
+	e := escapeText(s)
+	if utf8.RuneCountInString(e) <= maxCell {
+		return e
+	}
+	r := []rune(e)
+	head := maxCell / 3
+	return string(r[:head]) + "…" + string(r[len(r)-(maxCell-head-1):])
+}
+
 // formatAge prints d for people, with its two largest units: 45s, 3m12s,
 // 2h5m, 3d4h. Below a second it is 0s.
 func formatAge(d time.Duration) string {

@@ -74,10 +74,28 @@ func (d *differ) operation(was, op *ir.Operation) {
 	if was.GoName != op.GoName {
 		d.add(Change{Rule: "operation-renamed", Area: AreaSurface, Breaking: true, Operation: op.ID,
 			Pointer: op.Source.Pointer, At: op.Source, Was: was.Source,
-			Message: fmt.Sprintf("the method %s is now %s (operationId %q, was %q)", was.GoName, op.GoName, op.ID, was.ID)})
+			Message: fmt.Sprintf("the method %s is now %s (operationId %q, was %q)", was.GoName, op.GoName, writtenName(op), writtenName(was))})
+	}
+	if was.ID != op.ID {
+		// Journals and ledgers name the operation by its identity: an entry
+		// of the old one is no longer resent, and a key sent before the
+		// change is scoped anew by a regenerated server.
+		d.add(Change{Rule: "identity-changed", Area: AreaSurface, Breaking: true, Operation: op.ID,
+			Pointer: op.Source.Pointer, At: op.Source, Was: was.Source,
+			Message: fmt.Sprintf("%s %s is named %q, was %q: journal entries and ledger keys of %q no longer match it",
+				op.Method, op.Path, op.ID, was.ID, was.ID)})
 	}
 	d.contract(was, op)
 	d.params(was, op)
 	d.body(was, op)
 	d.responses(was, op)
+}
+
+// writtenName is the operationId as the document writes it, or the
+// operation's identity when it has none.
+func writtenName(op *ir.Operation) string {
+	if op.OperationID != "" {
+		return op.OperationID
+	}
+	return op.ID
 }

@@ -59,8 +59,10 @@ var diffCases = map[string][]string{
 	"if-match-required": {"!if-match-required replaceOrder"},
 	"if-match-added":    {"!if-match-required deleteOrder"},
 
-	"operation-removed":      {"!operation-removed deleteOrder"},
-	"operation-renamed":      {"!operation-renamed removeOrder"},
+	"operation-removed": {"!operation-removed deleteOrder"},
+	"operation-renamed": {"!identity-changed removeOrder", "!operation-renamed removeOrder"},
+	// createOrder on a second binding: both are named by their binding now.
+	"identity-changed":       {"!identity-changed POST /orders", "operation-added POST /v2/orders"},
 	"operation-added":        {"operation-added getOrder"},
 	"param-removed":          {"!param-removed listOrders"},
 	"param-added-required":   {"!param-added-required listOrders"},
