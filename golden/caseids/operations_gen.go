@@ -10,12 +10,13 @@ import (
 
 // createThingOp is the retry contract of CreateThing (safety from the parameter level, retryable statuses from the default level).
 var createThingOp = idemrt.Operation{
-	ID:        "POST /things",
-	Method:    "POST",
-	Path:      "/things",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "POST /things",
+	Method:       "POST",
+	Path:         "/things",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	HeaderParams: []string{"Idempotency-Key"},
 }
 
 // CreateThingParams holds the parameters of CreateThing.
@@ -85,11 +86,12 @@ func (c *Client) CreateThing2(ctx context.Context, body Thing, opts ...idemrt.Ca
 
 // intentOp is the retry contract of Intent (safety from the operation level, retryable statuses from the default level).
 var intentOp = idemrt.Operation{
-	ID:        "intent",
-	Method:    "POST",
-	Path:      "/intents",
-	Safety:    idemrt.Unsafe,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "intent",
+	Method:      "POST",
+	Path:        "/intents",
+	Safety:      idemrt.Unsafe,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"reference"},
 }
 
 // IntentParams holds the parameters of Intent.
@@ -125,13 +127,16 @@ func (c *Client) Intent(ctx context.Context, params IntentParams, opts ...idemrt
 // lookupIntent sends the x-lookup of Intent: LookupIntent2 with the key as its query parameter
 // "reference".
 func (c *Client) lookupIntent(ctx context.Context, key string, opts []idemrt.CallOption) (idemrt.LookupResult, error) {
+	if key == "" {
+		return idemrt.LookupResult{}, idemrt.ErrEmptyLookupKey
+	}
 	b := wire.NewBuilder(c.server, "GET", "/intents/lookup")
 	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, key)
 	req, err := b.Build()
 	if err != nil {
 		return idemrt.LookupResult{}, idemrt.BuildFailed(&lookupIntent2Op, "", err)
 	}
-	return idemrt.Lookup(ctx, c.runner, &lookupIntent2Op, req, "", opts...)
+	return idemrt.Lookup(ctx, c.runner, &lookupIntent2Op, req, idemrt.LookupQuery{Key: key}, opts...)
 }
 
 // Intent has no LookupIntent method: its method returns no JSON body to decode what the lookup finds
@@ -139,11 +144,12 @@ func (c *Client) lookupIntent(ctx context.Context, key string, opts []idemrt.Cal
 
 // lookupIntent2Op is the retry contract of LookupIntent2 (safety from the default level, retryable statuses from the default level).
 var lookupIntent2Op = idemrt.Operation{
-	ID:        "lookupIntent",
-	Method:    "GET",
-	Path:      "/intents/lookup",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "lookupIntent",
+	Method:      "GET",
+	Path:        "/intents/lookup",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"reference"},
 }
 
 // LookupIntent2Params holds the parameters of LookupIntent2.

@@ -90,12 +90,13 @@ func (c *Client) ArchiveWidget2(ctx context.Context, params ArchiveWidget2Params
 
 // createWidgetOp is the retry contract of CreateWidget (safety from the parameter level, retryable statuses from the default level).
 var createWidgetOp = idemrt.Operation{
-	ID:        "POST /api/v1/widgets",
-	Method:    "POST",
-	Path:      "/api/v1/widgets",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "POST /api/v1/widgets",
+	Method:       "POST",
+	Path:         "/api/v1/widgets",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	HeaderParams: []string{"Idempotency-Key"},
 }
 
 // CreateWidgetParams holds the parameters of CreateWidget.
@@ -132,12 +133,13 @@ func (c *Client) CreateWidget(ctx context.Context, body NewWidget, params Create
 
 // createWidget2Op is the retry contract of CreateWidget2 (safety from the parameter level, retryable statuses from the default level).
 var createWidget2Op = idemrt.Operation{
-	ID:        "POST /cluster/widgets",
-	Method:    "POST",
-	Path:      "/cluster/widgets",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:           "POST /cluster/widgets",
+	Method:       "POST",
+	Path:         "/cluster/widgets",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	HeaderParams: []string{"Idempotency-Key"},
 }
 
 // CreateWidget2Params holds the parameters of CreateWidget2.
