@@ -792,6 +792,94 @@ func (c *Client) listReposPager(params ListReposParams, opts []idemrt.CallOption
 	}
 }
 
+// listSessionsOp is the retry contract of ListSessions (safety from the default level, retryable statuses from the default level).
+var listSessionsOp = idemrt.Operation{
+	ID:        "listSessions",
+	Method:    "GET",
+	Path:      "/sessions",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// ListSessionsParams holds the parameters of ListSessions.
+type ListSessionsParams struct {
+	// Page is the query parameter "page".
+	Page *int64
+	// PageSize is the query parameter "page_size".
+	PageSize *int64
+	// PageToken is the query parameter "page_token".
+	PageToken *string
+	// PerPage is the query parameter "per_page".
+	PerPage *int64
+}
+
+// ListSessionsResult is the result of ListSessions.
+type ListSessionsResult struct {
+	// StatusCode is the status of the final response.
+	StatusCode int
+	// Body is the decoded body of a 200 response.
+	Body SessionPage
+	// Link is the Link response header (zero when absent or unparsable).
+	Link string
+}
+
+// ListSessions is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// GET /sessions (operation "listSessions").
+func (c *Client) ListSessions(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) (*ListSessionsResult, error) {
+	b := wire.NewBuilder(c.server, "GET", "/sessions")
+	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
+	b.Query(wire.Param{Name: "page_size", Style: wire.StyleForm, Explode: true}, params.PageSize)
+	b.Query(wire.Param{Name: "page_token", Style: wire.StyleForm, Explode: true}, params.PageToken)
+	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&listSessionsOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &listSessionsOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := &ListSessionsResult{StatusCode: resp.StatusCode}
+	wire.HeaderInto(resp.Header, "Link", &out.Link)
+	err = idemrt.DecodeJSON(resp, &out.Body)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListSessionsIter iterates the items of every page of ListSessions (link pagination: the next page's URL is the Link header's rel="next").
+//
+// Pages are fetched as the loop needs them, each by one ListSessions call under its retry contract,
+// all drawing on the client's retry budget; breaking out of the loop stops the requests. A failure
+// ends the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed,
+// and idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListSessionsIter(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listSessionsPager(params, opts).Items(ctx)
+}
+
+// ListSessionsPages iterates the pages of ListSessions, with their metadata; see ListSessionsIter.
+func (c *Client) ListSessionsPages(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) iter.Seq2[*ListSessionsResult, error] {
+	return c.listSessionsPager(params, opts).Pages(ctx)
+}
+
+// listSessionsPager builds the idemrt.Pager of ListSessionsIter and ListSessionsPages.
+//
+//go:noinline
+func (c *Client) listSessionsPager(params ListSessionsParams, opts []idemrt.CallOption) *idemrt.Pager[ListSessionsResult, string] {
+	return &idemrt.Pager[ListSessionsResult, string]{
+		Kind: idemrt.PageLink,
+		Opts: opts,
+		Fetch: func(ctx context.Context, _ string, opts []idemrt.CallOption) (*ListSessionsResult, error) {
+			return c.ListSessions(ctx, params, opts...)
+		},
+		ItemsOf: func(p *ListSessionsResult) []string {
+			return p.Body.Sessions
+		},
+	}
+}
+
 // listTasksOp is the retry contract of ListTasks (safety from the default level, retryable statuses from the default level).
 var listTasksOp = idemrt.Operation{
 	ID:        "listTasks",
