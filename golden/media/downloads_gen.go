@@ -43,6 +43,7 @@ type GetExportLinkResult struct {
 // GET /exports/{id}/link (operation "getExportLink").
 func (c *Client) GetExportLink(ctx context.Context, params GetExportLinkParams, opts ...idemrt.CallOption) (*GetExportLinkResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/exports/{id}/link")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -86,6 +87,7 @@ var getWebAuthnScriptOp = idemrt.Operation{
 // GET /scripts/webauthn.js (operation "getWebAuthnScript").
 func (c *Client) GetWebAuthnScript(ctx context.Context, opts ...idemrt.CallOption) (*Script, error) {
 	b := wire.NewBuilder(c.server, "GET", "/scripts/webauthn.js")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&getWebAuthnScriptOp, "", err)

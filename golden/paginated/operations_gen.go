@@ -32,6 +32,7 @@ type ListAuditsParams struct {
 // GET /audits (operation "listAudits").
 func (c *Client) ListAudits(ctx context.Context, params ListAuditsParams, opts ...idemrt.CallOption) (*LogPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/audits")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "offset", Style: wire.StyleForm, Explode: true}, params.Offset)
 	req, err := b.Build()
@@ -113,6 +114,7 @@ type ListChargesParams struct {
 // GET /charges (operation "listCharges").
 func (c *Client) ListCharges(ctx context.Context, params ListChargesParams, opts ...idemrt.CallOption) (*CustomerList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/charges")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "starting_after", Style: wire.StyleForm, Explode: true}, params.StartingAfter)
 	req, err := b.Build()
@@ -199,6 +201,7 @@ type ListCustomersParams struct {
 // GET /customers (operation "listCustomers").
 func (c *Client) ListCustomers(ctx context.Context, params ListCustomersParams, opts ...idemrt.CallOption) (*CustomerList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/customers")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "starting_after", Style: wire.StyleForm, Explode: true}, params.StartingAfter)
 	req, err := b.Build()
@@ -283,6 +286,7 @@ type ListEventsParams struct {
 // GET /events (operation "listEvents").
 func (c *Client) ListEvents(ctx context.Context, params ListEventsParams, opts ...idemrt.CallOption) (*EventPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/events")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "cursor", Style: wire.StyleForm, Explode: true}, params.Cursor)
 	req, err := b.Build()
 	if err != nil {
@@ -369,6 +373,7 @@ type ListExportsParams struct {
 // GET /exports (operation "listExports").
 func (c *Client) ListExports(ctx context.Context, params ListExportsParams, opts ...idemrt.CallOption) (*LogPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/exports")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "offset", Style: wire.StyleForm, Explode: true}, params.Offset)
 	req, err := b.Build()
@@ -419,6 +424,7 @@ type ListIssuesResult struct {
 // GET /issues (operation "listIssues").
 func (c *Client) ListIssues(ctx context.Context, params ListIssuesParams, opts ...idemrt.CallOption) (*ListIssuesResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/issues")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -491,6 +497,7 @@ type ListLogsParams struct {
 // GET /logs (operation "listLogs").
 func (c *Client) ListLogs(ctx context.Context, params ListLogsParams, opts ...idemrt.CallOption) (*LogPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/logs")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "offset", Style: wire.StyleForm, Explode: true}, params.Offset)
 	req, err := b.Build()
@@ -572,6 +579,7 @@ type ListPagesParams struct {
 // GET /pages (operation "listPages").
 func (c *Client) ListPages(ctx context.Context, params ListPagesParams, opts ...idemrt.CallOption) (*Pages, error) {
 	b := wire.NewBuilder(c.server, "GET", "/pages")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -653,6 +661,7 @@ type ListPhotosParams struct {
 // GET /photos (operation "listPhotos").
 func (c *Client) ListPhotos(ctx context.Context, params ListPhotosParams, opts ...idemrt.CallOption) ([]string, error) {
 	b := wire.NewBuilder(c.server, "GET", "/photos")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -742,6 +751,7 @@ type ListReposResult struct {
 // GET /repos (operation "listRepos").
 func (c *Client) ListRepos(ctx context.Context, params ListReposParams, opts ...idemrt.CallOption) (*ListReposResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/repos")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -828,6 +838,7 @@ type ListSessionsResult struct {
 // GET /sessions (operation "listSessions").
 func (c *Client) ListSessions(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) (*ListSessionsResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/sessions")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "page_size", Style: wire.StyleForm, Explode: true}, params.PageSize)
 	b.Query(wire.Param{Name: "page_token", Style: wire.StyleForm, Explode: true}, params.PageToken)
@@ -900,6 +911,7 @@ type ListTasksParams struct {
 // GET /tasks (operation "listTasks").
 func (c *Client) ListTasks(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) (*TaskPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/tasks")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page_token", Style: wire.StyleForm, Explode: true}, params.PageToken)
 	req, err := b.Build()
 	if err != nil {
@@ -978,6 +990,7 @@ type SearchParams struct {
 // GET /search (operation "search").
 func (c *Client) Search(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) (*SearchPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/search")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "q", Style: wire.StyleForm, Explode: true}, params.Q)
 	req, err := b.Build()
 	if err != nil {
