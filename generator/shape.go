@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"mime"
 	"slices"
 	"strings"
 
@@ -108,7 +109,7 @@ func altDownload(op *ir.Operation) bool {
 func mainAccept(op *ir.Operation) string {
 	var first []string
 	if mainShape(op) == shapeDownload {
-		first = binaryTypes(op)
+		first = appendNew(nil, binaryTypes(op)...)
 	} else {
 		for _, b := range successBodies(op) {
 			first = appendNew(first, b.types...)
@@ -135,14 +136,25 @@ func mainAccept(op *ir.Operation) string {
 	return strings.Join(append(first, rest...), ", ")
 }
 
-// appendNew appends the names list does not hold yet, in order.
+// appendNew appends the names list does not hold yet, in order, leaving
+// out those that are not media ranges (acceptable).
 func appendNew(list []string, names ...string) []string {
 	for _, n := range names {
-		if !contains(list, n) {
+		if acceptable(n) && !contains(list, n) {
 			list = append(list, n)
 		}
 	}
 	return list
+}
+
+// acceptable reports whether a declared media type name may go in an
+// Accept header: one type/subtype with its parameters. A document can name
+// a type "application/json\r\nX-Evil: 1" or "text/plain, */*"; net/http
+// refuses to send a CR/LF, so every call would fail unsent, and a list
+// would ask for what the document does not declare.
+func acceptable(name string) bool {
+	mt, _, err := mime.ParseMediaType(name)
+	return err == nil && strings.Count(mt, "/") == 1 && !strings.ContainsAny(name, ",\r\n")
 }
 
 // returnsValue reports whether the main method returns something besides

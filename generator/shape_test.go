@@ -115,11 +115,22 @@ paths:
       operationId: silent
       responses:
         "204": {description: ok}
+  /e:
+    get:
+      operationId: hostile
+      responses:
+        "200":
+          description: ok
+          content:
+            "application/json\r\nX-Evil: 1": {schema: {type: object}}
+            "text/plain, */*": {}
+            text/html: {}
 `
 
 // TestMainAccept: the main method asks for every declared media type, the
 // success's first (JSON before text), the others' ranked below at q=0.9,
-// and for nothing when no response declares content.
+// for nothing when no response declares content, and never for a name that
+// is not a media range.
 func TestMainAccept(t *testing.T) {
 	api, diags, err := parser.LoadData("accept.yaml", []byte(acceptSpec), parser.Options{})
 	if err != nil || diags.HasErrors() {
@@ -130,6 +141,9 @@ func TestMainAccept(t *testing.T) {
 		"csv":    "text/csv, application/json;q=0.9, application/problem+json;q=0.9",
 		"gone":   "application/json",
 		"silent": "",
+		// A name that is no media range (a CR/LF, a list) is left out: net/http
+		// would refuse to send the header, and every call would fail unsent.
+		"hostile": "text/html",
 	}
 	for _, op := range api.Operations {
 		if got := mainAccept(op); got != want[op.ID] {
