@@ -28,7 +28,7 @@ import (
 // negotiating by Accept answers the bytes.
 func (g *gen) emitDownload(op *ir.Operation, name string) jen.Code {
 	types := binaryTypes(op)
-	accept := strings.Join(types, ", ")
+	accept := strings.Join(appendNew(nil, types...), ", ")
 	if name == op.GoName {
 		accept = mainAccept(op)
 	}

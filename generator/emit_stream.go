@@ -47,7 +47,11 @@ func (g *gen) emitStream(op *ir.Operation, name string) jen.Code {
 	fail := func(err jen.Code) jen.Code { return jen.List(jen.Nil(), err) }
 	// Accept names the stream's type, so that a server negotiating by it
 	// answers events (the runtime would only add text/event-stream).
-	body := g.requestStatements(op, m.Name, fail)
+	accept := m.Name
+	if !acceptable(accept) {
+		accept = "" // no header rather than one net/http refuses (acceptable); SSE gets the runtime's
+	}
+	body := g.requestStatements(op, accept, fail)
 	body = append(body, streamOn(op)...)
 	open := jen.Qual(rtPath, "OpenStream").Types(event.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("runner"),
 		jen.Op("&").Id(g.opNames[op].contract), jen.Id("req"), jen.Qual(rtPath, framingConst(m.Framing)), jen.Id("opts").Op("..."))

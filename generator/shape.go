@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"mime"
+	"slices"
 	"strings"
 
 	"github.com/idemgen/idemgen/ir"
@@ -93,25 +95,66 @@ func altDownload(op *ir.Operation) bool {
 	return mainShape(op) == shapePlain && len(binaryTypes(op)) > 0
 }
 
-// mainAccept is the Accept header of the main method: empty when the
-// operation has no other method, else the media types the main method
-// reads, so that a server negotiating by Accept answers it in kind.
+// mainAccept is the Accept header of the main method: every media type the
+// operation's responses declare, so that a server negotiating by Accept
+// answers the API's way (Kratos takes a request that does not ask for JSON
+// for a browser's and redirects it to its UI). First the types the method
+// reads as success, in its order of preference (JSON, text, bytes, by
+// response), or the binary types of a method that only downloads; then,
+// ranked below them with q=0.9, the types only other responses declare
+// (error models, redirect bodies), so that a server able to answer both
+// picks the success's. Streams are <Op>Stream's to ask for. An operation
+// whose responses declare no content sends no Accept: nothing of the answer
+// is decoded, and "*/*" would say nothing a missing header does not.
 func mainAccept(op *ir.Operation) string {
-	if !altStream(op) && !altDownload(op) {
-		return ""
-	}
+	var first []string
 	if mainShape(op) == shapeDownload {
-		return strings.Join(binaryTypes(op), ", ")
+		first = appendNew(nil, binaryTypes(op)...)
+	} else {
+		for _, b := range successBodies(op) {
+			first = appendNew(first, b.types...)
+		}
 	}
-	var types []string
-	for _, b := range successBodies(op) {
-		for _, t := range b.types {
-			if !contains(types, t) {
-				types = append(types, t)
+	success := successResponses(op)
+	var rest []string
+	for _, r := range op.Responses {
+		if slices.Contains(success, r) {
+			continue
+		}
+		for _, m := range r.Content {
+			if m.Framing == "" && !contains(first, m.Name) {
+				rest = appendNew(rest, m.Name)
 			}
 		}
 	}
-	return strings.Join(types, ", ")
+	if len(first) == 0 {
+		return strings.Join(rest, ", ")
+	}
+	for i := range rest {
+		rest[i] += ";q=0.9"
+	}
+	return strings.Join(append(first, rest...), ", ")
+}
+
+// appendNew appends the names list does not hold yet, in order, leaving
+// out those that are not media ranges (acceptable).
+func appendNew(list []string, names ...string) []string {
+	for _, n := range names {
+		if acceptable(n) && !contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	return list
+}
+
+// acceptable reports whether a declared media type name may go in an
+// Accept header: one type/subtype with its parameters. A document can name
+// a type "application/json\r\nX-Evil: 1" or "text/plain, */*"; net/http
+// refuses to send a CR/LF, so every call would fail unsent, and a list
+// would ask for what the document does not declare.
+func acceptable(name string) bool {
+	mt, _, err := mime.ParseMediaType(name)
+	return err == nil && strings.Count(mt, "/") == 1 && !strings.ContainsAny(name, ",\r\n")
 }
 
 // returnsValue reports whether the main method returns something besides

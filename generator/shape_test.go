@@ -84,3 +84,70 @@ func TestStreamAndDownloadMethods(t *testing.T) {
 		}
 	}
 }
+
+// acceptSpec's operations declare JSON and text successes with a JSON
+// error, a text success with a problem+json error and a redirect body, only
+// a JSON error, and no content at all.
+const acceptSpec = `openapi: 3.0.3
+info: {title: accept, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: both
+      responses:
+        "200": {description: ok, content: {text/csv: {}, application/json: {schema: {type: object}}}}
+        "404": {description: no, content: {application/json: {schema: {type: object}}}}
+  /b:
+    get:
+      operationId: csv
+      responses:
+        "200": {description: ok, content: {text/csv: {}}}
+        "303": {description: there, content: {application/json: {schema: {type: object}}}}
+        default: {description: no, content: {application/problem+json: {schema: {type: object}}}}
+  /c:
+    delete:
+      operationId: gone
+      responses:
+        "204": {description: ok}
+        "401": {description: no, content: {application/json: {schema: {type: object}}}}
+  /d:
+    delete:
+      operationId: silent
+      responses:
+        "204": {description: ok}
+  /e:
+    get:
+      operationId: hostile
+      responses:
+        "200":
+          description: ok
+          content:
+            "application/json\r\nX-Evil: 1": {schema: {type: object}}
+            "text/plain, */*": {}
+            text/html: {}
+`
+
+// TestMainAccept: the main method asks for every declared media type, the
+// success's first (JSON before text), the others' ranked below at q=0.9,
+// for nothing when no response declares content, and never for a name that
+// is not a media range.
+func TestMainAccept(t *testing.T) {
+	api, diags, err := parser.LoadData("accept.yaml", []byte(acceptSpec), parser.Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("load: %v %v", err, diags.Errors())
+	}
+	want := map[string]string{
+		"both":   "application/json, text/csv",
+		"csv":    "text/csv, application/json;q=0.9, application/problem+json;q=0.9",
+		"gone":   "application/json",
+		"silent": "",
+		// A name that is no media range (a CR/LF, a list) is left out: net/http
+		// would refuse to send the header, and every call would fail unsent.
+		"hostile": "text/html",
+	}
+	for _, op := range api.Operations {
+		if got := mainAccept(op); got != want[op.ID] {
+			t.Errorf("%s: Accept %q, want %q", op.ID, got, want[op.ID])
+		}
+	}
+}

@@ -132,3 +132,53 @@ func TestBadSchemeNameSkipsOnlyTheScheme(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestUndeclaredSchemeSkipsOnlyItsRequirements: requirements naming a
+// scheme components.securitySchemes does not declare (Kratos's
+// "sessionToken") refuse the document by default, one located error per
+// name; under SkipUnsupported those requirements go, an operation that
+// offers another keeps it, and one left with none is skipped, never
+// generated as if it needed no credentials.
+func TestUndeclaredSchemeSkipsOnlyItsRequirements(t *testing.T) {
+	api := loadBadGen(t, "unknown-security-scheme.yaml")
+	_, err := Generate(api, Config{Package: "shop"})
+	if err == nil || !strings.Contains(err.Error(), `security scheme "sessionToken" is not defined`) {
+		t.Fatalf("refused by default at each undeclared name: %v", err)
+	}
+	out, err := Generate(api, Config{Package: "shop", SkipUnsupported: true, Server: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []skipKey
+	for _, d := range out.Skipped {
+		if d.File != "unknown-security-scheme.yaml" || d.Line == 0 || d.Rule != "unknown-security-scheme" {
+			t.Errorf("skip not located with rule unknown-security-scheme: %+v", d)
+		}
+		got = append(got, skipKey{d.Operation, d.Pointer})
+	}
+	want := []skipKey{
+		{"putPayment", "/paths/~1payments/put/security/0/apiKye"},
+		{"", "/security/0/bearerAuht"},
+		{"updateSettings", "/paths/~1settings/put/security/0/sessionToken"},
+		{"putOrder", "/security/0/bearerAuht"},
+		{"putPayment", "/paths/~1payments/put/security/0/apiKye"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("skipped %v, want %v", got, want)
+	}
+	if got := generatedOps(out, "PutOrder", "PutPayment", "UpdateSettings", "Health"); !slices.Equal(got, []string{"UpdateSettings", "Health"}) {
+		t.Errorf("generated %v, want UpdateSettings and Health", got)
+	}
+	server := fileNamed(t, out, "server_gen.go")
+	if !strings.Contains(server, `[][]string{{"bearerAuth"}}`) {
+		t.Errorf("updateSettings does not keep exactly its bearerAuth alternative:\n%s", server)
+	}
+	for _, f := range out.Files {
+		if strings.Contains(string(f.Content), "sessionToken") {
+			t.Errorf("%s still names the undeclared scheme", f.Name)
+		}
+	}
+	if err := typeCheckFiles(t, out.Files); err != nil {
+		t.Error(err)
+	}
+}

@@ -303,7 +303,10 @@ type SecurityScheme struct {
 	// "oauth2" scheme (flows.clientCredentials), nil when it has none.
 	ClientCredentials *OAuthFlow
 	// Unsupported holds what makes the scheme unusable (an apiKey header
-	// or cookie name that is not an HTTP token), one located error each.
+	// or cookie name that is not an HTTP token), one located error each. A
+	// requirement naming a scheme the document does not declare gets a
+	// placeholder scheme of that name, with only Name, GoName, Source and
+	// one error per place the name is used here.
 	// The generator refuses the document over it or, under
 	// SkipUnsupported, drops the scheme: an operation keeps its other
 	// alternatives, and one left with none is skipped.

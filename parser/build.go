@@ -23,6 +23,9 @@ type builder struct {
 	pathExts  map[*yaml.Node]pathExt
 	// lookups are the x-lookup values read, resolved after every operation.
 	lookups []*pendingLookup
+	// undeclared holds a placeholder scheme for each name a security
+	// requirement gives that components.securitySchemes does not declare.
+	undeclared map[string]*ir.SecurityScheme
 }
 
 func build(l *loader, doc *openapi3.T, version string) *ir.API {
@@ -47,6 +50,7 @@ func build(l *loader, doc *openapi3.T, version string) *ir.API {
 			"x-pagination is not read at the document root; put it on path items or operations")
 	}
 	b.api.Operations = b.operations()
+	b.api.SecuritySchemes = b.withUndeclaredSchemes(b.api.SecuritySchemes)
 	checkWaiterNames(l.sink, b.api.Operations)
 	b.resolveLookups()
 	b.api.Webhooks = b.webhooks()

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,10 +168,13 @@ func (b *builder) headerType(p *openapi3.Parameter, at loc, hint string) *ir.Sch
 // security returns the requirements in force for an operation: its own
 // when it has a security field (an empty list switches security off), else
 // the document's.
-// A requirement naming an undefined scheme is an error: dropping the name
-// would leave a requirement with fewer schemes, or none, which a generated
-// server would read as "anonymous allowed" (a typo must not open an
-// endpoint), and guessing the scheme meant is worse.
+// A requirement naming an undeclared scheme keeps the name, and the use is
+// recorded on a placeholder scheme (undeclaredScheme) that the generator
+// treats as unusable: it refuses the document, or under SkipUnsupported
+// drops every requirement naming it, skipping an operation left with none.
+// Dropping only the name would leave a requirement with fewer schemes, or
+// none, which a generated server would read as "anonymous allowed" (a typo
+// must not open an endpoint), and guessing the scheme meant is worse.
 func (b *builder) security(r *rawOp, id string) []ir.SecurityRequirement {
 	reqs, at := b.doc.Security, b.rootLoc.at("security")
 	if r.op.Security != nil {
@@ -182,14 +187,54 @@ func (b *builder) security(r *rawOp, id string) []ir.SecurityRequirement {
 		var schemes []string
 		for _, name := range sortedMapKeys(req) {
 			if b.doc.Components == nil || b.doc.Components.SecuritySchemes[name] == nil {
-				b.l.sink.errorf(at.at(strconv.Itoa(i), name), id, ruleUnknownScheme,
-					"security scheme %q is not defined in components.securitySchemes (a requirement that lost it would let calls in without it)", name)
-				continue
+				b.undeclaredScheme(at.at(strconv.Itoa(i), name), id, name)
 			}
 			schemes = append(schemes, name)
 		}
 		out = append(out, ir.SecurityRequirement{Schemes: schemes})
 	}
+	return out
+}
+
+// undeclaredScheme records one use of a scheme components.securitySchemes
+// does not declare: a located error in the Unsupported of a placeholder
+// scheme of that name (one per name, one error per place it is named).
+func (b *builder) undeclaredScheme(at loc, op, name string) {
+	s := b.undeclared[name]
+	if s == nil {
+		s = &ir.SecurityScheme{Name: name, Source: b.l.sink.source(at)}
+		if b.undeclared == nil {
+			b.undeclared = map[string]*ir.SecurityScheme{}
+		}
+		b.undeclared[name] = s
+	}
+	d := b.l.sink.make(ir.SeverityError, at, op, ruleUnknownScheme, fmt.Sprintf(
+		"security scheme %q is not defined in components.securitySchemes: no requirement naming it can be met (one that lost only the name would let calls in without it)", name))
+	for _, seen := range s.Unsupported {
+		if seen.Pointer == d.Pointer && seen.File == d.File {
+			return // the document's requirement, met again by another operation
+		}
+	}
+	s.Unsupported = append(s.Unsupported, d)
+}
+
+// withUndeclaredSchemes adds the placeholder schemes of undeclared names to
+// the declared ones, named apart from them, sorted by GoName as they are.
+func (b *builder) withUndeclaredSchemes(declared []*ir.SecurityScheme) []*ir.SecurityScheme {
+	if len(b.undeclared) == 0 {
+		return declared
+	}
+	names := newNamer()
+	for _, s := range declared {
+		names.unique(s.GoName)
+	}
+	out := slices.Clone(declared)
+	for _, name := range sortedMapKeys(b.undeclared) {
+		s := b.undeclared[name]
+		s.GoName = names.unique(GoName(name))
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
 	return out
 }
 

@@ -14,13 +14,18 @@ import (
 //     last item's id (Stripe);
 //  2. a cursor, page_token or pageToken parameter + a next_cursor,
 //     next_page_token or nextPageToken field: a cursor from that field;
-//  3. a GET whose success response declares a Link header and is an array:
-//     the Link header's rel="next" (GitHub);
+//  3. a GET whose success response declares a Link header, or whose bare
+//     array body takes an opaque page token (page_token, pageToken, cursor)
+//     that it has no room to return: the Link header's rel="next" (GitHub,
+//     Ory Kratos, whose 1.3 document declares no Link header), whatever
+//     page-number or offset parameters it also takes, since a server that
+//     sends the next page's URL may not count pages the way a client would
+//     (Kratos's page is an opaque token);
 //  4. offset + limit parameters;
 //  5. page + per_page parameters.
 //
-// 1, 2, 4 and 5 also need an items array (the body itself, or a data, items
-// or results array, or the only array field). It returns nil otherwise.
+// Each also needs an items array (the body itself, or a data, items or
+// results array, or the only array field). It returns nil otherwise.
 func InferPagination(op *ir.Operation) *ir.Pagination {
 	body := successSchema(op)
 	if body == nil {
@@ -60,9 +65,9 @@ func InferPagination(op *ir.Operation) *ir.Pagination {
 	case queryParam("cursor", "page_token", "pageToken") != "" && bodyField("next_cursor", "next_page_token", "nextPageToken") != nil:
 		p.Kind, p.Param = ir.PageCursor, queryParam("cursor", "page_token", "pageToken")
 		p.Cursor, p.HasMore = bodyField("next_cursor", "next_page_token", "nextPageToken"), bodyField("has_more")
-	case op.Method == "GET" && len(items) == 0 && declaresLink(op):
+	case op.Method == "GET" && (declaresLink(op) || len(items) == 0 && queryParam("page_token", "pageToken", "cursor") != ""):
 		p.Kind = ir.PageLink
-		p.Limit = queryParam("per_page", "limit")
+		p.Limit = queryParam("per_page", "limit", "page_size")
 	case hasQueryParam(op, "offset") && hasQueryParam(op, "limit"):
 		p.Kind, p.Param, p.Total = ir.PageOffset, "offset", bodyField("total", "total_count")
 	case hasQueryParam(op, "page") && hasQueryParam(op, "per_page"):

@@ -23,3 +23,58 @@ func TestLookupFieldUnion(t *testing.T) {
 		}
 	}
 }
+
+// kratosLists has Ory Kratos's list shapes (its v1.3.1 document): a bare
+// array body, a deprecated page + per_page pair and the page_token +
+// page_size pair it pages by, through a Link header it does not declare;
+// then the same with a declared Link over an envelope, and a bare array
+// with page numbers only.
+const kratosLists = `openapi: 3.0.3
+info: {title: kratos, version: "1"}
+paths:
+  /sessions:
+    get:
+      operationId: listMySessions
+      parameters:
+        - {name: per_page, in: query, schema: {type: integer}}
+        - {name: page, in: query, schema: {type: integer}}
+        - {name: page_size, in: query, schema: {type: integer}}
+        - {name: page_token, in: query, schema: {type: string}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: array, items: {type: string}}}}}
+  /schemas:
+    get:
+      operationId: listIdentitySchemas
+      parameters:
+        - {name: page, in: query, schema: {type: integer}}
+        - {name: per_page, in: query, schema: {type: integer}}
+      responses:
+        "200":
+          description: ok
+          headers: {link: {schema: {type: string}}}
+          content: {application/json: {schema: {type: object, properties: {schemas: {type: array, items: {type: string}}}}}}
+  /photos:
+    get:
+      operationId: listPhotos
+      parameters:
+        - {name: page, in: query, schema: {type: integer}}
+        - {name: per_page, in: query, schema: {type: integer}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: array, items: {type: string}}}}}
+`
+
+// TestInferLinkBeforePageNumbers: a list that declares a Link header, or
+// takes an opaque page token its bare array body has no room to return,
+// pages by the Link header; page numbers are inferred only without either.
+func TestInferLinkBeforePageNumbers(t *testing.T) {
+	api, diags, err := LoadData("kratos.yaml", []byte(kratosLists), Options{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("%v %v", err, diags.Errors())
+	}
+	want := map[string]ir.PaginationKind{"listMySessions": ir.PageLink, "listIdentitySchemas": ir.PageLink, "listPhotos": ir.PagePage}
+	for _, op := range api.Operations {
+		if op.Pagination == nil || op.Pagination.Kind != want[op.ID] {
+			t.Errorf("%s: %+v, want %s", op.ID, op.Pagination, want[op.ID])
+		}
+	}
+}

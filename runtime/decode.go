@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"strings"
 	"time"
 )
 
@@ -30,7 +32,9 @@ func readBody(resp *http.Response) ([]byte, error) {
 }
 
 // DecodeJSON decodes a success response's JSON body into dst, then drains
-// and closes the body. An empty body leaves dst untouched.
+// and closes the body. An empty body leaves dst untouched. A body that is
+// not JSON but comes with a text/* Content-Type is taken as the text when
+// dst holds a string (a string schema answered as text/javascript, say).
 func DecodeJSON(resp *http.Response, dst any) error {
 	b, err := readBody(resp)
 	if err != nil {
@@ -40,11 +44,38 @@ func DecodeJSON(resp *http.Response, dst any) error {
 		taken(resp)
 		return nil
 	}
-	if err := jsoncodec.Unmarshal(b, dst); err != nil {
+	if err := jsoncodec.Unmarshal(b, dst); err != nil && !textInto(resp, b, dst) {
 		return decodeError(resp, fmt.Errorf("decoding %d response (%s): %w", resp.StatusCode, resp.Header.Get("Content-Type"), err))
 	}
 	taken(resp)
 	return nil
+}
+
+// textInto stores b in dst when the answer is text/* and dst points at a
+// string (of a named string type included), or at a nil pointer to one:
+// the document declared a JSON string, the server sent the text itself, and
+// the intent is not in doubt. It reports whether it did.
+func textInto(resp *http.Response, b []byte, dst any) bool {
+	if !strings.HasPrefix(mediaType(resp.Header.Get("Content-Type")), "text/") {
+		return false
+	}
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return false
+	}
+	v = v.Elem()
+	if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.String {
+		// An optional string (*T): allocate the T the text goes in.
+		p := reflect.New(v.Type().Elem())
+		p.Elem().SetString(string(b))
+		v.Set(p)
+		return true
+	}
+	if v.Kind() != reflect.String {
+		return false
+	}
+	v.SetString(string(b))
+	return true
 }
 
 // taken ends the call whose body resp is, if the engine read it: the

@@ -93,3 +93,35 @@ func TestDecodeErrorNamesOnlyASentKey(t *testing.T) {
 		}
 	}
 }
+
+// scriptText is a named string type, as a generated model of a string
+// schema is (Kratos's webAuthnJavaScript).
+type scriptText string
+
+// TestDecodeJSONTakesTextForAStringSchema: a success declared as a JSON
+// string but answered with a text/* type (Kratos sends its WebAuthn script
+// as text/javascript) is the text itself; a JSON string answered as text
+// still decodes as JSON, and a text answer to any other schema still fails.
+func TestDecodeJSONTakesTextForAStringSchema(t *testing.T) {
+	const js = "/* webauthn */ (function () { window.x = 1 })()"
+	var s scriptText
+	if err := DecodeJSON(newResp(200, "text/javascript; charset=UTF-8", js), &s); err != nil || s != js {
+		t.Fatalf("text/javascript into a string: %q, %v", s, err)
+	}
+	var plain string
+	if err := DecodeJSON(newResp(200, "text/plain", `"quoted"`), &plain); err != nil || plain != "quoted" {
+		t.Errorf("a JSON string sent as text/plain: %q, %v", plain, err)
+	}
+	var opt *string
+	if err := DecodeJSON(newResp(200, "text/plain", "ok then"), &opt); err != nil || opt == nil || *opt != "ok then" {
+		t.Errorf("text into *string: %v, %v", opt, err)
+	}
+	var c cat
+	if err := DecodeJSON(newResp(200, "text/plain", "Tom"), &c); err == nil {
+		t.Errorf("text into an object: %v", err)
+	}
+	var raw string
+	if err := DecodeJSON(newResp(200, "application/octet-stream", "abc"), &raw); err == nil {
+		t.Errorf("bytes into a string decoded: %q", raw)
+	}
+}

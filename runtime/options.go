@@ -169,7 +169,9 @@ func WithAttemptLog(dst *[]Attempt) CallOption {
 	return callFunc(func(cc *callConfig) { cc.log = dst })
 }
 
-// WithHeader sets one extra request header for this call.
+// WithHeader sets one request header for this call, replacing the value
+// the method set: WithHeader("Accept", "text/csv") overrides the Accept a
+// generated method sends (the media types its operation declares).
 func WithHeader(name, value string) CallOption {
 	return callFunc(func(cc *callConfig) { cc.headers = append(cc.headers, name, value) })
 }

@@ -50,7 +50,7 @@ func TestAnnotatePaginationRoundTrip(t *testing.T) {
 			t.Errorf("%s: inferred %s, annotated %s", op.ID, parser.PaginationSummary(&bs), parser.PaginationSummary(&as))
 		}
 	}
-	if inferred != 5 {
-		t.Errorf("%d inferred operations, want 5", inferred)
+	if inferred != 6 {
+		t.Errorf("%d inferred operations, want 6", inferred)
 	}
 }

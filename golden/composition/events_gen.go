@@ -30,6 +30,7 @@ type PostEventParams struct {
 // POST /events (operation "postEvent").
 func (c *Client) PostEvent(ctx context.Context, body Event, params PostEventParams, opts ...idemrt.CallOption) (*EventReceipt, error) {
 	b := wire.NewBuilder(c.server, "POST", "/events")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()

@@ -22,6 +22,7 @@ var echoFormatsOp = idemrt.Operation{
 // POST /formats (operation "echoFormats").
 func (c *Client) EchoFormats(ctx context.Context, body AllFormats, opts ...idemrt.CallOption) (*AllFormats, error) {
 	b := wire.NewBuilder(c.server, "POST", "/formats")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
 	if err != nil {

@@ -22,6 +22,7 @@ var listShapesOp = idemrt.Operation{
 // GET /shapes (operation "listShapes").
 func (c *Client) ListShapes(ctx context.Context, opts ...idemrt.CallOption) ([]Shape, error) {
 	b := wire.NewBuilder(c.server, "GET", "/shapes")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&listShapesOp, "", err)

@@ -22,6 +22,7 @@ var getNodesOp = idemrt.Operation{
 // GET /nodes (operation "getNodes").
 func (c *Client) GetNodes(ctx context.Context, opts ...idemrt.CallOption) (*Nodes, error) {
 	b := wire.NewBuilder(c.server, "GET", "/nodes")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&getNodesOp, "", err)
@@ -58,6 +59,7 @@ type GetTreeParams struct {
 // GET /trees/{tree_id} (operation "getTree").
 func (c *Client) GetTree(ctx context.Context, params GetTreeParams, opts ...idemrt.CallOption) (*TreeNode, error) {
 	b := wire.NewBuilder(c.server, "GET", "/trees/{tree_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "tree_id", Style: wire.StyleSimple}, params.TreeID)
 	req, err := b.Build()
 	if err != nil {

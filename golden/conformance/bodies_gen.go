@@ -22,6 +22,7 @@ var createRecordOp = idemrt.Operation{
 // POST /records (operation "createRecord").
 func (c *Client) CreateRecord(ctx context.Context, body Record, opts ...idemrt.CallOption) (*Record, error) {
 	b := wire.NewBuilder(c.server, "POST", "/records")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
 	if err != nil {
@@ -53,6 +54,7 @@ var createRunOp = idemrt.Operation{
 // POST /runs (operation "createRun").
 func (c *Client) CreateRun(ctx context.Context, body Run, opts ...idemrt.CallOption) (*Run, error) {
 	b := wire.NewBuilder(c.server, "POST", "/runs")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
 	if err != nil {

@@ -44,6 +44,7 @@ type GetStylesParams struct {
 // GET /styles/{tags}/{point} (operation "getStyles").
 func (c *Client) GetStyles(ctx context.Context, params GetStylesParams, opts ...idemrt.CallOption) (*Metadata, error) {
 	b := wire.NewBuilder(c.server, "GET", "/styles/{tags}/{point}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "tags", Style: wire.StyleLabel, Explode: true}, params.Tags)
 	b.Path(wire.Param{Name: "point", Style: wire.StyleMatrix, Explode: true}, params.Point)
 	b.Query(wire.Param{Name: "codes", Style: wire.StylePipeDelimited}, params.Codes)
@@ -82,6 +83,7 @@ var listAppItemsOp = idemrt.Operation{
 // GET /shared_items (operation "listAppItems").
 func (c *Client) ListAppItems(ctx context.Context, opts ...idemrt.CallOption) ([]Metadata, error) {
 	b := wire.NewBuilder(c.server, "GET", "/shared_items")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&listAppItemsOp, "", err)
@@ -126,6 +128,7 @@ type SearchParams struct {
 // GET /search (operation "search").
 func (c *Client) Search(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) (*Metadata, error) {
 	b := wire.NewBuilder(c.server, "GET", "/search")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "details", Style: wire.StyleDeepObject, Explode: true}, params.Details)
 	b.Query(wire.Param{Name: "lines", Style: wire.StyleDeepObject, Explode: true}, params.Lines)
 	b.Query(wire.Param{Name: "q", Style: wire.StyleForm, Explode: true, JSON: true}, params.Q)

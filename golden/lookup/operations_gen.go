@@ -30,6 +30,7 @@ type CapturePaymentParams struct {
 // POST /payments/{id}/capture (operation "capturePayment").
 func (c *Client) CapturePayment(ctx context.Context, params CapturePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "POST", "/payments/{id}/capture")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -72,6 +73,7 @@ type CreatePaymentParams struct {
 // POST /payments (operation "createPayment").
 func (c *Client) CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "POST", "/payments")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -140,6 +142,7 @@ var createRefundOp = idemrt.Operation{
 // POST /refunds (operation "createRefund").
 func (c *Client) CreateRefund(ctx context.Context, body NewRefund, opts ...idemrt.CallOption) (*Refund, error) {
 	b := wire.NewBuilder(c.server, "POST", "/refunds")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.JSONBody("application/json", body)
 	b.LookupKey("reference", body.Reference)
 	req, err := b.Build()
@@ -286,6 +289,7 @@ type GetRefundByReferenceParams struct {
 // GET /refunds/by-reference/{reference} (operation "getRefundByReference").
 func (c *Client) GetRefundByReference(ctx context.Context, params GetRefundByReferenceParams, opts ...idemrt.CallOption) (*Refund, error) {
 	b := wire.NewBuilder(c.server, "GET", "/refunds/by-reference/{reference}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "reference", Style: wire.StyleSimple}, params.Reference)
 	req, err := b.Build()
 	if err != nil {
@@ -326,6 +330,7 @@ type ListPaymentsParams struct {
 // GET /payments (operation "listPayments").
 func (c *Client) ListPayments(ctx context.Context, params ListPaymentsParams, opts ...idemrt.CallOption) (*PaymentList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/payments")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "client_reference", Style: wire.StyleForm, Explode: true}, params.ClientReference)
 	req, err := b.Build()
 	if err != nil {

@@ -30,6 +30,7 @@ type GetStatusParams struct {
 // GET /api/v1/statuses/{id} (operation "getStatus").
 func (c *Client) GetStatus(ctx context.Context, params GetStatusParams, opts ...idemrt.CallOption) (*Status, error) {
 	b := wire.NewBuilder(c.server, "GET", "/api/v1/statuses/{id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {

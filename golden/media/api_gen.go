@@ -18,6 +18,7 @@ type API interface {
 	GetExportLink(ctx context.Context, params GetExportLinkParams, opts ...idemrt.CallOption) (*GetExportLinkResult, error)
 	GetReport(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*GetReportResult, error)
 	GetReportDownload(ctx context.Context, params GetReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error)
+	GetWebAuthnScript(ctx context.Context, opts ...idemrt.CallOption) (*Script, error)
 	LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error)
 	PutBlob(ctx context.Context, body io.Reader, params PutBlobParams, opts ...idemrt.CallOption) error
 	RenderReport(ctx context.Context, params RenderReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error)

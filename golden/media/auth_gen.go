@@ -33,6 +33,7 @@ type StartLoginResult struct {
 // GET /login (operation "startLogin").
 func (c *Client) StartLogin(ctx context.Context, opts ...idemrt.CallOption) (*StartLoginResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/login")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&startLoginOp, "", err)

@@ -43,6 +43,7 @@ type GetExportLinkResult struct {
 // GET /exports/{id}/link (operation "getExportLink").
 func (c *Client) GetExportLink(ctx context.Context, params GetExportLinkParams, opts ...idemrt.CallOption) (*GetExportLinkResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/exports/{id}/link")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -62,6 +63,41 @@ func (c *Client) GetExportLink(ctx context.Context, params GetExportLinkParams, 
 	default:
 		err = idemrt.DecodeJSON(resp, &out.Body)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// getWebAuthnScriptOp is the retry contract of GetWebAuthnScript (safety from the default level, retryable statuses from the default level).
+var getWebAuthnScriptOp = idemrt.Operation{
+	ID:        "getWebAuthnScript",
+	Method:    "GET",
+	Path:      "/scripts/webauthn.js",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// GetWebAuthnScript is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// The WebAuthn script, declared as a JSON string.
+//
+// Kratos declares its script so and sends it as text/javascript.
+//
+// GET /scripts/webauthn.js (operation "getWebAuthnScript").
+func (c *Client) GetWebAuthnScript(ctx context.Context, opts ...idemrt.CallOption) (*Script, error) {
+	b := wire.NewBuilder(c.server, "GET", "/scripts/webauthn.js")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&getWebAuthnScriptOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &getWebAuthnScriptOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := new(Script)
+	err = idemrt.DecodeJSON(resp, out)
 	if err != nil {
 		return nil, err
 	}

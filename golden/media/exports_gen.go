@@ -24,6 +24,7 @@ var createExportOp = idemrt.Operation{
 // POST /exports (operation "createExport").
 func (c *Client) CreateExport(ctx context.Context, opts ...idemrt.CallOption) (*Document, error) {
 	b := wire.NewBuilder(c.servers[ServerFilesMediaExampleCom], "POST", "/exports")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createExportOp, "", err)
@@ -62,6 +63,7 @@ type GetExportParams struct {
 // GET /exports/{id} (operation "getExport").
 func (c *Client) GetExport(ctx context.Context, params GetExportParams, opts ...idemrt.CallOption) (*Document, error) {
 	b := wire.NewBuilder(c.servers[ServerFilesMediaExampleCom], "GET", "/exports/{id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {

@@ -206,6 +206,11 @@ func (o *Report) SetUnknownMembers(m map[string]json.RawMessage) {
 	o.unknownMembers = wire.NewUnknown(m)
 }
 
+// Script is a string.
+//
+// A script's source.
+type Script = string
+
 // SearchForm is an object.
 type SearchForm struct {
 	Expand []string `json:"expand,omitempty"`

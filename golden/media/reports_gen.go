@@ -121,6 +121,7 @@ type RenderReportParams struct {
 // POST /reports/{report_id}/renders (operation "renderReport").
 func (c *Client) RenderReport(ctx context.Context, params RenderReportParams, opts ...idemrt.CallOption) (*idemrt.Body, error) {
 	b := wire.NewBuilder(c.server, "POST", "/reports/{report_id}/renders")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/pdf")
 	b.Key(params.IdempotencyKey)
 	b.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, params.ReportID)
 	b.Cookie(wire.Param{Name: "tenant", Style: wire.StyleForm, Explode: true}, params.Tenant)
@@ -172,6 +173,7 @@ type ShareReportResult struct {
 // POST /reports/{report_id}/shares (operation "shareReport").
 func (c *Client) ShareReport(ctx context.Context, params ShareReportParams, opts ...idemrt.CallOption) (*ShareReportResult, error) {
 	b := wire.NewBuilder(c.server, "POST", "/reports/{report_id}/shares")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.Path(wire.Param{Name: "report_id", Style: wire.StyleSimple}, params.ReportID)
 	b.Cookie(wire.Param{Name: "tenant", Style: wire.StyleForm, Explode: true}, params.Tenant)

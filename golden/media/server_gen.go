@@ -25,6 +25,8 @@ type Handler interface {
 	GetExportLink(ctx context.Context, params GetExportLinkParams) (*GetExportLinkResult, error)
 	// GetReport serves GET /reports/{report_id} (operation "getReport").
 	GetReport(ctx context.Context, params GetReportParams) (*GetReportResult, error)
+	// GetWebAuthnScript serves GET /scripts/webauthn.js (operation "getWebAuthnScript").
+	GetWebAuthnScript(ctx context.Context) (*Script, error)
 	// PutBlob serves PUT /blobs/{name} (operation "putBlob").
 	PutBlob(ctx context.Context, body io.Reader, params PutBlobParams) error
 	// RenderReport serves POST /reports/{report_id}/renders (operation "renderReport").
@@ -75,6 +77,9 @@ func NewServer(h Handler, opts ...idemsrv.Option) (*Server, error) {
 		return nil, err
 	}
 	if err := e.Handle(getReportRoute, s.serveGetReport); err != nil {
+		return nil, err
+	}
+	if err := e.Handle(getWebAuthnScriptRoute, s.serveGetWebAuthnScript); err != nil {
 		return nil, err
 	}
 	if err := e.Handle(putBlobRoute, s.servePutBlob); err != nil {
@@ -240,6 +245,22 @@ func (s *Server) serveGetReport(w http.ResponseWriter, r *http.Request) {
 			idemsrv.Media{Types: []string{"application/pdf"}, Value: out.BodyBytes},
 		)
 	}
+}
+
+// getWebAuthnScriptRoute is what the server checks for GetWebAuthnScript before its handler runs.
+var getWebAuthnScriptRoute = idemsrv.Route{
+	Op:        &getWebAuthnScriptOp,
+	Anonymous: true,
+}
+
+// serveGetWebAuthnScript decodes a GetWebAuthnScript request, calls the handler and writes its answer.
+func (s *Server) serveGetWebAuthnScript(w http.ResponseWriter, r *http.Request) {
+	out, err := s.h.GetWebAuthnScript(r.Context())
+	if err != nil {
+		s.engine.WriteError(w, r, &getWebAuthnScriptRoute, err)
+		return
+	}
+	idemsrv.WriteJSON(w, 200, out)
 }
 
 // putBlobRoute is what the server checks for PutBlob before its handler runs.

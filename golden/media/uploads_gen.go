@@ -69,6 +69,7 @@ type UploadDocumentParams struct {
 // POST /documents (operation "uploadDocument").
 func (c *Client) UploadDocument(ctx context.Context, body DocumentUpload, params UploadDocumentParams, opts ...idemrt.CallOption) (*Document, error) {
 	b := wire.NewBuilder(c.server, "POST", "/documents")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.MultipartBody(body,
 		wire.Encoding{Property: "caption", ContentType: "text/markdown"},

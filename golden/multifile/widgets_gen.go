@@ -30,6 +30,7 @@ type CreateWidgetParams struct {
 // POST /widgets (operation "createWidget").
 func (c *Client) CreateWidget(ctx context.Context, body NewWidget, params CreateWidgetParams, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "POST", "/widgets")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -110,6 +111,7 @@ type GetWidgetParams struct {
 // GET /widgets/{widget_id} (operation "getWidget").
 func (c *Client) GetWidget(ctx context.Context, params GetWidgetParams, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "GET", "/widgets/{widget_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "widget_id", Style: wire.StyleSimple}, params.WidgetID)
 	req, err := b.Build()
 	if err != nil {
@@ -150,6 +152,7 @@ var listWidgetsOp = idemrt.Operation{
 // GET /widgets (operation "listWidgets").
 func (c *Client) ListWidgets(ctx context.Context, opts ...idemrt.CallOption) (*WidgetList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/widgets")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&listWidgetsOp, "", err)

@@ -33,6 +33,7 @@ type CreateTransferParams struct {
 // POST /transfers (operation "createTransfer").
 func (c *Client) CreateTransfer(ctx context.Context, body TransferRequest, params CreateTransferParams, opts ...idemrt.CallOption) (*Transfer, error) {
 	b := wire.NewBuilder(c.server, "POST", "/transfers")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -102,6 +103,7 @@ type GetTransferParams struct {
 // GET /transfers/{transferId} (operation "getTransfer").
 func (c *Client) GetTransfer(ctx context.Context, params GetTransferParams, opts ...idemrt.CallOption) (*Transfer, error) {
 	b := wire.NewBuilder(c.server, "GET", "/transfers/{transferId}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "transferId", Style: wire.StyleSimple}, params.TransferID)
 	req, err := b.Build()
 	if err != nil {

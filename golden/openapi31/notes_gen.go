@@ -30,6 +30,7 @@ type CreateNoteParams struct {
 // POST /notes (operation "createNote").
 func (c *Client) CreateNote(ctx context.Context, body NewNote, params CreateNoteParams, opts ...idemrt.CallOption) (*Note, error) {
 	b := wire.NewBuilder(c.server, "POST", "/notes")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -69,6 +70,7 @@ type ListNotesParams struct {
 // GET /notes (operation "listNotes").
 func (c *Client) ListNotes(ctx context.Context, params ListNotesParams, opts ...idemrt.CallOption) ([]Note, error) {
 	b := wire.NewBuilder(c.server, "GET", "/notes")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "tag", Style: wire.StyleForm, Explode: true}, params.Tag)
 	req, err := b.Build()
 	if err != nil {
@@ -106,6 +108,7 @@ type PatchNoteParams struct {
 // PATCH /notes/{note_id} (operation "patchNote").
 func (c *Client) PatchNote(ctx context.Context, body NewNote, params PatchNoteParams, opts ...idemrt.CallOption) (*Note, error) {
 	b := wire.NewBuilder(c.server, "PATCH", "/notes/{note_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "note_id", Style: wire.StyleSimple}, params.NoteID)
 	b.JSONBody("application/merge-patch+json", body)
 	req, err := b.Build()

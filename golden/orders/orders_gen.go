@@ -51,6 +51,7 @@ type CreateOrderResult struct {
 // POST /orders (operation "createOrder").
 func (c *Client) CreateOrder(ctx context.Context, body CreateOrderRequest, params CreateOrderParams, opts ...idemrt.CallOption) (*CreateOrderResult, error) {
 	b := wire.NewBuilder(c.server, "POST", "/orders")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -98,6 +99,7 @@ type DeleteOrderParams struct {
 // DELETE /orders/{order_id} (operation "deleteOrder").
 func (c *Client) DeleteOrder(ctx context.Context, params DeleteOrderParams, opts ...idemrt.CallOption) error {
 	b := wire.NewBuilder(c.server, "DELETE", "/orders/{order_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
 	req, err := b.Build()
 	if err != nil {
@@ -151,6 +153,7 @@ type GetOrderResult struct {
 // GET /orders/{order_id} (operation "getOrder").
 func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*GetOrderResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/orders/{order_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
 	req, err := b.Build()
 	if err != nil {
@@ -212,6 +215,7 @@ type ListOrdersParams struct {
 // GET /orders (operation "listOrders").
 func (c *Client) ListOrders(ctx context.Context, params ListOrdersParams, opts ...idemrt.CallOption) (*OrderList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/orders")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "cursor", Style: wire.StyleForm, Explode: true}, params.Cursor)
 	b.Query(wire.Param{Name: "filter", Style: wire.StyleDeepObject, Explode: true}, params.Filter)
 	b.Query(wire.Param{Name: "ids", Style: wire.StyleForm}, params.IDs)
@@ -304,6 +308,7 @@ type SendReceiptParams struct {
 // POST /orders/{order_id}/receipt (operation "sendReceipt").
 func (c *Client) SendReceipt(ctx context.Context, params SendReceiptParams, opts ...idemrt.CallOption) error {
 	b := wire.NewBuilder(c.server, "POST", "/orders/{order_id}/receipt")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
 	req, err := b.Build()
 	if err != nil {
@@ -364,6 +369,7 @@ type UpdateOrderResult struct {
 // PUT /orders/{order_id} (operation "updateOrder").
 func (c *Client) UpdateOrder(ctx context.Context, body OrderUpdate, params UpdateOrderParams, opts ...idemrt.CallOption) (*UpdateOrderResult, error) {
 	b := wire.NewBuilder(c.server, "PUT", "/orders/{order_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
 	b.Header(wire.Param{Name: "If-Match", Style: wire.StyleSimple}, params.IfMatch)
 	b.JSONBody("application/json", body)

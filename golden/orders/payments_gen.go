@@ -31,6 +31,7 @@ type CapturePaymentParams struct {
 // POST /payments/{payment_id}/capture (operation "capturePayment").
 func (c *Client) CapturePayment(ctx context.Context, body *CapturePaymentRequest, params CapturePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "POST", "/payments/{payment_id}/capture")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, params.PaymentID)
 	if body != nil {
 		b.JSONBody("application/json", body)
@@ -81,6 +82,7 @@ type CreatePaymentParams struct {
 // POST /payments (operation "createPayment").
 func (c *Client) CreatePayment(ctx context.Context, body PaymentRequest, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "POST", "/payments")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -131,6 +133,7 @@ type GetPaymentParams struct {
 // GET /payments/{payment_id} (operation "getPayment").
 func (c *Client) GetPayment(ctx context.Context, params GetPaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "GET", "/payments/{payment_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "payment_id", Style: wire.StyleSimple}, params.PaymentID)
 	req, err := b.Build()
 	if err != nil {

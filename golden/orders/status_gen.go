@@ -26,6 +26,7 @@ var getHealthOp = idemrt.Operation{
 // GET /health (operation "getHealth").
 func (c *Client) GetHealth(ctx context.Context, opts ...idemrt.CallOption) (*GetHealthResponse, error) {
 	b := wire.NewBuilder(c.server, "GET", "/health")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&getHealthOp, "", err)

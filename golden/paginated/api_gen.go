@@ -39,6 +39,9 @@ type API interface {
 	ListRepos(ctx context.Context, params ListReposParams, opts ...idemrt.CallOption) (*ListReposResult, error)
 	ListReposIter(ctx context.Context, params ListReposParams, opts ...idemrt.CallOption) iter.Seq2[Repo, error]
 	ListReposPages(ctx context.Context, params ListReposParams, opts ...idemrt.CallOption) iter.Seq2[*ListReposResult, error]
+	ListSessions(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) (*ListSessionsResult, error)
+	ListSessionsIter(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) iter.Seq2[string, error]
+	ListSessionsPages(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) iter.Seq2[*ListSessionsResult, error]
 	ListTasks(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) (*TaskPage, error)
 	ListTasksIter(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) iter.Seq2[string, error]
 	ListTasksPages(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) iter.Seq2[*TaskPage, error]

@@ -33,6 +33,7 @@ type ListAuditsParams struct {
 // GET /audits (operation "listAudits").
 func (c *Client) ListAudits(ctx context.Context, params ListAuditsParams, opts ...idemrt.CallOption) (*LogPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/audits")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "offset", Style: wire.StyleForm, Explode: true}, params.Offset)
 	req, err := b.Build()
@@ -115,6 +116,7 @@ type ListChargesParams struct {
 // GET /charges (operation "listCharges").
 func (c *Client) ListCharges(ctx context.Context, params ListChargesParams, opts ...idemrt.CallOption) (*CustomerList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/charges")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "starting_after", Style: wire.StyleForm, Explode: true}, params.StartingAfter)
 	req, err := b.Build()
@@ -202,6 +204,7 @@ type ListCustomersParams struct {
 // GET /customers (operation "listCustomers").
 func (c *Client) ListCustomers(ctx context.Context, params ListCustomersParams, opts ...idemrt.CallOption) (*CustomerList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/customers")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "starting_after", Style: wire.StyleForm, Explode: true}, params.StartingAfter)
 	req, err := b.Build()
@@ -287,6 +290,7 @@ type ListEventsParams struct {
 // GET /events (operation "listEvents").
 func (c *Client) ListEvents(ctx context.Context, params ListEventsParams, opts ...idemrt.CallOption) (*EventPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/events")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "cursor", Style: wire.StyleForm, Explode: true}, params.Cursor)
 	req, err := b.Build()
 	if err != nil {
@@ -374,6 +378,7 @@ type ListExportsParams struct {
 // GET /exports (operation "listExports").
 func (c *Client) ListExports(ctx context.Context, params ListExportsParams, opts ...idemrt.CallOption) (*LogPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/exports")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "offset", Style: wire.StyleForm, Explode: true}, params.Offset)
 	req, err := b.Build()
@@ -425,6 +430,7 @@ type ListIssuesResult struct {
 // GET /issues (operation "listIssues").
 func (c *Client) ListIssues(ctx context.Context, params ListIssuesParams, opts ...idemrt.CallOption) (*ListIssuesResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/issues")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -498,6 +504,7 @@ type ListLogsParams struct {
 // GET /logs (operation "listLogs").
 func (c *Client) ListLogs(ctx context.Context, params ListLogsParams, opts ...idemrt.CallOption) (*LogPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/logs")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "offset", Style: wire.StyleForm, Explode: true}, params.Offset)
 	req, err := b.Build()
@@ -580,6 +587,7 @@ type ListPagesParams struct {
 // GET /pages (operation "listPages").
 func (c *Client) ListPages(ctx context.Context, params ListPagesParams, opts ...idemrt.CallOption) (*Pages, error) {
 	b := wire.NewBuilder(c.server, "GET", "/pages")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -662,6 +670,7 @@ type ListPhotosParams struct {
 // GET /photos (operation "listPhotos").
 func (c *Client) ListPhotos(ctx context.Context, params ListPhotosParams, opts ...idemrt.CallOption) ([]string, error) {
 	b := wire.NewBuilder(c.server, "GET", "/photos")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -752,6 +761,7 @@ type ListReposResult struct {
 // GET /repos (operation "listRepos").
 func (c *Client) ListRepos(ctx context.Context, params ListReposParams, opts ...idemrt.CallOption) (*ListReposResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/repos")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
 	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
 	req, err := b.Build()
@@ -802,6 +812,95 @@ func (c *Client) listReposPager(params ListReposParams, opts []idemrt.CallOption
 	}
 }
 
+// listSessionsOp is the retry contract of ListSessions (safety from the default level, retryable statuses from the default level).
+var listSessionsOp = idemrt.Operation{
+	ID:        "listSessions",
+	Method:    "GET",
+	Path:      "/sessions",
+	Safety:    idemrt.Idempotent,
+	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+}
+
+// ListSessionsParams holds the parameters of ListSessions.
+type ListSessionsParams struct {
+	// Page is the query parameter "page".
+	Page *int64
+	// PageSize is the query parameter "page_size".
+	PageSize *int64
+	// PageToken is the query parameter "page_token".
+	PageToken *string
+	// PerPage is the query parameter "per_page".
+	PerPage *int64
+}
+
+// ListSessionsResult is the result of ListSessions.
+type ListSessionsResult struct {
+	// StatusCode is the status of the final response.
+	StatusCode int
+	// Body is the decoded body of a 200 response.
+	Body SessionPage
+	// Link is the Link response header (zero when absent or unparsable).
+	Link string
+}
+
+// ListSessions is idempotent: retried on 408, 429, 502, 503, 504 and on unknown outcomes.
+//
+// GET /sessions (operation "listSessions").
+func (c *Client) ListSessions(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) (*ListSessionsResult, error) {
+	b := wire.NewBuilder(c.server, "GET", "/sessions")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
+	b.Query(wire.Param{Name: "page", Style: wire.StyleForm, Explode: true}, params.Page)
+	b.Query(wire.Param{Name: "page_size", Style: wire.StyleForm, Explode: true}, params.PageSize)
+	b.Query(wire.Param{Name: "page_token", Style: wire.StyleForm, Explode: true}, params.PageToken)
+	b.Query(wire.Param{Name: "per_page", Style: wire.StyleForm, Explode: true}, params.PerPage)
+	req, err := b.Build()
+	if err != nil {
+		return nil, idemrt.BuildFailed(&listSessionsOp, "", err)
+	}
+	resp, err := c.runner.Do(ctx, &listSessionsOp, req, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := &ListSessionsResult{StatusCode: resp.StatusCode}
+	wire.HeaderInto(resp.Header, "Link", &out.Link)
+	err = idemrt.DecodeJSON(resp, &out.Body)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListSessionsIter iterates the items of every page of ListSessions (link pagination: the next page's URL is the Link header's rel="next").
+//
+// Pages are fetched as the loop needs them, each by one ListSessions call under its retry contract,
+// all drawing on the client's retry budget; breaking out of the loop stops the requests. A failure
+// ends the loop with an *idemrt.PageError: idemrt.CursorOf(err) is the cursor of the page that failed,
+// and idemrt.WithCursor(cursor) starts a new iteration there, with nothing missing and nothing twice.
+func (c *Client) ListSessionsIter(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) iter.Seq2[string, error] {
+	return c.listSessionsPager(params, opts).Items(ctx)
+}
+
+// ListSessionsPages iterates the pages of ListSessions, with their metadata; see ListSessionsIter.
+func (c *Client) ListSessionsPages(ctx context.Context, params ListSessionsParams, opts ...idemrt.CallOption) iter.Seq2[*ListSessionsResult, error] {
+	return c.listSessionsPager(params, opts).Pages(ctx)
+}
+
+// listSessionsPager builds the idemrt.Pager of ListSessionsIter and ListSessionsPages.
+//
+//go:noinline
+func (c *Client) listSessionsPager(params ListSessionsParams, opts []idemrt.CallOption) *idemrt.Pager[ListSessionsResult, string] {
+	return &idemrt.Pager[ListSessionsResult, string]{
+		Kind: idemrt.PageLink,
+		Opts: opts,
+		Fetch: func(ctx context.Context, _ string, opts []idemrt.CallOption) (*ListSessionsResult, error) {
+			return c.ListSessions(ctx, params, opts...)
+		},
+		ItemsOf: func(p *ListSessionsResult) []string {
+			return p.Body.Sessions
+		},
+	}
+}
+
 // listTasksOp is the retry contract of ListTasks (safety from the default level, retryable statuses from the default level).
 var listTasksOp = idemrt.Operation{
 	ID:          "listTasks",
@@ -823,6 +922,7 @@ type ListTasksParams struct {
 // GET /tasks (operation "listTasks").
 func (c *Client) ListTasks(ctx context.Context, params ListTasksParams, opts ...idemrt.CallOption) (*TaskPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/tasks")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "page_token", Style: wire.StyleForm, Explode: true}, params.PageToken)
 	req, err := b.Build()
 	if err != nil {
@@ -902,6 +1002,7 @@ type SearchParams struct {
 // GET /search (operation "search").
 func (c *Client) Search(ctx context.Context, params SearchParams, opts ...idemrt.CallOption) (*SearchPage, error) {
 	b := wire.NewBuilder(c.server, "GET", "/search")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "q", Style: wire.StyleForm, Explode: true}, params.Q)
 	req, err := b.Build()
 	if err != nil {

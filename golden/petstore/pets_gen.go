@@ -24,6 +24,7 @@ var createPetOp = idemrt.Operation{
 // POST /pets (operation "createPet").
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...idemrt.CallOption) (*Pet, error) {
 	b := wire.NewBuilder(c.server, "POST", "/pets")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
 	if err != nil {
@@ -70,6 +71,7 @@ type DeletePetParams struct {
 // DELETE /pets/{petId} (operation "deletePet").
 func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...idemrt.CallOption) error {
 	b := wire.NewBuilder(c.server, "DELETE", "/pets/{petId}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, params.PetID)
 	req, err := b.Build()
 	if err != nil {
@@ -125,6 +127,7 @@ type ListPetsResult struct {
 // GET /pets (operation "listPets").
 func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...idemrt.CallOption) (*ListPetsResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/pets")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	req, err := b.Build()
 	if err != nil {
@@ -172,6 +175,7 @@ type ShowPetByIDParams struct {
 // GET /pets/{petId} (operation "showPetById").
 func (c *Client) ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts ...idemrt.CallOption) (*Pet, error) {
 	b := wire.NewBuilder(c.server, "GET", "/pets/{petId}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "petId", Style: wire.StyleSimple}, params.PetID)
 	req, err := b.Build()
 	if err != nil {

@@ -63,6 +63,7 @@ type GetProfileParams struct {
 // GET /profiles/{profile_id} (operation "getProfile").
 func (c *Client) GetProfile(ctx context.Context, params GetProfileParams, opts ...idemrt.CallOption) (*Profile, error) {
 	b := wire.NewBuilder(c.server, "GET", "/profiles/{profile_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "profile_id", Style: wire.StyleSimple}, params.ProfileID)
 	req, err := b.Build()
 	if err != nil {
@@ -101,6 +102,7 @@ var listProfilesOp = idemrt.Operation{
 // [the list guide]: https://example.com/docs/list
 func (c *Client) ListProfiles(ctx context.Context, opts ...idemrt.CallOption) (ProfileList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/profiles")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&listProfilesOp, "", err)
@@ -139,6 +141,7 @@ type PatchProfileParams struct {
 // PATCH /profiles/{profile_id} (operation "patchProfile").
 func (c *Client) PatchProfile(ctx context.Context, body ProfilePatch, params PatchProfileParams, opts ...idemrt.CallOption) (*Profile, error) {
 	b := wire.NewBuilder(c.server, "PATCH", "/profiles/{profile_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "profile_id", Style: wire.StyleSimple}, params.ProfileID)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()

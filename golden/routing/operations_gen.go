@@ -28,6 +28,7 @@ type CancelJobParams struct {
 // POST /jobs/{id}:cancel (operation "cancelJob").
 func (c *Client) CancelJob(ctx context.Context, params CancelJobParams, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "POST", "/jobs/{id}:cancel")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -60,6 +61,7 @@ var createBetaResponseOp = idemrt.Operation{
 // POST /responses (operation "createBetaResponse").
 func (c *Client) CreateBetaResponse(ctx context.Context, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "POST", "/responses?beta=true")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createBetaResponseOp, "", err)
@@ -90,6 +92,7 @@ var createResponseOp = idemrt.Operation{
 // POST /responses (operation "createResponse").
 func (c *Client) CreateResponse(ctx context.Context, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "POST", "/responses")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createResponseOp, "", err)
@@ -128,6 +131,7 @@ type GetAddressParams struct {
 // GET /Accounts/{AccountSid}/Addresses/{Sid}.json (operation "getAddress").
 func (c *Client) GetAddress(ctx context.Context, params GetAddressParams, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "GET", "/Accounts/{AccountSid}/Addresses/{Sid}.json")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "AccountSid", Style: wire.StyleSimple}, params.AccountSid)
 	b.Path(wire.Param{Name: "Sid", Style: wire.StyleSimple}, params.Sid)
 	req, err := b.Build()
@@ -166,6 +170,7 @@ type GetByParams struct {
 // GET /a/b/{y} (operation "getBY").
 func (c *Client) GetBy(ctx context.Context, params GetByParams, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "GET", "/a/b/{y}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "y", Style: wire.StyleSimple}, params.Y)
 	req, err := b.Build()
 	if err != nil {
@@ -205,6 +210,7 @@ type GetFileParams struct {
 // GET /files/{name}.{ext} (operation "getFile").
 func (c *Client) GetFile(ctx context.Context, params GetFileParams, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "GET", "/files/{name}.{ext}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "name", Style: wire.StyleSimple}, params.Name)
 	b.Path(wire.Param{Name: "ext", Style: wire.StyleSimple}, params.Ext)
 	req, err := b.Build()
@@ -243,6 +249,7 @@ type GetJobParams struct {
 // GET /jobs/{id} (operation "getJob").
 func (c *Client) GetJob(ctx context.Context, params GetJobParams, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "GET", "/jobs/{id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -280,6 +287,7 @@ type GetXcParams struct {
 // GET /a/{x}/c (operation "getXC").
 func (c *Client) GetXc(ctx context.Context, params GetXcParams, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "GET", "/a/{x}/c")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "x", Style: wire.StyleSimple}, params.X)
 	req, err := b.Build()
 	if err != nil {
@@ -317,6 +325,7 @@ type ListAddressesParams struct {
 // GET /Accounts/{AccountSid}/Addresses.json (operation "listAddresses").
 func (c *Client) ListAddresses(ctx context.Context, params ListAddressesParams, opts ...idemrt.CallOption) (*Echo, error) {
 	b := wire.NewBuilder(c.server, "GET", "/Accounts/{AccountSid}/Addresses.json")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "AccountSid", Style: wire.StyleSimple}, params.AccountSid)
 	req, err := b.Build()
 	if err != nil {

@@ -217,8 +217,8 @@ func TestDownloadArrivesWholeThroughTheReader(t *testing.T) {
 	if !bytes.Equal(got, want) || body.ContentType != "application/octet-stream" || body.Size != int64(len(want)) {
 		t.Fatalf("got %d bytes (%s, size %d), want %d", len(got), body.ContentType, body.Size, len(want))
 	}
-	if r := reqs(); len(r) != 1 || r[0].Accept != "" {
-		t.Errorf("requests %+v: a download-only method needs no Accept", r)
+	if r := reqs(); len(r) != 1 || r[0].Accept != "application/octet-stream" {
+		t.Errorf("requests %+v: a download-only method asks for its declared type", r)
 	}
 }
 

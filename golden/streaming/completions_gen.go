@@ -90,7 +90,7 @@ var createSpeechOp = idemrt.Operation{
 // POST /speech (operation "createSpeech").
 func (c *Client) CreateSpeech(ctx context.Context, body SpeechRequest, opts ...idemrt.CallOption) (*idemrt.Body, error) {
 	b := wire.NewBuilder(c.server, "POST", "/speech")
-	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/octet-stream")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/octet-stream, application/json;q=0.9")
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
 	if err != nil {

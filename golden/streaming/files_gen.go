@@ -33,6 +33,7 @@ type DownloadFileParams struct {
 // GET /files/{file_id}/content (operation "downloadFile").
 func (c *Client) DownloadFile(ctx context.Context, params DownloadFileParams, opts ...idemrt.CallOption) (*idemrt.Body, error) {
 	b := wire.NewBuilder(c.server, "GET", "/files/{file_id}/content")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/octet-stream")
 	b.Path(wire.Param{Name: "file_id", Style: wire.StyleSimple}, params.FileID)
 	req, err := b.Build()
 	if err != nil {
@@ -66,6 +67,7 @@ type GetArchiveParams struct {
 // GET /archives/{archive_id} (operation "getArchive").
 func (c *Client) GetArchive(ctx context.Context, params GetArchiveParams, opts ...idemrt.CallOption) (*idemrt.Body, error) {
 	b := wire.NewBuilder(c.server, "GET", "/archives/{archive_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/vnd.example.archive")
 	b.Path(wire.Param{Name: "archive_id", Style: wire.StyleSimple}, params.ArchiveID)
 	req, err := b.Build()
 	if err != nil {
@@ -99,6 +101,7 @@ type GetAvatarParams struct {
 // GET /users/{user_id}/avatar (operation "getAvatar").
 func (c *Client) GetAvatar(ctx context.Context, params GetAvatarParams, opts ...idemrt.CallOption) (*idemrt.Body, error) {
 	b := wire.NewBuilder(c.server, "GET", "/users/{user_id}/avatar")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "image/png")
 	b.Path(wire.Param{Name: "user_id", Style: wire.StyleSimple}, params.UserID)
 	req, err := b.Build()
 	if err != nil {
@@ -132,6 +135,7 @@ type GetInvoicePdfParams struct {
 // GET /invoices/{invoice_id}/pdf (operation "getInvoicePDF").
 func (c *Client) GetInvoicePdf(ctx context.Context, params GetInvoicePdfParams, opts ...idemrt.CallOption) (*idemrt.Body, error) {
 	b := wire.NewBuilder(c.server, "GET", "/invoices/{invoice_id}/pdf")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/pdf")
 	b.Path(wire.Param{Name: "invoice_id", Style: wire.StyleSimple}, params.InvoiceID)
 	req, err := b.Build()
 	if err != nil {

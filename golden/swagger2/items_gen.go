@@ -31,6 +31,7 @@ type CreateItemParams struct {
 // POST /items (operation "createItem").
 func (c *Client) CreateItem(ctx context.Context, body NewItem, params CreateItemParams, opts ...idemrt.CallOption) (*Item, error) {
 	b := wire.NewBuilder(c.server, "POST", "/items")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -113,6 +114,7 @@ type GetItemParams struct {
 // GET /items/{item_id} (operation "getItem").
 func (c *Client) GetItem(ctx context.Context, params GetItemParams, opts ...idemrt.CallOption) (*Item, error) {
 	b := wire.NewBuilder(c.server, "GET", "/items/{item_id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "item_id", Style: wire.StyleSimple}, params.ItemID)
 	req, err := b.Build()
 	if err != nil {
@@ -163,6 +165,7 @@ type ListItemsParams struct {
 // GET /items (operation "listItems").
 func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...idemrt.CallOption) ([]Item, error) {
 	b := wire.NewBuilder(c.server, "GET", "/items")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "limit", Style: wire.StyleForm, Explode: true}, params.Limit)
 	b.Query(wire.Param{Name: "sku", Style: wire.StyleForm}, params.SKU)
 	req, err := b.Build()

@@ -28,6 +28,7 @@ type GetThingParams struct {
 // GET /things/{id} (operation "getThing").
 func (c *Client) GetThing(ctx context.Context, params GetThingParams, opts ...idemrt.CallOption) (*GetThingResponse, error) {
 	b := wire.NewBuilder(c.server, "GET", "/things/{id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {

@@ -32,6 +32,7 @@ type AddReactionParams struct {
 // POST /reactions (operation "addReaction").
 func (c *Client) AddReaction(ctx context.Context, body Reaction, params AddReactionParams, opts ...idemrt.CallOption) (*Reaction, error) {
 	b := wire.NewBuilder(c.server, "POST", "/reactions")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()

@@ -34,6 +34,7 @@ type CreatePaymentParams struct {
 // POST /payments (operation "createPayment").
 func (c *Client) CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "POST", "/payments")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -74,6 +75,7 @@ type GetPaymentParams struct {
 // GET /payments/{id} (operation "getPayment").
 func (c *Client) GetPayment(ctx context.Context, params GetPaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "GET", "/payments/{id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {

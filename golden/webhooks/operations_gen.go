@@ -29,6 +29,7 @@ type CreatePaymentParams struct {
 // POST /payments (operation "createPayment").
 func (c *Client) CreatePayment(ctx context.Context, body CreatePaymentRequest, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "POST", "/payments")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Header(wire.Param{Name: "Idempotency-Key", Style: wire.StyleSimple}, params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()

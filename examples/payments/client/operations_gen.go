@@ -36,6 +36,7 @@ type CreateOrderParams struct {
 // POST /orders (operation "createOrder").
 func (c *Client) CreateOrder(ctx context.Context, body NewOrder, params CreateOrderParams, opts ...idemrt.CallOption) (*Order, error) {
 	b := wire.NewBuilder(c.server, "POST", "/orders")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -90,6 +91,7 @@ type CreatePaymentParams struct {
 // POST /orders/{orderId}/payments (operation "createPayment").
 func (c *Client) CreatePayment(ctx context.Context, body NewPayment, params CreatePaymentParams, opts ...idemrt.CallOption) (*Payment, error) {
 	b := wire.NewBuilder(c.server, "POST", "/orders/{orderId}/payments")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.Key(params.IdempotencyKey)
 	b.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, params.OrderID)
 	b.JSONBody("application/json", body)
@@ -141,6 +143,7 @@ type GetOrderParams struct {
 // GET /orders/{orderId} (operation "getOrder").
 func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*Order, error) {
 	b := wire.NewBuilder(c.server, "GET", "/orders/{orderId}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, params.OrderID)
 	req, err := b.Build()
 	if err != nil {
