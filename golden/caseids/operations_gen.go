@@ -33,6 +33,7 @@ type CreateThingParams struct {
 // POST /things (operationId "createThing", identity "POST /things").
 func (c *Client) CreateThing(ctx context.Context, body Thing, params CreateThingParams, opts ...idemrt.CallOption) (*Thing, error) {
 	b := wire.NewBuilder(c.server, "POST", "/things")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -67,6 +68,7 @@ var createThing2Op = idemrt.Operation{
 // POST /things/import (operationId "CreateThing", identity "POST /things/import").
 func (c *Client) CreateThing2(ctx context.Context, body Thing, opts ...idemrt.CallOption) (*Thing, error) {
 	b := wire.NewBuilder(c.server, "POST", "/things/import")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
 	if err != nil {
@@ -107,6 +109,7 @@ type IntentParams struct {
 // POST /intents (operation "intent").
 func (c *Client) Intent(ctx context.Context, params IntentParams, opts ...idemrt.CallOption) (*Thing, error) {
 	b := wire.NewBuilder(c.server, "POST", "/intents")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, params.Reference)
 	req, err := b.Build()
 	if err != nil {
@@ -165,6 +168,7 @@ type LookupIntent2Params struct {
 // GET /intents/lookup (operation "lookupIntent").
 func (c *Client) LookupIntent2(ctx context.Context, params LookupIntent2Params, opts ...idemrt.CallOption) (*Thing, error) {
 	b := wire.NewBuilder(c.server, "GET", "/intents/lookup")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, params.Reference)
 	req, err := b.Build()
 	if err != nil {

@@ -31,6 +31,7 @@ type ArchiveWidgetParams struct {
 // /api/v1/widgets/{id}/archive").
 func (c *Client) ArchiveWidget(ctx context.Context, params ArchiveWidgetParams, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "POST", "/api/v1/widgets/{id}/archive")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -71,6 +72,7 @@ type ArchiveWidget2Params struct {
 // /cluster/widgets/{id}/archive").
 func (c *Client) ArchiveWidget2(ctx context.Context, params ArchiveWidget2Params, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "POST", "/cluster/widgets/{id}/archive")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -113,6 +115,7 @@ type CreateWidgetParams struct {
 // POST /api/v1/widgets (operationId "CreateWidget", identity "POST /api/v1/widgets").
 func (c *Client) CreateWidget(ctx context.Context, body NewWidget, params CreateWidgetParams, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "POST", "/api/v1/widgets")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -156,6 +159,7 @@ type CreateWidget2Params struct {
 // POST /cluster/widgets (operationId "CreateWidget", identity "POST /cluster/widgets").
 func (c *Client) CreateWidget2(ctx context.Context, body NewWidget, params CreateWidget2Params, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "POST", "/cluster/widgets")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -266,6 +270,7 @@ type GetWidgetParams struct {
 // GET /api/v1/widgets/{id} (operationId "GetWidget", identity "GET /api/v1/widgets/{id}").
 func (c *Client) GetWidget(ctx context.Context, params GetWidgetParams, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "GET", "/api/v1/widgets/{id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {
@@ -305,6 +310,7 @@ type GetWidget2Params struct {
 // GET /cluster/widgets/{id} (operationId "GetWidget", identity "GET /cluster/widgets/{id}").
 func (c *Client) GetWidget2(ctx context.Context, params GetWidget2Params, opts ...idemrt.CallOption) (*Widget, error) {
 	b := wire.NewBuilder(c.server, "GET", "/cluster/widgets/{id}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Path(wire.Param{Name: "id", Style: wire.StyleSimple}, params.ID)
 	req, err := b.Build()
 	if err != nil {

@@ -211,6 +211,7 @@ var createTransferOp = idemrt.Operation{
 // POST /transfers (operation "createTransfer").
 func (c *Client) CreateTransfer(ctx context.Context, body NewTransfer, opts ...idemrt.CallOption) (*Transfer, error) {
 	b := wire.NewBuilder(c.server, "POST", "/transfers")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.JSONBody("application/json", body)
 	if body.Reference != nil {
 		b.LookupKey("reference", *body.Reference)
@@ -371,6 +372,7 @@ type ListTransfersParams struct {
 // GET /transfers (operation "listTransfers").
 func (c *Client) ListTransfers(ctx context.Context, params ListTransfersParams, opts ...idemrt.CallOption) (*TransferList, error) {
 	b := wire.NewBuilder(c.server, "GET", "/transfers")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Query(wire.Param{Name: "reference", Style: wire.StyleForm, Explode: true}, params.Reference)
 	req, err := b.Build()
 	if err != nil {

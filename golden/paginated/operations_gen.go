@@ -814,11 +814,12 @@ func (c *Client) listReposPager(params ListReposParams, opts []idemrt.CallOption
 
 // listSessionsOp is the retry contract of ListSessions (safety from the default level, retryable statuses from the default level).
 var listSessionsOp = idemrt.Operation{
-	ID:        "listSessions",
-	Method:    "GET",
-	Path:      "/sessions",
-	Safety:    idemrt.Idempotent,
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	ID:          "listSessions",
+	Method:      "GET",
+	Path:        "/sessions",
+	Safety:      idemrt.Idempotent,
+	Retryable:   idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	QueryParams: []string{"page", "page_size", "page_token", "per_page"},
 }
 
 // ListSessionsParams holds the parameters of ListSessions.
