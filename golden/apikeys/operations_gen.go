@@ -26,10 +26,6 @@ type CreateItemParams struct {
 	IdempotencyKey string
 	// Shelf is the query parameter "shelf".
 	Shelf *string
-	// XAPIKey is the header parameter "X-API-Key".
-	XAPIKey *string
-	// APISession is the cookie parameter "api_session".
-	APISession *string
 }
 
 // CreateItem is keyed: every attempt sends one Idempotency-Key; retried on 408, 429, 502, 503, 504 and on unknown outcomes.
@@ -41,8 +37,6 @@ func (c *Client) CreateItem(ctx context.Context, body NewItem, params CreateItem
 	b := wire.NewBuilder(c.server, "POST", "/items")
 	b.Key(params.IdempotencyKey)
 	b.Query(wire.Param{Name: "shelf", Style: wire.StyleForm, Explode: true}, params.Shelf)
-	b.Header(wire.Param{Name: "X-API-Key", Style: wire.StyleSimple}, params.XAPIKey)
-	b.Cookie(wire.Param{Name: "api_session", Style: wire.StyleForm, Explode: true}, params.APISession)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
 	if err != nil {

@@ -88,12 +88,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // createItemRoute is what the server checks for CreateItem before its handler runs.
 var createItemRoute = idemsrv.Route{
-	Op:                 &createItemOp,
-	Credentials:        []idemsrv.Credential{{In: "cookie", Name: "api_session"}, {In: "header", Name: "X-API-Key"}, {In: "query", Name: "api_key"}},
-	Security:           [][]string{{"queryKey"}, {"headerKey"}, {"cookieKey"}},
-	FingerprintHeaders: []string{"X-API-Key"},
-	FingerprintCookies: []string{"api_session"},
-	Declared:           idemrt.StatusSet{Codes: []int{422}},
+	Op:          &createItemOp,
+	Credentials: []idemsrv.Credential{{In: "cookie", Name: "api_session"}, {In: "header", Name: "X-API-Key"}, {In: "query", Name: "api_key"}},
+	Security:    [][]string{{"queryKey"}, {"headerKey"}, {"cookieKey"}},
+	Declared:    idemrt.StatusSet{Codes: []int{422}},
 }
 
 // serveCreateItem decodes a CreateItem request, calls the handler and writes its answer.
@@ -103,8 +101,6 @@ func (s *Server) serveCreateItem(w http.ResponseWriter, r *http.Request) {
 	d := s.engine.Decode(w, r)
 	d.Key("Idempotency-Key", &params.IdempotencyKey)
 	d.Query(wire.Param{Name: "shelf", Style: wire.StyleForm, Explode: true}, &params.Shelf)
-	d.Header(wire.Param{Name: "X-API-Key", Style: wire.StyleSimple}, &params.XAPIKey)
-	d.Cookie(wire.Param{Name: "api_session", Style: wire.StyleForm, Explode: true}, &params.APISession)
 	d.JSON(&body, true)
 	if d.Failed() {
 		return

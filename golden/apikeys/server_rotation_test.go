@@ -104,10 +104,12 @@ func createWithKey(t *testing.T, url, in, apiKey, shelf string) (int, bool, stri
 }
 
 // TestServerRotatedAPIKeyReplays: an intent's first attempt carries key-1
-// and its retry key-2, both alice's, in the query, a header the operation
-// also declares as a parameter, or a cookie it declares too. The key is a
-// credential, not payload: the retry gets the stored answer and the item
-// is created once. The rest of the request still counts: the same key
+// and its retry key-2, both alice's, in the query, a header or a cookie.
+// The key is a credential, not payload: the retry gets the stored answer
+// and the item is created once. (A header or cookie credential joins the
+// fingerprint only where something names it, a parameter of the same name
+// or the ledger's Config; ledgertest RouteCredentialsLeaveTheFingerprint
+// shows those.) The rest of the request still counts: the same key
 // on another shelf is 422.
 func TestServerRotatedAPIKeyReplays(t *testing.T) {
 	for _, in := range []string{idemsrv.InQuery, idemsrv.InHeader, idemsrv.InCookie} {
