@@ -128,8 +128,8 @@ func WithClock(now func() time.Time) Option {
 const defaultAuthTimeout = 10 * time.Second
 
 func newConfig(opts []Option) config {
-	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, authTimeout: defaultAuthTimeout, busyAfter: time.Second,
-		streamWrite: defaultStreamWrite, keepAlive: defaultKeepAlive, now: time.Now, after: realTimer}
+	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, authTimeout: defaultAuthTimeout,
+		busyAfter: time.Second, streamWrite: defaultStreamWrite, keepAlive: defaultKeepAlive, now: time.Now, after: realTimer}
 	for _, o := range opts {
 		o(&c)
 	}
