@@ -145,7 +145,7 @@ func (e *Engine) verify(r *http.Request, op string, req []string) (v verdict, in
 	ctx, cancel := context.WithTimeout(r.Context(), e.cfg.authTimeout)
 	defer cancel()
 	done := make(chan verdict, 1)
-	go func() { done <- e.callSchemes(r.WithContext(ctx), op, req) }()
+	go func() { done <- e.callSchemes(ctx, r, op, req) }()
 	select {
 	case v = <-done:
 		return v, v.err == nil || ctx.Err() == nil
@@ -157,14 +157,14 @@ func (e *Engine) verify(r *http.Request, op string, req []string) (v verdict, in
 // callSchemes calls the method of each scheme of req in order, up to the
 // first that refuses. A panic becomes the verdict, for verify's caller to
 // raise where the server recovers it.
-func (e *Engine) callSchemes(r *http.Request, op string, req []string) (v verdict) {
+func (e *Engine) callSchemes(ctx context.Context, r *http.Request, op string, req []string) (v verdict) {
 	defer func() {
 		if p := recover(); p != nil {
 			v = verdict{panicked: &PanicError{Value: p, Stack: debug.Stack()}}
 		}
 	}()
 	for _, name := range req {
-		p, err := e.schemes[name].check(r, op)
+		p, err := e.schemes[name].check(ctx, r, op)
 		switch {
 		case err != nil:
 			return verdict{err: err}

@@ -181,7 +181,7 @@ func TestIsToken(t *testing.T) {
 
 // oneBearer is an engine with WithSecurity and opts whose one bearer scheme
 // is check, and one route under it; a request's handler counts its runs.
-func oneBearer(t *testing.T, check Check[BearerCredential], ran *int, opts ...Option) http.Handler {
+func oneBearer(t testing.TB, check Check[BearerCredential], ran *int, opts ...Option) http.Handler {
 	t.Helper()
 	e, err := New(nil, append([]Option{WithSecurity(struct{}{})}, opts...)...)
 	if err != nil {
@@ -236,5 +236,18 @@ func TestSecurityHandlerPanicIs500(t *testing.T) {
 	}
 	if !errors.As(got, &pe) || pe.Value != "idp: secret detail" || !strings.Contains(string(pe.Stack), "TestSecurityHandlerPanicIs500") {
 		t.Errorf("WithOnError got %#v; want the method's *PanicError with its stack", got)
+	}
+}
+
+// BenchmarkSecuredRequest is one request of an operation under a bearer
+// scheme whose method answers at once: the cost of authenticating it,
+// the deadline (WithAuthTimeout) and its goroutine included.
+func BenchmarkSecuredRequest(b *testing.B) {
+	ran := 0
+	srv := oneBearer(b, func(context.Context, string, BearerCredential) (string, error) { return "alice", nil }, &ran)
+	r := get(bearerTok("t"))
+	b.ReportAllocs()
+	for b.Loop() {
+		srv.ServeHTTP(httptest.NewRecorder(), r)
 	}
 }
