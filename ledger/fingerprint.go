@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -123,11 +124,45 @@ func CookieFields(cookies []*http.Cookie, names []string) []string {
 // same parameters. A generated client sends the same query bytes on every
 // attempt; a hand-made retry that reorders its parameters gets 422, never
 // another request's result.
+//
+// The ledger itself leaves out of it the query parameters that carry a
+// credential (Route.Credentials), and nothing else.
 func RequestTarget(u *url.URL) string {
-	if u.RawQuery == "" {
+	return requestTarget(u, nil)
+}
+
+// requestTarget is RequestTarget without the query pairs whose decoded
+// name is in omit; every other pair keeps its bytes and its place.
+func requestTarget(u *url.URL, omit []string) string {
+	query := u.RawQuery
+	if len(omit) > 0 {
+		query = withoutPairs(query, omit)
+	}
+	if query == "" {
 		return u.EscapedPath()
 	}
-	return u.EscapedPath() + "?" + u.RawQuery
+	return u.EscapedPath() + "?" + query
+}
+
+// withoutPairs removes from a raw query the pairs named in omit, read as
+// net/http's URL.Query reads them (which is how the server reads a
+// credential): a pair holding a semicolon is not a pair there, so it stays.
+func withoutPairs(raw string, omit []string) string {
+	var b strings.Builder
+	kept := 0
+	for pair := range strings.SplitSeq(raw, "&") {
+		name, _, _ := strings.Cut(pair, "=")
+		if decoded, err := url.QueryUnescape(name); err == nil && !strings.Contains(pair, ";") &&
+			slices.Contains(omit, decoded) {
+			continue
+		}
+		if kept > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(pair)
+		kept++
+	}
+	return b.String()
 }
 
 func writeField(w io.Writer, b []byte) {

@@ -106,6 +106,35 @@ func TestRequestTarget(t *testing.T) {
 	}
 }
 
+// TestRequestTargetWithoutCredentials: a credential's query pairs leave the
+// target, by their name as net/http decodes it (so api%5Fkey too, and both
+// pairs when it is sent twice); every other pair keeps its bytes and its
+// order; a pair net/http does not read (one with a semicolon) stays.
+func TestRequestTargetWithoutCredentials(t *testing.T) {
+	omit := []string{"api_key"}
+	for _, tc := range []struct{ raw, want string }{
+		{"/items?api_key=k1", "/items"},
+		{"/items?shelf=a&api_key=k1&tags=x%2Cy", "/items?shelf=a&tags=x%2Cy"},
+		{"/items?api%5Fkey=k1&shelf=a", "/items?shelf=a"},
+		{"/items?api_key=k1&api_key=k2&shelf=a", "/items?shelf=a"},
+		{"/items?&shelf=a&api_key", "/items?&shelf=a"},
+		{"/items?api_key=k1;shelf=a", "/items?api_key=k1;shelf=a"},
+		{"/items?API_KEY=k1&shelf=a", "/items?API_KEY=k1&shelf=a"},
+		{"/items?shelf=a", "/items?shelf=a"},
+	} {
+		u, err := url.Parse(tc.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := requestTarget(u, omit); got != tc.want {
+			t.Errorf("%s: target %q, want %q", tc.raw, got, tc.want)
+		}
+		if got := requestTarget(u, nil); got != RequestTarget(u) {
+			t.Errorf("%s: with nothing to omit %q, RequestTarget %q", tc.raw, got, RequestTarget(u))
+		}
+	}
+}
+
 func FuzzCanonicalJSON(f *testing.F) {
 	for _, s := range []string{`{"b":1,"a":[true,null,"x"]}`, `[1,2.5e-3]`, `"\ud83d\ude00"`, `{}`,
 		`{"a":1,"A":2}`, `"\ud800\\u"`, "\"\xff\"", `"\u12"`} {

@@ -71,7 +71,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 			canon, _ = CanonicalJSON(body)
 		}
 	}
-	fp := fingerprint(r.Method, rt.operation, RequestTarget(r.URL), ct, body, canon, identityFields(r, rt))
+	fp := fingerprint(r.Method, rt.operation, requestTarget(r.URL, rt.credQuery), ct, body, canon, identityFields(r, rt))
 	l.serveKeyed(w, r, rt, id, fp, h)
 }
 

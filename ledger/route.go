@@ -26,6 +26,14 @@ type Route struct {
 	// FingerprintCookies are added to Config.FingerprintCookies for this
 	// operation (its cookie parameters, say).
 	FingerprintCookies []string
+	// Credentials are the request parameters that carry the operation's
+	// credentials (the header, query parameter or cookie of an API key,
+	// the Authorization header): they are never part of the fingerprint,
+	// wherever they travel and whatever FingerprintHeaders and
+	// FingerprintCookies (the Config's or the Route's) say, so that a
+	// credential rotated between two attempts of one intent finds its
+	// stored answer instead of 422. Who the caller is belongs to Caller.
+	Credentials []Credential
 	// StoredHeaders are response headers kept for replay besides the
 	// Ledger's (the operation's declared response headers, say), so a
 	// replayed answer carries them as the first did.
@@ -38,13 +46,31 @@ type Route struct {
 	OnError func(r *http.Request, err error)
 }
 
+// Where a Credential travels.
+const (
+	CredentialInHeader = "header"
+	CredentialInQuery  = "query"
+	CredentialInCookie = "cookie"
+)
+
+// Credential names one request parameter that carries a credential: In is
+// CredentialInHeader, CredentialInQuery or CredentialInCookie, and Name the
+// header (any case), the query parameter's decoded name, or the cookie
+// name.
+type Credential struct {
+	In, Name string
+}
+
 // route is a Route with the Config's defaults filled in.
 type route struct {
-	operation      string
-	keyHeader      string
-	caller         func(*http.Request) (string, error)
-	fpHeaders      []string
-	fpCookies      []string
+	operation string
+	keyHeader string
+	caller    func(*http.Request) (string, error)
+	fpHeaders []string
+	fpCookies []string
+	// credQuery are the query parameters left out of the fingerprint's
+	// request target (Route.Credentials).
+	credQuery      []string
 	stored         []string
 	busyRetryAfter time.Duration
 	onError        func(*http.Request, error)
@@ -82,9 +108,27 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 	if len(rt.FingerprintCookies) > 0 {
 		r.fpCookies = sortedNames(append(slices.Clone(l.fpCookies), rt.FingerprintCookies...))
 	}
+	r.leaveOut(rt.Credentials)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		l.serve(w, req, r, h)
 	})
+}
+
+// leaveOut takes the credentials out of the route's fingerprint: their
+// headers and cookies from the names it hashes, their query parameters into
+// credQuery, which requestTarget drops.
+func (r *route) leaveOut(creds []Credential) {
+	for _, c := range creds {
+		switch c.In {
+		case CredentialInHeader:
+			name := http.CanonicalHeaderKey(c.Name)
+			r.fpHeaders = slices.DeleteFunc(slices.Clone(r.fpHeaders), func(h string) bool { return h == name })
+		case CredentialInCookie:
+			r.fpCookies = slices.DeleteFunc(slices.Clone(r.fpCookies), func(n string) bool { return n == c.Name })
+		case CredentialInQuery:
+			r.credQuery = append(r.credQuery, c.Name)
+		}
+	}
 }
 
 // canonicalHeaders returns names canonical, sorted and once each: the form

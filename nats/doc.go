@@ -11,7 +11,9 @@
 //
 // Two layers absorb repeats. A relay that published but died before marking
 // the event delivered publishes it again; JetStream drops the copy inside the
-// stream's duplicate window (the PubAck says Duplicate). A copy that gets
+// stream's duplicate window (the PubAck says Duplicate; the Publisher checks
+// that the message stored under the id is this event, and parks one that
+// is not: ErrMsgIDCollision). A copy that gets
 // past it (a republish after the window, a message redelivered because its
 // ack was lost) finds its id in idem_consumed and is acked without applying.
 //

@@ -1,6 +1,7 @@
 package idemnats
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -56,9 +57,18 @@ type Publisher struct {
 	// messages, not a Duplicate that marks the second delivered unapplied;
 	// the consumer dedupes on the source and the id (outbox.Consume). Empty:
 	// the message id is the event id alone, which is right only while one
-	// outbox publishes into the stream.
+	// outbox publishes into the stream; another outbox's event of the same
+	// id is then caught only while the stream still holds the first message
+	// (ErrMsgIDCollision).
 	Source string
 }
+
+// ErrMsgIDCollision is wrapped, as a permanent failure (outbox.Permanent),
+// by the error for an event whose message id the stream already holds for
+// another message: another outbox (one without a Source, or with the same
+// one) published an event of the same id. The relay parks the event instead
+// of marking it delivered, where it would have been lost.
+var ErrMsgIDCollision = errors.New("idemnats: the stream holds another message under this event's message id")
 
 // ErrSource is wrapped by the error for a Publisher.Source, or an
 // Idem-Source header, that is not 1 to 64 of [A-Za-z0-9_.-].
@@ -97,7 +107,9 @@ func (p *Publisher) Publish(ctx context.Context, e outbox.Event) error {
 // msgID(p.Source, e.ID) in the Nats-Msg-Id header and returns the stream's
 // PubAck. A republish of an id the stream still remembers (inside its
 // Duplicates window) is not stored again: the PubAck then has Duplicate
-// set, and the call still succeeds, since the event is in the stream.
+// set, and the call still succeeds once the message the stream holds
+// under the id is found to be this event (checkDuplicate); another event
+// under that id is ErrMsgIDCollision.
 //
 // Failures no retry can cure are wrapped with outbox.Permanent, so the
 // relay parks the event and goes on: no event id (ErrNoEventID), a topic
@@ -137,7 +149,43 @@ func (p *Publisher) PublishAck(ctx context.Context, e outbox.Event) (*jetstream.
 		}
 		return nil, err
 	}
+	if ack.Duplicate {
+		if err := checkDuplicate(ctx, p.JS, ack, msg, e.ID); err != nil {
+			return nil, err
+		}
+	}
 	return ack, nil
+}
+
+// checkDuplicate compares, for a Duplicate PubAck, the message the stream
+// stored under the id with msg: the subject, the payload, the topic and the
+// source must be equal. They are for a republish of the same event (a
+// relay that died before its mark), and then nil is returned. Another
+// event under the same id (two outboxes without a Source) is
+// ErrMsgIDCollision, permanent: marked delivered, it would be lost. A
+// stream whose retention already removed the first message (a work queue)
+// leaves nothing to compare with: the event is taken as delivered, which is
+// why outboxes that share a stream need a Source each. A failure to read
+// the message is an ordinary error: the relay tries again later.
+func checkDuplicate(ctx context.Context, js jetstream.JetStream, ack *jetstream.PubAck, msg *nats.Msg, id string) error {
+	s, err := js.Stream(ctx, ack.Stream)
+	if err != nil {
+		return fmt.Errorf("idemnats: reading the stream %s to compare the Duplicate of %s: %w", ack.Stream, id, err)
+	}
+	stored, err := s.GetMsg(ctx, ack.Sequence)
+	switch {
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("idemnats: reading message %d of %s to compare the Duplicate of %s: %w", ack.Sequence, ack.Stream, id, err)
+	}
+	if stored.Subject == msg.Subject && bytes.Equal(stored.Data, msg.Data) &&
+		stored.Header.Get(TopicHeader) == msg.Header.Get(TopicHeader) &&
+		stored.Header.Get(SourceHeader) == msg.Header.Get(SourceHeader) {
+		return nil
+	}
+	return outbox.Permanent(fmt.Errorf("%w: event %s is not message %d of %s, stored under the same id (set Publisher.Source)",
+		ErrMsgIDCollision, id, ack.Sequence, ack.Stream))
 }
 
 func orDefault(d time.Duration) time.Duration {

@@ -3,6 +3,7 @@ package idemnats
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,4 +80,45 @@ func TestSourceIsChecked(t *testing.T) {
 	if !errors.Is(err, ErrSource) || errors.Is(err, outbox.ErrPermanent) {
 		t.Fatalf("invalid Source: %v; want ErrSource, not permanent (the event is not at fault)", err)
 	}
+}
+
+// TestOneEventIDFromTwoOutboxes: two services' outboxes publish into one
+// stream without a Source, and both wrote an event evt_42, with other
+// payloads. The second PubAck is a Duplicate of the first's message; the
+// Publisher compares what the stream holds under the id with its own event,
+// finds another event, and fails permanently, so billing's evt_42 is parked
+// (listed, with why, by Backlog) instead of marked delivered and lost. A
+// republish of shop's own evt_42 is still a Duplicate that succeeds.
+func TestOneEventIDFromTwoOutboxes(t *testing.T) {
+	b := startBroker(t)
+	_, js := b.connect()
+	setup(t, js, 30*time.Second)
+	shop, billing := openSQLite(t, "shop"), openSQLite(t, "billing")
+	shop.write(t, "evt_42", "order.created", "from shop")
+	billing.write(t, "evt_42", "invoice.created", "from billing")
+	pub := &Publisher{JS: js, Prefix: testPrefix, Stream: testStream}
+	ctx := context.Background()
+	shopRelay := &outbox.Relay{Outbox: shop.ob, Publish: pub.Publish}
+	if n, err := shopRelay.Once(ctx); n != 1 || err != nil {
+		t.Fatalf("shop: delivered %d, %v", n, err)
+	}
+	n, err := (&outbox.Relay{Outbox: billing.ob, Publish: pub.Publish}).Once(ctx)
+	var pe *outbox.ParkedError
+	if n != 0 || !errors.As(err, &pe) || pe.EventID != "evt_42" || !errors.Is(err, ErrMsgIDCollision) {
+		t.Fatalf("billing: delivered %d, err %v; want evt_42 parked with ErrMsgIDCollision, not delivered", n, err)
+	}
+	bl, err := billing.ob.Backlog(ctx, 10)
+	if err != nil || bl.Parked != 1 || !strings.Contains(bl.ParkedEvents[0].LastError, "another message") {
+		t.Fatalf("billing's backlog %+v, %v; want evt_42 parked, saying why", bl, err)
+	}
+	wantStreamMsgs(t, js, 1)
+
+	// shop's relay died before its mark: its republish is its own message.
+	if _, err := shop.db.Exec(`UPDATE idem_outbox SET delivered_at = NULL WHERE event_id = 'evt_42'`); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := shopRelay.Once(ctx); n != 1 || err != nil {
+		t.Fatalf("shop's republish: delivered %d, %v; want its Duplicate taken as delivered", n, err)
+	}
+	wantStreamMsgs(t, js, 1)
 }

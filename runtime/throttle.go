@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -39,8 +40,7 @@ const (
 	// a process that makes a few calls is governed by its retry budget.
 	throttleMinRequests = 20
 	// maxThrottledHosts bounds the process-wide table of throttles; past
-	// it, idle throttles are dropped, and a new host finds none only when
-	// every one of them is busy.
+	// it, idle throttles are dropped, or else the one used longest ago.
 	maxThrottledHosts = 1024
 )
 
@@ -61,6 +61,13 @@ type throttle struct {
 	ring              [throttleBins]throttleBin
 	head              int64 // the newest slice's number (time / bin)
 	requests, accepts int64 // sums over the ring
+
+	// used is when the throttle was last asked or told about a request
+	// (Unix nanoseconds): a full table evicts the one used longest ago.
+	// evicted is set when it leaves the table, so that a client holding
+	// it looks its host up again and shares the table's throttle.
+	used    atomic.Int64
+	evicted atomic.Bool
 }
 
 func newThrottle(k float64, window time.Duration) *throttle {
@@ -71,6 +78,7 @@ func newThrottle(k float64, window time.Duration) *throttle {
 // when the throttle rejects with a probability above zero, so a quiet or
 // healthy host costs no random number. A rejection counts as a request.
 func (t *throttle) allow(now time.Time, draw func() float64) bool {
+	t.used.Store(now.UnixNano())
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.advance(now)
@@ -85,6 +93,7 @@ func (t *throttle) allow(now time.Time, draw func() float64) bool {
 // record counts a request the host answered: accepted when the answer is
 // one that is not a sign of overload or failure (see accepted).
 func (t *throttle) record(now time.Time, accepted bool) {
+	t.used.Store(now.UnixNano())
 	t.mu.Lock()
 	t.advance(now)
 	t.count(accepted)

@@ -32,7 +32,10 @@ var throttleTable = struct {
 }{m: map[throttleKey]*throttle{}}
 
 // lookupThrottle returns the throttle of key, making it when the table has
-// room, or nil.
+// none. A full table first drops its idle throttles; when none is idle it
+// evicts the one used longest ago: a new host is the one a process most
+// needs throttled (it may be the one in an outage), where the idlest entry
+// is the one it needs least.
 func lookupThrottle(key throttleKey, now time.Time) *throttle {
 	tt := &throttleTable
 	tt.mu.Lock()
@@ -47,12 +50,46 @@ func lookupThrottle(key throttleKey, now time.Time) *throttle {
 			}
 		}
 		if len(tt.m) >= maxThrottledHosts {
-			return nil
+			evictIdlest(tt.m)
 		}
 	}
 	t := newThrottle(key.k, key.window)
+	t.used.Store(now.UnixNano())
 	tt.m[key] = t
 	return t
+}
+
+// evictIdlest removes from m the throttle used longest ago (the first of
+// them in key order on a tie, so the choice does not hang on map order).
+// A client that holds it looks its host up again at its next attempt
+// (evicted), and shares the table's new one.
+func evictIdlest(m map[throttleKey]*throttle) {
+	var oldest throttleKey
+	var oldestUse int64
+	found := false
+	for k, t := range m {
+		use := t.used.Load()
+		if !found || use < oldestUse || (use == oldestUse && keyBefore(k, oldest)) {
+			oldest, oldestUse, found = k, use, true
+		}
+	}
+	if found {
+		m[oldest].evicted.Store(true)
+		delete(m, oldest)
+	}
+}
+
+// keyBefore orders throttle keys, for evictIdlest's ties.
+func keyBefore(a, b throttleKey) bool {
+	switch {
+	case a.scheme != b.scheme:
+		return a.scheme < b.scheme
+	case a.host != b.host:
+		return a.host < b.host
+	case a.k != b.k:
+		return a.k < b.k
+	}
+	return a.window < b.window
 }
 
 // hostThrottle is the throttle a Runner last used, with its host: a client
@@ -73,7 +110,7 @@ func (ts *throttles) forURL(u *url.URL, now time.Time) *throttle {
 	if ts.settings.off || u == nil {
 		return nil
 	}
-	if h := ts.last.Load(); h != nil && h.host == u.Host && h.scheme == u.Scheme {
+	if h := ts.last.Load(); h != nil && h.host == u.Host && h.scheme == u.Scheme && !h.t.evicted.Load() {
 		return h.t
 	}
 	t := lookupThrottle(throttleKey{u.Scheme, u.Host, ts.settings.k, ts.settings.window}, now)

@@ -157,6 +157,65 @@ func TestThrottleTableBounded(t *testing.T) {
 	}
 }
 
+// TestThrottleTableEvictsTheIdlest (T4): 1,024 hosts the process has just
+// used fill the table, none of them idle; then a host in a total outage
+// gets 1,000 calls from 100 clients. The new host takes the place of the
+// idlest throttle, so its calls are throttled as any host's are: at most
+// 1.10 attempts per call reach it, where the budgets alone let about 2
+// through, and most calls are refused before their first send (when a full
+// table gave a new host no throttle, every call reached it).
+func TestThrottleTableEvictsTheIdlest(t *testing.T) {
+	window := 5*time.Second + 13 // isolates these throttles from other tests'
+	t.Cleanup(func() { forgetThrottles(window) })
+	filler := NewRunner(WithAdaptiveThrottleWindow(window))
+	for i := range maxThrottledHosts {
+		u := mustURL(t, "http://h"+itoa(i)+".full.test/")
+		if th := filler.throttles.forURL(u, throttleEpoch.Add(time.Duration(i)*time.Millisecond)); th != nil {
+			th.record(throttleEpoch.Add(time.Duration(i)*time.Millisecond), false)
+		}
+	}
+	srv := newFleetServer(t)
+	srv.down.Store(true)
+	runners := fleet(100, &fakeClock{frozen: true, now: throttleEpoch.Add(2 * time.Second)}, window)
+	const calls = 1000
+	unsent := 0
+	for n := range calls {
+		req := &Request{Method: "POST", URL: mustURL(t, srv.URL+"/payments"), Body: []byte(`{}`)}
+		_, err := runners[n%100].Do(context.Background(), &keyedOp, req)
+		srv.mu.Lock()
+		if errors.Is(err, ErrThrottled) && !srv.keys[KeyOf(err)] {
+			unsent++
+		}
+		srv.mu.Unlock()
+	}
+	perCall := float64(srv.attempts.Load()) / calls
+	if perCall > 1.10 || unsent < calls/2 {
+		t.Errorf("a new host in a full table: %.2f attempts per call, %d of %d calls refused before their first send; "+
+			"want at most 1.10, and at least half", perCall, unsent, calls)
+	}
+	if n := throttleCount(); n > maxThrottledHosts {
+		t.Errorf("%d throttles in the table, bound %d", n, maxThrottledHosts)
+	}
+}
+
+// forgetThrottles removes the throttles of window from the table.
+func forgetThrottles(window time.Duration) {
+	throttleTable.mu.Lock()
+	defer throttleTable.mu.Unlock()
+	for k := range throttleTable.m {
+		if k.window == window {
+			delete(throttleTable.m, k)
+		}
+	}
+}
+
+// throttleCount is the number of throttles in the table.
+func throttleCount() int {
+	throttleTable.mu.Lock()
+	defer throttleTable.mu.Unlock()
+	return len(throttleTable.m)
+}
+
 // itoa avoids strconv in one helper.
 func itoa(i int) string {
 	if i < 10 {

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+
+	"github.com/idemgen/idemgen/ledger"
 )
 
 // Where a credential travels.
@@ -75,4 +77,21 @@ func credential(r *http.Request, c Credential) string {
 		}
 	}
 	return ""
+}
+
+// ledgerCredentials are the route's credentials the ledger leaves out of a
+// keyed request's fingerprint: every header, query parameter and cookie a
+// security scheme of the operation names, in any of its alternative
+// requirements. A credential is who calls, not what is asked: the caller's
+// scope carries it, and a key rotated between two attempts of one intent
+// must find the intent's stored answer.
+func (rt Route) ledgerCredentials() []ledger.Credential {
+	var out []ledger.Credential
+	for _, c := range rt.Credentials {
+		switch c.In {
+		case InHeader, InQuery, InCookie:
+			out = append(out, ledger.Credential{In: c.In, Name: c.Name})
+		}
+	}
+	return out
 }

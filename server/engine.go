@@ -115,7 +115,8 @@ func (e *Engine) guard(rt Route, serve http.HandlerFunc) http.Handler {
 		h = e.cfg.ledger.HandleRoute(ledger.Route{
 			Operation: rt.Op.ID, KeyHeader: rt.Op.KeyHeader, Caller: e.caller(rt),
 			FingerprintHeaders: rt.FingerprintHeaders, FingerprintCookies: rt.FingerprintCookies,
-			StoredHeaders: rt.StoredHeaders, BusyRetryAfter: e.cfg.busyAfter, OnError: e.ledgerError(),
+			Credentials: rt.ledgerCredentials(), StoredHeaders: rt.StoredHeaders,
+			BusyRetryAfter: e.cfg.busyAfter, OnError: e.ledgerError(),
 		}, h)
 	}
 	if len(rt.Preconditions) > 0 {

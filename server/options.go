@@ -25,6 +25,7 @@ type config struct {
 	maxBody     int64
 	maxDepth    int
 	bodyTimeout time.Duration
+	authTimeout time.Duration
 	busyAfter   time.Duration
 	streamWrite time.Duration
 	keepAlive   time.Duration
@@ -95,6 +96,23 @@ func WithBodyLimits(depth int, timeout time.Duration) Option {
 	}
 }
 
+// WithAuthTimeout bounds the time WithSecurity's handler may take to
+// authenticate one request (default 10s; 0 keeps the default).
+// Authentication runs before the body is read, so the server cannot tell
+// that the client has left while it waits: without a bound, a method that
+// hangs (an identity provider that does not answer) held its
+// WithMaxInFlight slot for ever. When the time passes, the method's
+// context is cancelled and the request is answered 503
+// authentication-timeout with Retry-After, its slot freed at once, whether
+// or not the method has returned; nothing else runs.
+func WithAuthTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.authTimeout = d
+		}
+	}
+}
+
 // WithClock sets the clock the overload estimate and the stream keep-alive
 // read; tests inject one.
 func WithClock(now func() time.Time) Option {
@@ -105,9 +123,13 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
+// defaultAuthTimeout is WithAuthTimeout's default: far above what an
+// identity provider takes to answer, far below a client's patience.
+const defaultAuthTimeout = 10 * time.Second
+
 func newConfig(opts []Option) config {
-	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, busyAfter: time.Second,
-		streamWrite: defaultStreamWrite, keepAlive: defaultKeepAlive, now: time.Now, after: realTimer}
+	c := config{maxBody: 1 << 20, maxDepth: 64, bodyTimeout: 30 * time.Second, authTimeout: defaultAuthTimeout,
+		busyAfter: time.Second, streamWrite: defaultStreamWrite, keepAlive: defaultKeepAlive, now: time.Now, after: realTimer}
 	for _, o := range opts {
 		o(&c)
 	}

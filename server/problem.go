@@ -17,6 +17,7 @@ const (
 	ProblemCredentialsRefused = "https://idemgen.dev/problems/credentials-refused"
 	ProblemForbidden          = "https://idemgen.dev/problems/forbidden"
 	ProblemOverloaded         = "https://idemgen.dev/problems/overloaded"
+	ProblemAuthTimeout        = "https://idemgen.dev/problems/authentication-timeout"
 	ProblemInternal           = "https://idemgen.dev/problems/internal"
 	ProblemNotImplemented     = "https://idemgen.dev/problems/not-implemented"
 )

@@ -55,12 +55,15 @@ func (e *Engine) recoverPanic(pw *panicWriter, r *http.Request) {
 	if p == http.ErrAbortHandler {
 		panic(p)
 	}
-	err := &PanicError{Value: p, Stack: debug.Stack()}
+	err, ok := p.(*PanicError)
+	if !ok {
+		err = &PanicError{Value: p, Stack: debug.Stack()}
+	}
 	if e.cfg.onError != nil {
 		e.cfg.onError(r, err)
 	} else {
 		// What net/http would have logged had the panic reached it.
-		log.Printf("idemsrv: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, p, err.Stack)
+		log.Printf("idemsrv: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, err.Value, err.Stack)
 	}
 	if pw.started {
 		panic(http.ErrAbortHandler)

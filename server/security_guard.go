@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -78,29 +80,36 @@ func (e *Engine) carries(r *http.Request, req []string) bool {
 	return true
 }
 
-// checkRequirement calls the method of each scheme of req; all must accept
-// the request, and those that name a principal must name the same one.
-// It answers the request itself when it returns false.
+// checkRequirement calls the method of each scheme of req, under the
+// authentication deadline (verify); all must accept the request, and those
+// that name a principal must name the same one. It answers the request
+// itself when it returns false.
 func (e *Engine) checkRequirement(w http.ResponseWriter, r *http.Request, op string, req []string) (string, bool) {
-	var principal string
-	for _, name := range req {
-		p, err := e.schemes[name].check(r, op)
-		switch {
-		case errors.Is(err, ErrForbidden):
-			refuse(w, http.StatusForbidden, ProblemForbidden, "", "the credentials do not allow this operation")
-			return "", false
-		case err != nil:
-			refuse(w, http.StatusUnauthorized, ProblemCredentialsRefused, e.challenges([][]string{req}, true), "the credentials were refused")
-			return "", false
-		case p != "" && principal != "" && p != principal:
-			refuse(w, http.StatusUnauthorized, ProblemCredentialsRefused, e.challenges([][]string{req}, true),
-				"the credentials of the operation's security requirement name different principals")
-			return "", false
-		case p != "":
-			principal = p
+	v, inTime := e.verify(r, op, req)
+	switch {
+	case !inTime:
+		w.Header().Set("Retry-After", strconv.Itoa(authRetryAfter))
+		WriteProblem(w, http.StatusServiceUnavailable, ProblemAuthTimeout,
+			"the credentials could not be checked in time; nothing ran, the request may be sent again")
+		return "", false
+	case v.panicked != nil:
+		// Answered as any handler's panic is (recovered), stack and all.
+		if v.panicked.Value == http.ErrAbortHandler {
+			panic(http.ErrAbortHandler)
 		}
+		panic(v.panicked)
+	case errors.Is(v.err, ErrForbidden):
+		refuse(w, http.StatusForbidden, ProblemForbidden, "", "the credentials do not allow this operation")
+		return "", false
+	case v.err != nil:
+		refuse(w, http.StatusUnauthorized, ProblemCredentialsRefused, e.challenges([][]string{req}, true), "the credentials were refused")
+		return "", false
+	case v.conflict:
+		refuse(w, http.StatusUnauthorized, ProblemCredentialsRefused, e.challenges([][]string{req}, true),
+			"the credentials of the operation's security requirement name different principals")
+		return "", false
 	}
-	if err := checkPrincipal(principal); err != nil {
+	if err := checkPrincipal(v.principal); err != nil {
 		// The SecurityHandler's fault, not the client's.
 		if e.cfg.onError != nil {
 			e.cfg.onError(r, fmt.Errorf("idemsrv: SecurityHandler (%s): %w", strings.Join(req, ", "), err))
@@ -108,7 +117,64 @@ func (e *Engine) checkRequirement(w http.ResponseWriter, r *http.Request, op str
 		writeInternal(w)
 		return "", false
 	}
-	return principal, true
+	return v.principal, true
+}
+
+// authRetryAfter is the Retry-After, in seconds, of a request whose
+// authentication ran out of time: the identity provider may answer the
+// next one.
+const authRetryAfter = 1
+
+// verdict is what the methods of one requirement's schemes said: the
+// principal they named, or the first refusal, two principals, or a panic.
+type verdict struct {
+	principal string
+	err       error
+	conflict  bool
+	panicked  *PanicError
+}
+
+// verify runs callSchemes under the authentication deadline
+// (WithAuthTimeout), whose end cancels the methods' context. They run in a
+// goroutine of their own so that the deadline holds even for a method that
+// ignores its context: the request is answered and its WithMaxInFlight
+// slot freed when the deadline passes, and the method's late answer is
+// dropped. inTime is false when the deadline passed (or the request's own
+// context ended) first, including a method that returned because of it.
+func (e *Engine) verify(r *http.Request, op string, req []string) (v verdict, inTime bool) {
+	ctx, cancel := context.WithTimeout(r.Context(), e.cfg.authTimeout)
+	defer cancel()
+	done := make(chan verdict, 1)
+	go func() { done <- e.callSchemes(ctx, r, op, req) }()
+	select {
+	case v = <-done:
+		return v, v.err == nil || ctx.Err() == nil
+	case <-ctx.Done():
+		return verdict{}, false
+	}
+}
+
+// callSchemes calls the method of each scheme of req in order, up to the
+// first that refuses. A panic becomes the verdict, for verify's caller to
+// raise where the server recovers it.
+func (e *Engine) callSchemes(ctx context.Context, r *http.Request, op string, req []string) (v verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = verdict{panicked: &PanicError{Value: p, Stack: debug.Stack()}}
+		}
+	}()
+	for _, name := range req {
+		p, err := e.schemes[name].check(ctx, r, op)
+		switch {
+		case err != nil:
+			return verdict{err: err}
+		case p != "" && v.principal != "" && p != v.principal:
+			return verdict{conflict: true}
+		case p != "":
+			v.principal = p
+		}
+	}
+	return v
 }
 
 // challenges is the WWW-Authenticate value of a 401: the challenge of each

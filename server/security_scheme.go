@@ -16,9 +16,9 @@ type Scheme struct {
 	// refused that of one whose credentials were refused.
 	challenge, refused string
 	// present reports whether r carries the scheme's credentials, check
-	// reads and checks them.
+	// reads and checks them under ctx (the authentication deadline's).
 	present func(r *http.Request) bool
-	check   func(r *http.Request, operation string) (string, error)
+	check   func(ctx context.Context, r *http.Request, operation string) (string, error)
 }
 
 // Check is a SecurityHandler method: it returns the principal credential
@@ -30,9 +30,9 @@ func newScheme[C any](name string, read func(*http.Request) (C, bool), check Che
 	return Scheme{
 		name:    name,
 		present: func(r *http.Request) bool { _, ok := read(r); return ok },
-		check: func(r *http.Request, op string) (string, error) {
+		check: func(ctx context.Context, r *http.Request, op string) (string, error) {
 			c, _ := read(r)
-			return check(r.Context(), op, c)
+			return check(ctx, op, c)
 		},
 	}
 }

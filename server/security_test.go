@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
 )
@@ -175,5 +176,78 @@ func TestIsToken(t *testing.T) {
 		if isToken(s) != want {
 			t.Errorf("isToken(%q) = %v", s, !want)
 		}
+	}
+}
+
+// oneBearer is an engine with WithSecurity and opts whose one bearer scheme
+// is check, and one route under it; a request's handler counts its runs.
+func oneBearer(t testing.TB, check Check[BearerCredential], ran *int, opts ...Option) http.Handler {
+	t.Helper()
+	e, err := New(nil, append([]Option{WithSecurity(struct{}{})}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Secure(nil, func(any) ([]Scheme, bool) { return []Scheme{BearerScheme("bearer", check)}, true }); err != nil {
+		t.Fatal(err)
+	}
+	rt := Route{Op: &idemrt.Operation{ID: "op", Method: "GET", Path: "/x"}, Security: [][]string{{"bearer"}}}
+	if err := e.Handle(rt, func(http.ResponseWriter, *http.Request) { *ran++ }); err != nil {
+		t.Fatal(err)
+	}
+	return e.Root()
+}
+
+// TestSecurityHandlerPastItsDeadline: a method that ignores its context and
+// never returns is cut off at WithAuthTimeout: 503 authentication-timeout
+// with Retry-After, the handler does not run, and the request ends (its
+// slot with it) while the method still hangs.
+func TestSecurityHandlerPastItsDeadline(t *testing.T) {
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
+	ran := 0
+	srv := oneBearer(t, func(context.Context, string, BearerCredential) (string, error) {
+		<-hang
+		return "alice", nil
+	}, &ran, WithAuthTimeout(time.Millisecond))
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, get(bearerTok("t")))
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" ||
+		!strings.Contains(w.Body.String(), ProblemAuthTimeout) || ran != 0 {
+		t.Errorf("answer %d, Retry-After %q, body %s, handler ran %d times; want 503 %s, Retry-After 1, no run",
+			w.Code, w.Header().Get("Retry-After"), w.Body, ran, ProblemAuthTimeout)
+	}
+}
+
+// TestSecurityHandlerPanicIs500: a method that panics (in the goroutine
+// that runs it under the deadline) is answered as a handler's panic: one
+// 500 problem, and WithOnError gets the *PanicError with the method's
+// value and its stack.
+func TestSecurityHandlerPanicIs500(t *testing.T) {
+	var got error
+	ran := 0
+	srv := oneBearer(t, func(context.Context, string, BearerCredential) (string, error) {
+		panic("idp: secret detail")
+	}, &ran, WithOnError(func(_ *http.Request, err error) { got = err }))
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, get(bearerTok("t")))
+	var pe *PanicError
+	if w.Code != http.StatusInternalServerError || strings.Contains(w.Body.String(), "secret") || ran != 0 {
+		t.Errorf("answer %d %s, handler ran %d times; want a 500 without the panic's text", w.Code, w.Body, ran)
+	}
+	if !errors.As(got, &pe) || pe.Value != "idp: secret detail" || !strings.Contains(string(pe.Stack), "TestSecurityHandlerPanicIs500") {
+		t.Errorf("WithOnError got %#v; want the method's *PanicError with its stack", got)
+	}
+}
+
+// BenchmarkSecuredRequest is one request of an operation under a bearer
+// scheme whose method answers at once: the cost of authenticating it,
+// the deadline (WithAuthTimeout) and its goroutine included.
+func BenchmarkSecuredRequest(b *testing.B) {
+	ran := 0
+	srv := oneBearer(b, func(context.Context, string, BearerCredential) (string, error) { return "alice", nil }, &ran)
+	r := get(bearerTok("t"))
+	b.ReportAllocs()
+	for b.Loop() {
+		srv.ServeHTTP(httptest.NewRecorder(), r)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -15,21 +14,20 @@ import (
 //	breaking: new.yaml:10:7: createOrder (/paths/~1orders/post): CreateOrder is no longer keyed ... [key-removed]
 //
 // with "(was old.yaml:12:7)" after the message when the element is gone
-// from NEW, so the line points at both places. Line breaks a spec string
-// holds are written as \n.
+// from NEW, so the line points at both places. The line is escaped as
+// idemgen ledger and idemgen journal escape what they print (escapeText):
+// a spec string is the document author's, and its line breaks (a CI log
+// reader such as GitHub's runner reads every step's output for "::"
+// commands), escape sequences (an OSC 8 hyperlink, ESC[2J) and bidi
+// overrides must never reach the terminal or start a line of their own.
 func diffLine(c specdiff.Change) string {
 	d := ir.Diagnostic{File: c.At.File, Line: c.At.Line, Column: c.At.Column, Pointer: c.Pointer, Operation: c.Operation, Message: c.Message}
 	s := ifBreaking(c, "breaking: ", "change: ") + d.String()
 	if gone(c) {
 		s += " (was " + position(c.Was) + ")"
 	}
-	return oneLine.Replace(s + " [" + c.Rule + "]")
+	return escapeText(s + " [" + c.Rule + "]")
 }
-
-// oneLine keeps each change on one line whatever the spec's strings hold:
-// a CI log reader (GitHub's runner reads every step's output for "::"
-// commands) must never see a spec string start a line of its own.
-var oneLine = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 
 // gone reports whether a change's element is in OLD only.
 func gone(c specdiff.Change) bool {
@@ -92,6 +90,8 @@ type diffFinding struct {
 	Message   string `json:"message"`
 }
 
+// writeDiffJSON writes the changes as idemgen ledger writes its JSON
+// (writeLedgerJSON), so no rune of a spec string prints raw.
 func writeDiffJSON(w io.Writer, cs []specdiff.Change) error {
 	out := make([]diffFinding, 0, len(cs)) // [] rather than null when nothing changed
 	for _, c := range cs {
@@ -100,31 +100,29 @@ func writeDiffJSON(w io.Writer, cs []specdiff.Change) error {
 			File: c.At.File, Line: c.At.Line, Column: c.At.Column, OldFile: c.Was.File, OldLine: c.Was.Line, Message: c.Message,
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeLedgerJSON(w, out)
 }
 
 // writeDiffGitHub prints one GitHub Actions workflow command per change:
 //
 //	::error file=api/orders.yaml,line=10,col=7,title=idemgen diff: key-removed::CreateOrder is no longer keyed ...
 //
-// Everything taken from the documents is escaped as the workflow-command
-// rules say (githubData, githubProperty), so a spec string holding a line
-// break can never start a second command.
+// Everything taken from the documents is escaped for the terminal as the
+// text is (escapeText), then as the workflow-command rules say
+// (githubData, githubProperty), so a spec string can neither start a
+// second command nor write escape sequences to whoever reads the log.
 func writeDiffGitHub(w io.Writer, cs []specdiff.Change) error {
 	for _, c := range cs {
 		var b strings.Builder
 		b.WriteString(ifBreaking(c, "::error ", "::notice "))
-		b.WriteString("file=" + githubProperty(c.At.File))
+		b.WriteString("file=" + githubProperty(escapeText(c.At.File)))
 		if c.At.Line > 0 {
 			fmt.Fprintf(&b, ",line=%d", c.At.Line)
 			if c.At.Column > 0 {
 				fmt.Fprintf(&b, ",col=%d", c.At.Column)
 			}
 		}
-		b.WriteString(",title=" + githubProperty("idemgen diff: "+c.Rule))
+		b.WriteString(",title=" + githubProperty("idemgen diff: "+escapeText(c.Rule)))
 		msg := c.Message
 		if c.Operation != "" {
 			msg = c.Operation + " (" + c.Pointer + "): " + msg
@@ -134,7 +132,7 @@ func writeDiffGitHub(w io.Writer, cs []specdiff.Change) error {
 		if gone(c) {
 			msg += " (was " + position(c.Was) + ")"
 		}
-		b.WriteString("::" + githubData(msg))
+		b.WriteString("::" + githubData(escapeText(msg)))
 		if _, err := fmt.Fprintln(w, b.String()); err != nil {
 			return err
 		}

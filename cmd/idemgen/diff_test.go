@@ -132,6 +132,31 @@ func TestDiffGitHubHostileSpec(t *testing.T) {
 	}
 }
 
+// TestDiffEscapesTerminalControls (D4): a removed path holding an OSC 8
+// hyperlink, a bidi override and ESC[2J reaches no terminal raw, in any
+// format: the text and the annotations escape it as idemgen ledger and
+// idemgen journal do (escapeText), the JSON as their JSON does, and each
+// still names the path in a form that reads back to its bytes.
+func TestDiffEscapesTerminalControls(t *testing.T) {
+	old, new := filepath.Join("testdata", "diff", "terminal.old.yaml"), filepath.Join("testdata", "diff", "terminal.yaml")
+	for _, tc := range []struct{ format, shown string }{
+		{"text", `/a\x1b]8;;https://evil.example/\x07click\x1b]8;;\x07\u202e\x1b[2J`},
+		{"github", `/a\x1b]8;;https://evil.example/\x07click`},
+		{"json", `/a\u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007\u202e\u001b[2J`},
+	} {
+		r := runDiffCmd("--all", "--format", tc.format, old, new)
+		if r.code != exitProblem {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", tc.format, r.code, r.stdout, r.stderr)
+		}
+		if i := strings.IndexFunc(r.stdout, func(c rune) bool { return c == 0x1b || c == 0x07 || c == 0x9b || c == 0x202e }); i >= 0 {
+			t.Errorf("%s: a terminal control reaches the output at byte %d:\n%q", tc.format, i, r.stdout)
+		}
+		if !strings.Contains(r.stdout, tc.shown) {
+			t.Errorf("%s: the path is not shown escaped (want %s):\n%s", tc.format, tc.shown, r.stdout)
+		}
+	}
+}
+
 // TestGitHubEscaping: the workflow-command escapes, data and property.
 func TestGitHubEscaping(t *testing.T) {
 	if got := githubData("100%\r\n::error::x"); got != "100%25%0D%0A::error::x" {

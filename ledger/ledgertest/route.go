@@ -64,6 +64,41 @@ func testRoute(t *testing.T, open Opener) {
 	f.wantCounts(1, 1)
 }
 
+// testRouteCredentials: a Route's Credentials never join the fingerprint,
+// though the Config's FingerprintHeaders and FingerprintCookies name them:
+// one intent whose API key is rotated between two attempts, in the query
+// (api_key, api%5Fkey), a header or a cookie, replays; the same key with
+// another parameter that is not a credential is still 422.
+func testRouteCredentials(t *testing.T, open Opener) {
+	f := newFixture(t, open, func(c *ledger.Config) {
+		c.FingerprintHeaders = []string{"X-Api-Key"}
+		c.FingerprintCookies = []string{"sid"}
+	})
+	f.h = f.l.HandleRoute(ledger.Route{Operation: "createOrder", Credentials: []ledger.Credential{
+		{In: ledger.CredentialInQuery, Name: "api_key"}, {In: ledger.CredentialInHeader, Name: "x-api-key"},
+		{In: ledger.CredentialInCookie, Name: "sid"}}}, http.HandlerFunc(f.createOrder))
+	send := func(target, apiKey string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body1))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("X-Caller", "alice")
+		r.Header.Set("Idempotency-Key", "k-rot")
+		r.Header.Set("X-API-Key", apiKey)
+		r.AddCookie(&http.Cookie{Name: "sid", Value: apiKey})
+		w := httptest.NewRecorder()
+		f.h.ServeHTTP(w, r)
+		return w
+	}
+	first := send("/orders?shelf=a&api_key=key-1", "key-1")
+	wantStatus(t, first, http.StatusCreated)
+	for _, target := range []string{"/orders?shelf=a&api_key=key-2", "/orders?shelf=a&api%5Fkey=key-3", "/orders?shelf=a"} {
+		if again := send(target, "key-2"); again.Body.String() != first.Body.String() || again.Header().Get(ledger.ReplayedHeader) != "true" {
+			t.Errorf("%s with a rotated key: %d %s, want the replay", target, again.Code, again.Body.String())
+		}
+	}
+	wantStatus(t, send("/orders?shelf=b&api_key=key-1", "key-1"), http.StatusUnprocessableEntity)
+	f.wantCounts(1, 1)
+}
+
 // testRouteStoredHeaders: the headers a Route names (an operation's
 // declared response headers) and a download's Content-Disposition are
 // kept and replayed as first sent; a Content-Length or Date the handler

@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		{"BodyOverMaxBodyIs413", testBodyTooBig},
 		{"FingerprintHeadersSeparateRequests", testFingerprintHeaders},
 		{"RouteOverridesConfig", testRoute},
+		{"RouteCredentialsLeaveTheFingerprint", testRouteCredentials},
 		{"RouteStoredHeadersAreReplayed", testRouteStoredHeaders},
 		{"InProgressIs409", testBusy},
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
