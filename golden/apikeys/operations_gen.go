@@ -10,13 +10,15 @@ import (
 
 // createItemOp is the retry contract of CreateItem (safety from the parameter level, retryable statuses from the default level).
 var createItemOp = idemrt.Operation{
-	ID:        "createItem",
-	Method:    "POST",
-	Path:      "/items",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
-	Security:  []string{"cookieKey", "headerKey", "queryKey"},
+	ID:           "createItem",
+	Method:       "POST",
+	Path:         "/items",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	Security:     []string{"cookieKey", "headerKey", "queryKey"},
+	HeaderParams: []string{"Idempotency-Key"},
+	QueryParams:  []string{"shelf"},
 }
 
 // CreateItemParams holds the parameters of CreateItem.
@@ -35,6 +37,7 @@ type CreateItemParams struct {
 // POST /items (operation "createItem").
 func (c *Client) CreateItem(ctx context.Context, body NewItem, params CreateItemParams, opts ...idemrt.CallOption) (*Item, error) {
 	b := wire.NewBuilder(c.server, "POST", "/items")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json")
 	b.Key(params.IdempotencyKey)
 	b.Query(wire.Param{Name: "shelf", Style: wire.StyleForm, Explode: true}, params.Shelf)
 	b.JSONBody("application/json", body)
