@@ -246,28 +246,27 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 		return
 	}
 	if err := l.commit(ctx, tx, id, owner, rt.stored, rec); err != nil {
-		if errors.Is(err, ErrLeaseLost) {
+		var lost errCommit
+		switch {
+		case errors.Is(err, ErrLeaseLost):
 			writeBusy(w, rt.busyRetryAfter)
-			return
+		case errors.As(err, &lost):
+			// The COMMIT itself failed: find out what happened before
+			// answering anything that claims an outcome.
+			l.answerFailedCommit(w, r, rt, id, owner, lost.err, rec)
+		default:
+			// The store failed (or the lease ran out) before the commit:
+			// nothing was executed, and a retry with the same key is safe.
+			l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		}
-		// The store failed (or the lease ran out) before or during the
-		// commit: a retry with the same key is safe either way.
-		l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
 	rec.flush(w)
 }
 
-// errCommit marks a failed Commit: unlike a failure before it, the outcome
-// is unknown (a networked database may have committed and lost the reply).
-type errCommit struct{ err error }
-
-func (e errCommit) Error() string { return "ledger: commit: " + e.err.Error() }
-func (e errCommit) Unwrap() error { return e.err }
-
 // commit completes the key inside tx and commits both. A failed Commit may
-// still have committed on a networked database; the Release that follows is
-// guarded by state and owner, so it never deletes a completed row.
+// still have committed on a networked database: it returns errCommit, which
+// answerFailedCommit settles.
 func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, stored []string, rec *recorder) error {
 	if owner != "" {
 		resp := rec.stored(stored)
@@ -342,6 +341,13 @@ func (l *Ledger) onError(r *http.Request, rt *route, err error) {
 
 const releaseTimeout = 10 * time.Second
 
+// writeUnavailable answers the retryable 503 of a request that was not
+// executed.
+func writeUnavailable(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "1")
+	writeProblem(w, http.StatusServiceUnavailable, ProblemUnavailable, "the request was not executed; retry with the same key")
+}
+
 // fail releases the key and answers status: 500 for a handler that
 // panicked or failed after it had chosen its status (a bug: clients do not
 // retry it by default), 503 for a store
@@ -361,8 +367,7 @@ func (l *Ledger) report(w http.ResponseWriter, r *http.Request, rt *route, err e
 			"the commit failed and may or may not have taken effect; retry with the same key: if it did, the retry replays its result")
 		return
 	case status == http.StatusServiceUnavailable:
-		w.Header().Set("Retry-After", "1")
-		writeProblem(w, status, ProblemUnavailable, "the request was not executed; retry with the same key")
+		writeUnavailable(w)
 		return
 	}
 	writeProblem(w, status, ProblemInternal, "the handler failed and the request was rolled back; the key is free again")
