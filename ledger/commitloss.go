@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"strings"
@@ -36,8 +37,13 @@ const (
 // through the SQLState method of pgx's and lib/pq's errors. 40003
 // (statement completion unknown) is not: as with a dropped connection, or a
 // session terminated while it waited for a synchronous standby (57P01,
-// after the local commit), the server may have committed.
+// after the local commit), the server may have committed. sql.ErrTxDone is
+// a rollback too: the transaction ended here, before COMMIT was sent.
 func definiteRollback(err error) bool {
+	if errors.Is(err, sql.ErrTxDone) {
+		// Rolled back here (the lease ran out) before COMMIT was sent.
+		return true
+	}
 	var st interface{ SQLState() string }
 	if !errors.As(err, &st) {
 		return false

@@ -165,6 +165,9 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 				return
 			}
 			out, rec = dec.Outcome, dec.Record
+			if out == Replay {
+				l.replays.put(rec)
+			}
 		}
 		switch out {
 		case Reserved:
@@ -190,6 +193,9 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time) (Outcome, Record) {
 	rec, ok := l.replays.get(id, now)
 	if !ok {
+		if l.reserveSettles {
+			return 0, rec
+		}
 		var err error
 		if rec, ok, err = l.cfg.Store.Get(ctx, id); err != nil || !ok || !now.Before(rec.ExpiresAt) {
 			return 0, rec
@@ -216,11 +222,16 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 	// A real-time timeout, not Config.Now: the lease must bound real work.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
 	defer cancel()
-	tx, err := l.cfg.Store.Begin(ctx)
+	tx, err := l.begin(ctx)
 	if err != nil {
 		l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
+	// When the lease runs out the transaction rolls back at once, freeing
+	// its locks (SQLite's one writer) even while a stuck handler runs on:
+	// a store may begin it on a context the lease does not cancel
+	// (sqlstore on SQLite). Stopped first, before the cancel below.
+	defer context.AfterFunc(ctx, func() { tx.Rollback() })()
 	rec := newRecorder(w)
 	err = runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id})))
 	if err == nil {
@@ -262,6 +273,17 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 		return
 	}
 	rec.flush(w)
+}
+
+// begin starts the business transaction, unless the lease ran out while it
+// waited for a connection.
+func (l *Ledger) begin(ctx context.Context) (*sql.Tx, error) {
+	tx, err := l.cfg.Store.Begin(ctx)
+	if err == nil && ctx.Err() != nil {
+		tx.Rollback()
+		err = fmt.Errorf("ledger: lease of %v ran out before the transaction began: %w", l.cfg.Lease, ctx.Err())
+	}
+	return tx, err
 }
 
 // commit completes the key inside tx and commits both. A failed Commit may
