@@ -5,8 +5,9 @@
 # FLOOR_TIME (-benchtime; 1s), so the ledger and its floor alternate and see
 # the same machine. The raw lines (benchstat reads them) go to
 # bench/out/floor.txt; the table printed last has the medians of the process's
-# CPU per request and the two ratios: fresh key / two commits, and uncached
-# replay / one indexed read. From the repository root:
+# CPU per request and the ratios: fresh key / two commits (and / a read and
+# two commits, the floor of a store that reads before it reserves), and
+# uncached replay / one indexed read. From the repository root:
 #
 #   bench/floor.sh
 #   FLOOR_ROUNDS=3 FLOOR_TIME=2000x bench/floor.sh
@@ -51,14 +52,15 @@ $1 ~ /^BenchmarkLedgerFloor\// {
   }
 }
 END {
-  print "| store | two commits | fresh key | fresh key / two commits | indexed read | replay, uncached | replay / read |"
-  print "|---|---:|---:|---:|---:|---:|---:|"
+  print "| store | two commits | read, two commits | fresh key | fresh key / two commits | fresh key / read, two commits | indexed read | replay, uncached | replay / read |"
+  print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (s = 1; s <= ns; s++) {
     st = stores[s]
-    fl = med(cpu[st, "two-commits"]); fk = med(cpu[st, "fresh-key"])
+    fl = med(cpu[st, "two-commits"]); rf = med(cpu[st, "read-two-commits"]); fk = med(cpu[st, "fresh-key"])
     rd = med(cpu[st, "indexed-read"]); rp = med(cpu[st, "replay-uncached"])
-    printf "| %s | %.1f µs, %d allocs | %.1f µs, %d allocs | %s | %.1f µs, %d allocs | %.1f µs, %d allocs | %s |\n", st,
-      fl / 1000, med(al[st, "two-commits"]), fk / 1000, med(al[st, "fresh-key"]), (fl ? sprintf("%.2fx", fk / fl) : "-"),
+    printf "| %s | %.1f µs, %d allocs | %.1f µs | %.1f µs, %d allocs | %s | %s | %.1f µs, %d allocs | %.1f µs, %d allocs | %s |\n", st,
+      fl / 1000, med(al[st, "two-commits"]), rf / 1000, fk / 1000, med(al[st, "fresh-key"]),
+      (fl ? sprintf("%.2fx", fk / fl) : "-"), (rf ? sprintf("%.2fx", fk / rf) : "-"),
       rd / 1000, med(al[st, "indexed-read"]), rp / 1000, med(al[st, "replay-uncached"]), (rd ? sprintf("%.2fx", rp / rd) : "-")
   }
 }' "$OUT"

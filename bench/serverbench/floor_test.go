@@ -3,6 +3,7 @@ package serverbench
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -115,8 +116,10 @@ func measureFloor(b *testing.B, op func(n int) error) {
 
 // BenchmarkLedgerFloor sets the ledger beside its store's floor, store by
 // store (SQLite NORMAL, SQLite FULL, PostgreSQL): "two-commits" is the
-// minimal pair of commits of a fresh key (floorStore.twoCommits) and
-// "fresh-key" the keyed POST through idemgen's server and the ledger with a
+// minimal pair of commits of a fresh key (floorStore.twoCommits),
+// "read-two-commits" the same after a read that finds no row (what a store
+// read before it reserves, SQLite, cannot go below) and "fresh-key" the
+// keyed POST through idemgen's server and the ledger with a
 // fresh key (BenchmarkServePost's); "indexed-read" is one read of a
 // completed row and "replay-uncached" a replay that reads the store.
 // bench/floor.sh runs it and prints fresh-key / two-commits and
@@ -157,6 +160,18 @@ func benchFloor(b *testing.B, name string, open func(*testing.B) *sqlstore.Store
 	b.Run(name+"/two-commits", func(b *testing.B) {
 		f := newFloorStore(b, open(b))
 		measureFloor(b, func(n int) error { return f.twoCommits("k-" + strconv.Itoa(n)) })
+	})
+	b.Run(name+"/read-two-commits", func(b *testing.B) {
+		// The floor of a store that reads a key before reserving it
+		// (SQLite, so that repeats never wait for its one writer).
+		f := newFloorStore(b, open(b))
+		measureFloor(b, func(n int) error {
+			key := "k-" + strconv.Itoa(n)
+			if err := f.read(key); err != sql.ErrNoRows {
+				return fmt.Errorf("read of a fresh key: %v", err)
+			}
+			return f.twoCommits(key)
+		})
 	})
 	b.Run(name+"/fresh-key", func(b *testing.B) {
 		q := postRequest("")
