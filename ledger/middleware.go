@@ -290,6 +290,12 @@ func (l *Ledger) begin(ctx context.Context) (*sql.Tx, error) {
 // still have committed on a networked database: it returns errCommit, which
 // answerFailedCommit settles.
 func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, stored []string, rec *recorder) error {
+	if err := ctx.Err(); err != nil {
+		// Checked here, not left to Complete: a store may run it on a
+		// context the lease does not cancel (sqlstore on SQLite).
+		tx.Rollback()
+		return fmt.Errorf("ledger: lease of %v ran out before the commit: %w", l.cfg.Lease, err)
+	}
 	if owner != "" {
 		resp := rec.stored(stored)
 		if size(resp) > l.cfg.MaxStoredResponse {
