@@ -104,6 +104,9 @@ type Ledger struct {
 	fpCookies []string
 	// replays holds completed rows read from the store; nil for none.
 	replays *replayCache
+	// reserveSettles: the store's Reserve settles repeats itself
+	// (RepeatSettler), so no read comes before it.
+	reserveSettles bool
 }
 
 // MaxTTL is the longest TTL and Lease a Ledger uses: New clamps longer ones
@@ -144,8 +147,10 @@ func New(cfg Config) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: Lease %v must not exceed TTL %v", cfg.Lease, cfg.TTL)
 	}
 	stored := storedHeaders(append(slices.Clone(defaultStoredHeaders), cfg.StoredHeaders...))
+	settler, ok := cfg.Store.(RepeatSettler)
 	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
-		fpCookies: sortedNames(cfg.FingerprintCookies), replays: newReplayCache(cfg.ReplayCache)}, nil
+		fpCookies: sortedNames(cfg.FingerprintCookies), replays: newReplayCache(cfg.ReplayCache),
+		reserveSettles: ok && settler.ReserveSettlesRepeats()}, nil
 }
 
 func setDefaults(c *Config) {

@@ -165,6 +165,9 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 				return
 			}
 			out, rec = dec.Outcome, dec.Record
+			if out == Replay {
+				l.replays.put(rec)
+			}
 		}
 		switch out {
 		case Reserved:
@@ -190,6 +193,9 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time) (Outcome, Record) {
 	rec, ok := l.replays.get(id, now)
 	if !ok {
+		if l.reserveSettles {
+			return 0, rec
+		}
 		var err error
 		if rec, ok, err = l.cfg.Store.Get(ctx, id); err != nil || !ok || !now.Before(rec.ExpiresAt) {
 			return 0, rec
@@ -216,11 +222,16 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 	// A real-time timeout, not Config.Now: the lease must bound real work.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
 	defer cancel()
-	tx, err := l.cfg.Store.Begin(ctx)
+	tx, err := l.begin(ctx)
 	if err != nil {
 		l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
+	// When the lease runs out the transaction rolls back at once, freeing
+	// its locks (SQLite's one writer) even while a stuck handler runs on:
+	// a store may begin it on a context the lease does not cancel
+	// (sqlstore on SQLite). Stopped first, before the cancel below.
+	defer context.AfterFunc(ctx, func() { tx.Rollback() })()
 	rec := newRecorder(w)
 	err = runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id})))
 	if err == nil {
@@ -246,29 +257,45 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 		return
 	}
 	if err := l.commit(ctx, tx, id, owner, rt.stored, rec); err != nil {
-		if errors.Is(err, ErrLeaseLost) {
+		var lost errCommit
+		switch {
+		case errors.Is(err, ErrLeaseLost):
 			writeBusy(w, rt.busyRetryAfter)
-			return
+		case errors.As(err, &lost):
+			// The COMMIT itself failed: find out what happened before
+			// answering anything that claims an outcome.
+			l.answerFailedCommit(w, r, rt, id, owner, lost.err, rec)
+		default:
+			// The store failed (or the lease ran out) before the commit:
+			// nothing was executed, and a retry with the same key is safe.
+			l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		}
-		// The store failed (or the lease ran out) before or during the
-		// commit: a retry with the same key is safe either way.
-		l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
 	rec.flush(w)
 }
 
-// errCommit marks a failed Commit: unlike a failure before it, the outcome
-// is unknown (a networked database may have committed and lost the reply).
-type errCommit struct{ err error }
-
-func (e errCommit) Error() string { return "ledger: commit: " + e.err.Error() }
-func (e errCommit) Unwrap() error { return e.err }
+// begin starts the business transaction, unless the lease ran out while it
+// waited for a connection.
+func (l *Ledger) begin(ctx context.Context) (*sql.Tx, error) {
+	tx, err := l.cfg.Store.Begin(ctx)
+	if err == nil && ctx.Err() != nil {
+		tx.Rollback()
+		err = fmt.Errorf("ledger: lease of %v ran out before the transaction began: %w", l.cfg.Lease, ctx.Err())
+	}
+	return tx, err
+}
 
 // commit completes the key inside tx and commits both. A failed Commit may
-// still have committed on a networked database; the Release that follows is
-// guarded by state and owner, so it never deletes a completed row.
+// still have committed on a networked database: it returns errCommit, which
+// answerFailedCommit settles.
 func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, stored []string, rec *recorder) error {
+	if err := ctx.Err(); err != nil {
+		// Checked here, not left to Complete: a store may run it on a
+		// context the lease does not cancel (sqlstore on SQLite).
+		tx.Rollback()
+		return fmt.Errorf("ledger: lease of %v ran out before the commit: %w", l.cfg.Lease, err)
+	}
 	if owner != "" {
 		resp := rec.stored(stored)
 		if size(resp) > l.cfg.MaxStoredResponse {
@@ -342,6 +369,13 @@ func (l *Ledger) onError(r *http.Request, rt *route, err error) {
 
 const releaseTimeout = 10 * time.Second
 
+// writeUnavailable answers the retryable 503 of a request that was not
+// executed.
+func writeUnavailable(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "1")
+	writeProblem(w, http.StatusServiceUnavailable, ProblemUnavailable, "the request was not executed; retry with the same key")
+}
+
 // fail releases the key and answers status: 500 for a handler that
 // panicked or failed after it had chosen its status (a bug: clients do not
 // retry it by default), 503 for a store
@@ -361,8 +395,7 @@ func (l *Ledger) report(w http.ResponseWriter, r *http.Request, rt *route, err e
 			"the commit failed and may or may not have taken effect; retry with the same key: if it did, the retry replays its result")
 		return
 	case status == http.StatusServiceUnavailable:
-		w.Header().Set("Retry-After", "1")
-		writeProblem(w, status, ProblemUnavailable, "the request was not executed; retry with the same key")
+		writeUnavailable(w)
 		return
 	}
 	writeProblem(w, status, ProblemInternal, "the handler failed and the request was rolled back; the key is free again")

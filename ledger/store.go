@@ -114,3 +114,14 @@ type Store interface {
 	// in-progress rows whose lease also expired) and returns how many.
 	Purge(ctx context.Context, now time.Time) (int64, error)
 }
+
+// RepeatSettler is implemented by a Store whose Reserve settles an existing
+// key (a replay, a 422, a live lease) in the statement that tries the
+// insert, as cheaply as Get and without a write (sqlstore on PostgreSQL).
+// When ReserveSettlesRepeats is true the ledger calls Reserve without
+// reading the key first, which saves a round trip on every fresh key; the
+// replay cache is still looked up first. A store without it is read first,
+// so that repeats never wait for a writer (SQLite's single one).
+type RepeatSettler interface {
+	ReserveSettlesRepeats() bool
+}

@@ -48,6 +48,7 @@ func Run(t *testing.T, open Opener) {
 		{"LateErrorStatusRollsBack", testLateError},
 		{"InformationalStatusIsNeverStored", testInformational},
 		{"LeaseBoundsTheHandler", testLeaseTimeout},
+		{"LeaseFreesTheWriter", testLeaseFreesTheWriter},
 		{"SweeperReportsAndReleasesStuckRows", testSweeper},
 		{"TTLPurgeThenKeyExecutesAgain", testPurge},
 		{"ForeverTTLKeepsTheKey", testForeverTTL},

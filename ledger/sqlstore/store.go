@@ -82,8 +82,19 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Begin starts the business transaction.
+// Begin starts the business transaction. On SQLite the transaction's own
+// statements (its BEGIN and COMMIT) run on a context without ctx's
+// cancellation: the driver watches every statement run on a cancellable
+// context with a goroutine of its own, a sixth of a fresh key's CPU, and
+// a local COMMIT has nothing to wait for that cancelling would cut short.
+// The caller rolls the transaction back when ctx ends (the ledger does, at
+// the end of the lease), and statements run in it on ctx are interrupted
+// as before. On PostgreSQL ctx is kept: it bounds a COMMIT that waits on a
+// network that went silent.
 func (s *Store) Begin(ctx context.Context) (*sql.Tx, error) {
+	if s.d.Name == SQLite.Name {
+		ctx = context.WithoutCancel(ctx)
+	}
 	return s.db.BeginTx(ctx, nil)
 }
 
@@ -94,16 +105,26 @@ func (s *Store) q(query string) string { return s.d.Rebind(query) }
 // every takeover of an existing row is a conditional UPDATE whose affected-row
 // count says whether this execution won, so two racing executions can never
 // both believe they hold the key. A fresh key, the common case, is the
-// insert alone in its own implicit transaction; only a key that exists pays
-// for the explicit transaction that reads and decides.
+// insert alone in its own implicit transaction; on PostgreSQL that statement
+// also reads the row it found, so an existing key that the row settles (a
+// replay, a 422, a live lease) costs that one round trip too. Only a key
+// that must be taken over, or that vanished in between, pays for the
+// explicit transaction that reads and decides.
 func (s *Store) Reserve(ctx context.Context, r ledger.Reservation) (ledger.Decision, error) {
 	fresh := freshRecord(r)
-	res, err := s.exec(ctx, &s.ws, stmtInsert, insertArgs(r, fresh)...)
-	if err != nil {
-		return ledger.Decision{}, fmt.Errorf("sqlstore: reserve: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 1 {
-		return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, nil
+	if s.ReserveSettlesRepeats() {
+		dec, settled, err := s.reserveOrRead(ctx, r, fresh)
+		if err != nil || settled {
+			return dec, err
+		}
+	} else {
+		res, err := s.exec(ctx, &s.ws, stmtInsert, insertArgs(r, fresh)...)
+		if err != nil {
+			return ledger.Decision{}, fmt.Errorf("sqlstore: reserve: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, nil
+		}
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -115,6 +136,33 @@ func (s *Store) Reserve(ctx context.Context, r ledger.Reservation) (ledger.Decis
 		return ledger.Decision{}, err
 	}
 	return dec, tx.Commit()
+}
+
+// ReserveSettlesRepeats reports whether Reserve settles an existing key in
+// the statement that tries the insert, without a write (PostgreSQL): the
+// ledger then calls it without reading the key first
+// (ledger.RepeatSettler). On SQLite a read first is cheaper for a repeat:
+// it runs on the read-only pool, never behind the single writer.
+func (s *Store) ReserveSettlesRepeats() bool { return s.d.Name == Postgres.Name }
+
+// reserveOrRead runs stmtReserve: the decision when the insert or the row it
+// found settles the key, else settled is false.
+func (s *Store) reserveOrRead(ctx context.Context, r ledger.Reservation, fresh ledger.Record) (ledger.Decision, bool, error) {
+	var inserted bool
+	rows, err := s.query(ctx, &s.ws, stmtReserve, insertArgs(r, fresh)...)
+	rec, found, err := readRecordAfter(rows, err, r.ID, &inserted)
+	switch {
+	case err != nil:
+		return ledger.Decision{}, false, fmt.Errorf("sqlstore: reserve: %w", err)
+	case inserted:
+		return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, true, nil
+	case !found || rec.State == "":
+		// Inserted by a transaction this statement's snapshot predates, or
+		// deleted since the insert's check: the explicit transaction decides.
+		return ledger.Decision{}, false, nil
+	}
+	out, takeOver, _ := judge(r, rec)
+	return ledger.Decision{Outcome: out, Record: rec}, !takeOver, nil
 }
 
 func insertArgs(r ledger.Reservation, fresh ledger.Record) []any {
@@ -154,20 +202,31 @@ func freshRecord(r ledger.Reservation) ledger.Record {
 
 // decide applies the state machine to an existing row.
 func (s *Store) decide(ctx context.Context, tx *sql.Tx, r ledger.Reservation, rec ledger.Record) (ledger.Decision, error) {
+	out, takeOver, renew := judge(r, rec)
+	if takeOver {
+		return s.takeOver(ctx, tx, r, rec, renew)
+	}
+	return ledger.Decision{Outcome: out, Record: rec}, nil
+}
+
+// judge is the state machine on an existing row: the outcome, or takeOver
+// when this execution must take the row over (renew: as a new key, its TTL
+// over).
+func judge(r ledger.Reservation, rec ledger.Record) (out ledger.Outcome, takeOver, renew bool) {
 	expiredKey := !r.Now.Before(rec.ExpiresAt)
 	deadLease := rec.State == ledger.StateInProgress && !r.Now.Before(rec.LeaseExpires)
 	switch {
 	case expiredKey && (rec.State == ledger.StateCompleted || deadLease):
 		// The key outlived its TTL but was not purged yet: it is absent.
-		return s.takeOver(ctx, tx, r, rec, true)
+		return ledger.Reserved, true, true
 	case rec.Fingerprint != r.Fingerprint:
-		return ledger.Decision{Outcome: ledger.Mismatch, Record: rec}, nil
+		return ledger.Mismatch, false, false
 	case rec.State == ledger.StateCompleted:
-		return ledger.Decision{Outcome: ledger.Replay, Record: rec}, nil
+		return ledger.Replay, false, false
 	case deadLease:
-		return s.takeOver(ctx, tx, r, rec, false)
+		return ledger.Reserved, true, false
 	default:
-		return ledger.Decision{Outcome: ledger.Busy, Record: rec}, nil
+		return ledger.Busy, false, false
 	}
 }
 
@@ -194,7 +253,9 @@ func (s *Store) takeOver(ctx context.Context, tx *sql.Tx, r ledger.Reservation, 
 }
 
 // Complete stores resp in tx if owner still holds the lease. The body is
-// bound as it is; only the few stored headers are encoded.
+// bound as it is; only the few stored headers are encoded. On SQLite the
+// UPDATE runs on a context without ctx's cancellation, as Begin's
+// statements do: the caller checks ctx before and rolls back when it ends.
 func (s *Store) Complete(ctx context.Context, tx *sql.Tx, id ledger.ID, owner string, resp ledger.Response) error {
 	hdr, err := encodeHeader(resp.Header)
 	if err != nil {
@@ -203,6 +264,11 @@ func (s *Store) Complete(ctx context.Context, tx *sql.Tx, id ledger.ID, owner st
 	body := resp.Body
 	if body == nil {
 		body = []byte{}
+	}
+	if s.d.Name == SQLite.Name {
+		// As the transaction's BEGIN and COMMIT (see Begin): one short
+		// UPDATE on the writer this transaction holds.
+		ctx = context.WithoutCancel(ctx)
 	}
 	res, err := s.execTx(ctx, tx, stmtComplete,
 		string(ledger.StateCompleted), resp.Status, hdr, body,
@@ -235,6 +301,12 @@ func (s *Store) Get(ctx context.Context, id ledger.ID) (ledger.Record, bool, err
 // readRecord reads the row of stmtGet, if any, as id's record. The body is
 // copied once, out of the driver's buffer.
 func readRecord(rows *sql.Rows, err error, id ledger.ID) (ledger.Record, bool, error) {
+	return readRecordAfter(rows, err, id, nil)
+}
+
+// readRecordAfter is readRecord for a row whose record columns follow a
+// first column read into lead, when lead is not nil (stmtReserve's).
+func readRecordAfter(rows *sql.Rows, err error, id ledger.ID, lead *bool) (ledger.Record, bool, error) {
 	if err != nil {
 		return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
 	}
@@ -254,8 +326,13 @@ func readRecord(rows *sql.Rows, err error, id ledger.ID) (ledger.Record, bool, e
 		times      [3]int64
 	}{rec: ledger.Record{ID: id}}
 	rec := &dst.rec
-	err = rows.Scan(&rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
-		&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
+	if lead != nil {
+		err = rows.Scan(lead, &rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
+			&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
+	} else {
+		err = rows.Scan(&rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
+			&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
+	}
 	if err == nil {
 		err = finishRecord(rec, dst.state, dst.hdr, dst.times)
 	}
