@@ -116,6 +116,6 @@ Exit status: 0 ok, 1 spec problems (or drift under generate --check), 2 usage er
 		},
 	}
 	root.SetVersionTemplate("idemgen {{.Version}}\n")
-	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newMockCmd(), newLedgerCmd(tc), newJournalCmd(tc), newDiffCmd(tc), newVersionCmd())
+	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newMockCmd(), newLedgerCmd(tc), newJournalCmd(tc), newDiffCmd(tc), newVerifyCmd(tc), newVersionCmd())
 	return root
 }
