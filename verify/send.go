@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -97,7 +98,30 @@ func (v *verifier) send(ctx context.Context, op *ir.Operation, in Input, so send
 		runner = v.anon
 	}
 	resp, err := runner.Do(ctx, rop, req)
-	return exchangeOf(resp, err)
+	return v.redactExchange(exchangeOf(resp, err))
+}
+
+// redactExchange takes every secret out of an answer before any check
+// reads it: a server that echoes a credential (in a body, a header or an
+// error) must not have it quoted, not even cut in half by a message's
+// excerpt. Bodies compare the same with the secret replaced everywhere.
+func (v *verifier) redactExchange(ex exchange) exchange {
+	for _, s := range v.opts.Secrets {
+		if s == "" {
+			continue
+		}
+		ex.body = bytes.ReplaceAll(ex.body, []byte(s), []byte("[redacted]"))
+		for k, vals := range ex.header {
+			for i := range vals {
+				vals[i] = strings.ReplaceAll(vals[i], s, "[redacted]")
+			}
+			ex.header[k] = vals
+		}
+	}
+	if ex.err != nil {
+		ex.err = errors.New(v.redact(ex.err.Error()))
+	}
+	return ex
 }
 
 // exchangeOf reads the engine's outcome: a response, a *StatusError for a
