@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -13,9 +14,16 @@ import (
 // Fixture is what --fixtures gives one operation: its body, another body
 // for keyed-reuse, and parameter values by name.
 type Fixture struct {
-	Body   any               `json:"body" yaml:"body"`
-	Body2  any               `json:"body2" yaml:"body2"`
-	Params map[string]string `json:"params" yaml:"params"`
+	Body   any
+	Body2  any
+	Params map[string]string
+}
+
+// rawFixture is a fixture as written: parameter values may be any scalar.
+type rawFixture struct {
+	Body   any            `json:"body"`
+	Body2  any            `json:"body2"`
+	Params map[string]any `json:"params"`
 }
 
 // Fixtures are the fixtures of a run, by operationId.
@@ -38,11 +46,34 @@ func ParseFixtures(data []byte) (Fixtures, error) {
 		}
 		jd := json.NewDecoder(bytes.NewReader(b))
 		jd.DisallowUnknownFields()
-		var f Fixture
+		var f rawFixture
 		if err := jd.Decode(&f); err != nil {
 			return nil, fmt.Errorf("fixtures: %s: %w (members: body, body2, params)", id, err)
 		}
-		out[id] = f
+		params, err := scalarParams(f.Params)
+		if err != nil {
+			return nil, fmt.Errorf("fixtures: %s: %w", id, err)
+		}
+		out[id] = Fixture{Body: f.Body, Body2: f.Body2, Params: params}
+	}
+	return out, nil
+}
+
+// scalarParams writes each parameter value as text: a string as it is, a
+// number or boolean as JSON writes it.
+func scalarParams(raw map[string]any) (map[string]string, error) {
+	out := make(map[string]string, len(raw))
+	for name, v := range raw {
+		switch x := v.(type) {
+		case string:
+			out[name] = x
+		case float64:
+			out[name] = strconv.FormatFloat(x, 'f', -1, 64)
+		case bool:
+			out[name] = strconv.FormatBool(x)
+		default:
+			return nil, fmt.Errorf("params: %s is not a string, number or boolean", name)
+		}
 	}
 	return out, nil
 }

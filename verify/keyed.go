@@ -13,6 +13,7 @@ import (
 // fresh key gets another answer); x-lookup, when declared, finds the
 // executed call.
 func (c *opCheck) keyedReplay(ctx context.Context) {
+	before := c.countList(ctx)
 	key := idemrt.NewKey()
 	first := c.send(ctx, sendOpts{key: key})
 	if !first.success() {
@@ -33,8 +34,13 @@ func (c *opCheck) keyedReplay(ctx context.Context) {
 		c.add(CheckKeyedReplay, c.op.Lookup.Source, Fail, "%s", msg)
 		return
 	}
+	listed, once := c.executions(ctx, before)
+	if !once {
+		c.add(CheckKeyedReplay, c.keySource(), Fail, "%s", listed)
+		return
+	}
 	if again.header.Get(idemrt.ReplayedHeader) == "true" {
-		c.add(CheckKeyedReplay, c.keySource(), Pass, "%d twice with the same body; the repeat is marked %s: true", first.status, idemrt.ReplayedHeader)
+		c.add(CheckKeyedReplay, c.keySource(), Pass, "%d twice with the same body; the repeat is marked %s: true%s", first.status, idemrt.ReplayedHeader, listed)
 		return
 	}
 	fresh := c.send(ctx, sendOpts{key: idemrt.NewKey()})
@@ -42,7 +48,7 @@ func (c *opCheck) keyedReplay(ctx context.Context) {
 		c.add(CheckKeyedReplay, c.keySource(), Fail, "keys are not honoured: a fresh key with the same body gets the same answer (%d), and no answer is marked %s, so the repeat cannot be told from a second execution", first.status, idemrt.ReplayedHeader)
 		return
 	}
-	c.add(CheckKeyedReplay, c.keySource(), Pass, "%d twice with the same body, and a fresh key got another answer (%s), so the repeat was a replay", first.status, firstDifference(first.body, fresh.body))
+	c.add(CheckKeyedReplay, c.keySource(), Pass, "%d twice with the same body, and a fresh key got another answer (%s), so the repeat was a replay%s", first.status, firstDifference(first.body, fresh.body), listed)
 }
 
 // lookupFinds runs the operation's x-lookup with key when the lookup takes

@@ -20,8 +20,9 @@ type thingServer struct {
 	mu         sync.Mutex
 	keys       map[string]*keyed
 	executions int
-	requests   int
 	arrivals   map[string]chan struct{} // broken keyed-concurrent: twins meet here
+	things     [][]byte                 // what listThings shows, one per execution
+	refused    bool                     // broken retry-after: the first create was refused
 }
 
 // keyed is one key's record: the body it was used with and, once
@@ -39,9 +40,6 @@ func newThingServer(t *testing.T, broken string) (*thingServer, string) {
 }
 
 func (s *thingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.requests++
-	s.mu.Unlock()
 	if r.Header.Get("Authorization") != "Bearer tok-secret" && s.broken != "auth-status" {
 		http.Error(w, "no credentials", http.StatusUnauthorized)
 		return
@@ -49,6 +47,8 @@ func (s *thingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == "POST" && r.URL.Path == "/things":
 		s.create(w, r)
+	case r.Method == "GET" && r.URL.Path == "/things":
+		s.list(w)
 	case r.Method == "GET" && strings.HasPrefix(r.URL.Path, "/things/by-key/"):
 		s.byKey(w, strings.TrimPrefix(r.URL.Path, "/things/by-key/"))
 	case r.Method == "PUT":
@@ -70,7 +70,8 @@ func (s *thingServer) create(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
 	key, body := r.Header.Get("Idempotency-Key"), string(b)
 	s.mu.Lock()
-	if s.broken == "retry-after" && s.requests == 1 {
+	if s.broken == "retry-after" && !s.refused {
+		s.refused = true
 		s.mu.Unlock()
 		w.Header().Set("Retry-After", "soon")
 		http.Error(w, "maintenance", http.StatusServiceUnavailable)
@@ -96,6 +97,12 @@ func (s *thingServer) create(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "in progress", http.StatusConflict)
 		return
+	case rec != nil && s.broken == "executes-twice":
+		s.executions++ // runs the action again, then answers the stored answer
+		s.things = append(s.things, rec.answer)
+		s.mu.Unlock()
+		writeJSON(w, http.StatusCreated, rec.answer)
+		return
 	case rec != nil && !(s.broken == "keyed-replay" || s.broken == "keyed-reuse"):
 		s.mu.Unlock()
 		writeJSON(w, http.StatusCreated, rec.answer)
@@ -108,6 +115,7 @@ func (s *thingServer) create(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(b, &in)
 	answer, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("thing-%d", s.executions), "name": in["name"], "size": in["size"]})
 	rec.answer = answer
+	s.things = append(s.things, answer)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusCreated, answer)
 }
@@ -131,6 +139,17 @@ func (s *thingServer) meetTwin(key string) {
 	case <-ch:
 	case <-time.After(300 * time.Millisecond):
 	}
+}
+
+func (s *thingServer) list(w http.ResponseWriter) {
+	s.mu.Lock()
+	items := make([]json.RawMessage, 0, len(s.things))
+	for _, t := range s.things {
+		items = append(items, t)
+	}
+	s.mu.Unlock()
+	b, _ := json.Marshal(map[string]any{"data": items})
+	writeJSON(w, http.StatusOK, b)
 }
 
 func (s *thingServer) byKey(w http.ResponseWriter, key string) {

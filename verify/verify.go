@@ -9,6 +9,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -121,7 +122,7 @@ type Options struct {
 
 // ErrUnknownOperation is wrapped by Run's error for an Operations entry the
 // spec does not have.
-var ErrUnknownOperation = fmt.Errorf("unknown operation")
+var ErrUnknownOperation = errors.New("unknown operation")
 
 // Run checks every selected operation of api against the server.
 func Run(ctx context.Context, api *ir.API, opts Options) (*Report, error) {

@@ -85,6 +85,11 @@ func TestHonestServerPasses(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got[k], v)
 		}
 	}
+	for _, r := range rep.Results {
+		if r.Check == verify.CheckKeyedReplay && !strings.HasSuffix(r.Message, "; listThings shows one new item") {
+			t.Errorf("keyed-replay does not count the list: %s", r.Message)
+		}
+	}
 	if srv.executions != 3 {
 		t.Errorf("createThing executed %d times, want 3", srv.executions)
 	}
@@ -100,12 +105,13 @@ func TestBrokenServers(t *testing.T) {
 	}{
 		{"keyed-replay", []string{"createThing keyed-concurrent", "createThing keyed-replay"}, "keys are not honoured"},
 		{"lookup", []string{"createThing keyed-replay"}, "x-lookup getThingByKey does not find the call that executed"},
+		{"executes-twice", []string{"createThing keyed-replay"}, "listThings shows 2 new items after one key sent twice: the repeat executed again"},
 		{"keyed-reuse", []string{"createThing keyed-concurrent", "createThing keyed-replay", "createThing keyed-reuse"}, "another body under a used key was accepted"},
 		{"keyed-concurrent", []string{"createThing keyed-concurrent"}, "two answers to one key, two executions: /id"},
 		{"if-match-stale", []string{"replaceThing if-match-stale"}, "a stale ETag was accepted (200): a silent overwrite"},
 		{"retry-after", []string{"createThing retry-after"}, `503 with Retry-After "soon"`},
 		{"retryable-mismatch", []string{"createThing retryable-mismatch"}, "422 is final by x-retryable-status, but the server says to retry it"},
-		{"auth-status", []string{"createThing auth-status", "getThingByKey auth-status", "notifyThing auth-status", "replaceThing auth-status"}, "ran unauthenticated"},
+		{"auth-status", []string{"createThing auth-status", "getThingByKey auth-status", "listThings auth-status", "notifyThing auth-status", "replaceThing auth-status"}, "ran unauthenticated"},
 	}
 	for _, c := range cases {
 		t.Run(c.broken, func(t *testing.T) {

@@ -60,6 +60,7 @@ type orderStore struct {
 	created  map[string]int // operation -> executions
 	updates  int
 	versions map[string]int // order id -> version
+	orders   []orders.Order // what listOrders shows
 }
 
 const seededOrder = "0b1c0000-0000-4000-8000-000000000001"
@@ -82,8 +83,11 @@ func (s *orderStore) CapturePayment(_ context.Context, _ *orders.CapturePaymentR
 func (s *orderStore) CreateOrder(_ context.Context, body orders.CreateOrderRequest, _ orders.CreateOrderParams) (*orders.CreateOrderResult, error) {
 	n := s.execute("createOrder")
 	id := fmt.Sprintf("0b1c0000-0000-4000-8000-%012d", n+1)
-	return &orders.CreateOrderResult{Body: orders.Order{ID: id, CustomerID: body.CustomerID, Items: body.Items,
-		Status: orders.OrderStatusPending}, Location: "/orders/" + id}, nil
+	o := orders.Order{ID: id, CustomerID: body.CustomerID, Items: body.Items, Status: orders.OrderStatusPending}
+	s.mu.Lock()
+	s.orders = append(s.orders, o)
+	s.mu.Unlock()
+	return &orders.CreateOrderResult{Body: o, Location: "/orders/" + id}, nil
 }
 
 func (s *orderStore) CreatePayment(_ context.Context, body orders.PaymentRequest, _ orders.CreatePaymentParams) (*orders.Payment, error) {
@@ -107,7 +111,9 @@ func (s *orderStore) GetPayment(_ context.Context, p orders.GetPaymentParams) (*
 }
 
 func (s *orderStore) ListOrders(context.Context, orders.ListOrdersParams) (*orders.OrderList, error) {
-	return &orders.OrderList{Data: []orders.Order{}}, nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &orders.OrderList{Data: append([]orders.Order{}, s.orders...)}, nil
 }
 
 func (s *orderStore) SendReceipt(context.Context, orders.SendReceiptParams) error { return nil }
@@ -179,28 +185,43 @@ func TestVerifyGeneratedServer(t *testing.T) {
 	if len(rep.Results) != 23 {
 		t.Errorf("%d results, want 23:\n%s", len(rep.Results), out)
 	}
+	for _, r := range rep.Results {
+		if r.Operation == "createOrder" && r.Check == verify.CheckKeyedReplay && !strings.HasSuffix(r.Message, "; listOrders shows one new item") {
+			t.Errorf("keyed-replay does not count listOrders: %s", r.Message)
+		}
+	}
 	if h.created["createOrder"] != 2 || h.created["createPayment"] != 2 || h.updates != 0 {
 		t.Errorf("executions %v, updates %d; want 2 per create and no update", h.created, h.updates)
 	}
 }
 
 // TestVerifyMock: idemgen mock (its ledger answers keys, its versions
-// If-Match) passes every check; it ran each keyed create twice.
+// If-Match) passes every check, stateless and stateful; it ran each keyed
+// create twice. Stateful, listOrders shows keyed-replay's one new order.
 func TestVerifyMock(t *testing.T) {
-	m, err := mock.New(ordersSpec, mock.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
-	ts := httptest.NewServer(m)
-	t.Cleanup(ts.Close)
-	code, out, errOut := verifyRun(ordersSpec, "--server", ts.URL+"/v1", "--allow-writes", "--bearer", "tok", "--format", "json")
-	rep := jsonReport(t, out)
-	if code != exitOK || len(notPassed(rep)) > 0 {
-		t.Fatalf("exit %d, %v\n%s", code, notPassed(rep), errOut)
-	}
-	if n, k := m.Executions("createPayment"), m.Executions("createOrder"); n != 2 || k != 2 {
-		t.Errorf("executions createPayment %d, createOrder %d; want 2 each", n, k)
+	for _, stateful := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateful=%v", stateful), func(t *testing.T) {
+			m, err := mock.New(ordersSpec, mock.Options{Stateful: stateful})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { m.Close() })
+			ts := httptest.NewServer(m)
+			t.Cleanup(ts.Close)
+			code, out, errOut := verifyRun(ordersSpec, "--server", ts.URL+"/v1", "--allow-writes", "--bearer", "tok", "--format", "json")
+			rep := jsonReport(t, out)
+			if code != exitOK || len(notPassed(rep)) > 0 {
+				t.Fatalf("exit %d, %v\n%s", code, notPassed(rep), errOut)
+			}
+			if n, k := m.Executions("createPayment"), m.Executions("createOrder"); n != 2 || k != 2 {
+				t.Errorf("executions createPayment %d, createOrder %d; want 2 each", n, k)
+			}
+			for _, r := range rep.Results {
+				if stateful && r.Operation == "createOrder" && r.Check == verify.CheckKeyedReplay && !strings.HasSuffix(r.Message, "; listOrders shows one new item") {
+					t.Errorf("keyed-replay: %s", r.Message)
+				}
+			}
+		})
 	}
 }
 
