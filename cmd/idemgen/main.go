@@ -8,6 +8,7 @@
 //	idemgen lint SPEC... [--format text|json] [--strict]
 //	idemgen annotate SPEC... [-w]
 //	idemgen diff OLD NEW [--format text|json|github] [--all]
+//	idemgen verify SPEC --server URL --allow-writes [--operations a,b] [--fixtures FILE] [--format text|json|github]
 //	idemgen ledger --dsn DSN [--key KEY [--operation OP] [--caller C] [--show-body]] [--format text|json]
 //	idemgen version
 //
