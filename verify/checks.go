@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/idemgen/idemgen/internal/jsonpointer"
 	"github.com/idemgen/idemgen/ir"
@@ -100,7 +99,7 @@ func (c *opCheck) judgeAnswers() {
 		if ex.status != 429 && ex.status != 503 {
 			continue
 		}
-		if _, ok := idemrt.ParseRetryAfter(ex.header, time.Now()); ok {
+		if _, ok := idemrt.ParseRetryAfter(ex.header, c.v.opts.Now()); ok {
 			hints = append(hints, strconv.Itoa(ex.status))
 			continue
 		}

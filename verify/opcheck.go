@@ -3,6 +3,9 @@ package verify
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/idemgen/idemgen/ir"
 )
@@ -58,19 +61,23 @@ func (ex exchange) String() string {
 	return fmt.Sprintf("%d %s", ex.status, oneLine(body))
 }
 
-// oneLine keeps a server's text on one line of a report.
+// oneLine keeps a server's text on one line of a report: line breaks and
+// tabs become spaces, and every other rune that is not printable (ESC and
+// the C0 controls, DEL, the C1 controls, bidi overrides, zero-width
+// characters) is written as a \u escape, so no report shows or runs it.
 func oneLine(s string) string {
-	out := make([]rune, 0, len(s))
+	var b strings.Builder
 	for _, r := range s {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
-			r = ' '
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			continue
+			b.WriteByte(' ')
+		case r == ' ' || (r != utf8.RuneError && unicode.IsPrint(r)):
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
 		}
-		out = append(out, r)
 	}
-	return string(out)
+	return b.String()
 }
 
 // keySource locates the operation's key: its x-idempotent or key

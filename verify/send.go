@@ -32,6 +32,9 @@ func newVerifier(api *ir.API, opts Options) *verifier {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Second
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	creds := func(_ context.Context, r *http.Request) error {
 		if opts.Credentials != nil {
 			opts.Credentials(r)

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -118,6 +119,8 @@ type Options struct {
 	Inputs func(op *ir.Operation) Input
 	// Timeout bounds each request (default 30s).
 	Timeout time.Duration
+	// Now is the clock a Retry-After date is read against (nil: time.Now).
+	Now func() time.Time
 }
 
 // ErrUnknownOperation is wrapped by Run's error for an Operations entry the
@@ -131,14 +134,24 @@ func Run(ctx context.Context, api *ir.API, opts Options) (*Report, error) {
 		return nil, err
 	}
 	v := newVerifier(api, opts)
-	rep := &Report{Server: opts.Server}
+	rep := &Report{Server: redactedURL(opts.Server)}
 	for _, op := range ops {
 		rep.Results = append(rep.Results, v.operation(ctx, op)...)
 	}
 	for i := range rep.Results {
-		rep.Results[i].Message = v.redact(rep.Results[i].Message)
+		rep.Results[i].Message = oneLine(v.redact(rep.Results[i].Message))
 	}
 	return rep, nil
+}
+
+// redactedURL is the server URL as reports print it: a password in it
+// shown as "xxxxx".
+func redactedURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	return u.Redacted()
 }
 
 // selectOperations returns the operations named, in the IR's order, or an

@@ -131,6 +131,9 @@ func verifyOptions(flags verifyFlags) (verify.Options, error) {
 	if err != nil {
 		return opts, err
 	}
+	if pw, ok := u.User.Password(); ok && pw != "" {
+		secrets = append(secrets, pw)
+	}
 	opts.Server, opts.Timeout, opts.Secrets = flags.server, flags.timeout, secrets
 	opts.Operations = flags.operations
 	opts.Credentials = func(r *http.Request) {

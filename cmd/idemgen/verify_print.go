@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -59,9 +58,7 @@ func printVerifyJSON(w io.Writer, rep *verify.Report) {
 	if out.Results == nil {
 		out.Results = []verify.Result{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
+	_ = writeLedgerJSON(w, out) // server text is escaped as ledger values are
 }
 
 // printVerifyGitHub prints a failure as an ::error annotation at its place

@@ -256,7 +256,7 @@ func TestVerifyUsage(t *testing.T) {
 // that is not there, and a malformed --header: no output of any format
 // holds a credential, whole or cut.
 func TestVerifyNeverPrintsCredentials(t *testing.T) {
-	secrets := []string{"tok-secret-1", "key-secret-2", "hdr-secret-3"}
+	secrets := []string{"tok-secret-1", "key-secret-2", "hdr-secret-3", "pw-secret-4"}
 	var n atomic.Int64
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen := "echo: " + r.Header.Get("Authorization") + " " + r.Header.Get("X-Api-Key") + fmt.Sprintf(" #%d", n.Add(1))
@@ -285,6 +285,11 @@ func TestVerifyNeverPrintsCredentials(t *testing.T) {
 	}
 	_, out, errOut := verifyRun(ordersSpec, "--server", "http://127.0.0.1:1/v1", "--allow-writes", "--bearer", "tok-secret-1")
 	all.WriteString(out + errOut)
+	withPassword := strings.Replace(ts.URL, "http://", "http://user:pw-secret-4@", 1) + "/v1"
+	for _, format := range []string{"text", "json"} {
+		_, out, errOut = verifyRun(ordersSpec, "--server", withPassword, "--allow-writes", "--operations", "createPayment", "--format", format)
+		all.WriteString(out + errOut)
+	}
 	code, out, errOut := verifyRun(ordersSpec, "--server", ts.URL, "--allow-writes", "--header", "X-Token hdr-secret-3")
 	if code != exitUsage {
 		t.Errorf("malformed --header: exit %d, want 2", code)
@@ -294,6 +299,30 @@ func TestVerifyNeverPrintsCredentials(t *testing.T) {
 		for cut := 6; cut <= len(s); cut++ {
 			if strings.Contains(all.String(), s[:cut]) {
 				t.Fatalf("%q (of %q) printed:\n%s", s[:cut], s, all.String())
+			}
+		}
+	}
+}
+
+// TestVerifyEscapesServerText: a server's text reaches the report (a body
+// excerpt, a differing member) without a terminal escape, a C1 control or a
+// bidi override, in text and JSON.
+func TestVerifyEscapesServerText(t *testing.T) {
+	var n atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_ = json.NewEncoder(w).Encode(map[string]string{"id": fmt.Sprintf("\x1b[2J\u009b31m\u202eevil\n::error::x #%d", n.Add(1))})
+	}))
+	t.Cleanup(ts.Close)
+	for _, format := range []string{"text", "json", "github"} {
+		code, out, _ := verifyRun(ordersSpec, "--server", ts.URL+"/v1", "--allow-writes", "--operations", "createPayment", "--format", format)
+		if code != exitProblem || !strings.Contains(out, "evil") {
+			t.Fatalf("%s: exit %d, the server's text is not quoted:\n%s", format, code, out)
+		}
+		for _, bad := range []string{"\x1b", "\u009b", "\u202e", "\n::error::x"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: output holds %q:\n%s", format, bad, out)
 			}
 		}
 	}
