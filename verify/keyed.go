@@ -44,7 +44,11 @@ func (c *opCheck) keyedReplay(ctx context.Context) {
 		return
 	}
 	fresh := c.send(ctx, sendOpts{key: idemrt.NewKey()})
-	if fresh.err == nil && fresh.status == first.status && firstDifference(first.body, fresh.body) == "" {
+	if !fresh.success() {
+		c.add(CheckKeyedReplay, c.keySource(), Skip, "%d twice with the same body, unmarked; a fresh key, the control that would show the repeat was a replay, got %s", first.status, fresh)
+		return
+	}
+	if fresh.status == first.status && firstDifference(first.body, fresh.body) == "" {
 		c.add(CheckKeyedReplay, c.keySource(), Fail, "keys are not honoured: a fresh key with the same body gets the same answer (%d), and no answer is marked %s, so the repeat cannot be told from a second execution", first.status, idemrt.ReplayedHeader)
 		return
 	}
