@@ -16,6 +16,10 @@ func (c *opCheck) keyedReplay(ctx context.Context) {
 	before := c.countList(ctx)
 	key := idemrt.NewKey()
 	first := c.send(ctx, sendOpts{key: key})
+	if first.err != nil {
+		c.add(CheckKeyedReplay, c.keySource(), Fail, "the first request got %s", first)
+		return
+	}
 	if !first.success() {
 		c.add(CheckKeyedReplay, c.keySource(), Skip, "the first request got %s: give a body and parameters in --fixtures", first)
 		return
@@ -138,6 +142,8 @@ func (c *opCheck) judgeTwins(a, b exchange) {
 	}
 	src := c.keySource()
 	switch {
+	case a.err != nil || b.err != nil:
+		c.add(CheckKeyedConcurrent, src, Fail, "the twins got %s; %s", a, b)
 	case !a.success():
 		c.add(CheckKeyedConcurrent, src, Skip, "neither request succeeded (%s; %s)", a, b)
 	case b.success() && a.status == b.status && firstDifference(a.body, b.body) == "":

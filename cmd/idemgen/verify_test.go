@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -325,5 +326,53 @@ func TestVerifyEscapesServerText(t *testing.T) {
 				t.Errorf("%s: output holds %q:\n%s", format, bad, out)
 			}
 		}
+	}
+}
+
+// TestVerifyWithoutExamples: a document the parser repairs (a dangling
+// $ref) but the mock cannot load gets its bodies from the fixtures alone,
+// with a note; a server that is not there fails the checks, never passes
+// them by skipping.
+func TestVerifyWithoutExamples(t *testing.T) {
+	dir := t.TempDir()
+	spec, fixtures := filepath.Join(dir, "dangling.yaml"), filepath.Join(dir, "f.yaml")
+	writeFile(t, spec, `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /things:
+    post:
+      operationId: createThing
+      parameters:
+        - {name: Idempotency-Key, in: header, schema: {type: string}}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                name: {type: string}
+                extra: {$ref: "#/components/schemas/Missing"}
+      responses:
+        "201": {description: created}
+`)
+	writeFile(t, fixtures, "createThing:\n  body: {name: from-fixture}\n")
+	var mu sync.Mutex
+	var bodies []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, r.Header.Get("Content-Type")+" "+string(b))
+		mu.Unlock()
+		w.Header().Set("Idempotent-Replayed", "true")
+		w.WriteHeader(http.StatusCreated)
+	}))
+	t.Cleanup(ts.Close)
+	_, _, errOut := verifyRun(spec, "--server", ts.URL, "--allow-writes", "--fixtures", fixtures)
+	if !strings.Contains(errOut, "note: no example bodies") || len(bodies) == 0 || bodies[0] != `application/json {"name":"from-fixture"}` {
+		t.Errorf("stderr %q, bodies %q", errOut, bodies)
+	}
+	code, out, _ := verifyRun(spec, "--server", "http://127.0.0.1:1", "--allow-writes", "--fixtures", fixtures)
+	if code != exitProblem || !strings.Contains(out, "FAIL  createThing  keyed-replay: the first request got no answer") {
+		t.Errorf("no server: exit %d\n%s", code, out)
 	}
 }
