@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/idemgen/idemgen/ir"
 )
@@ -22,9 +23,13 @@ type listCount struct {
 	limit int // the page size asked, 0 for none
 }
 
-// listOperation is the GET on the keyed operation's own path (the
-// collection a create adds to), nil when the spec has none.
+// listOperation is the GET on the keyed operation's own path when that
+// path is a collection (a create adds to it); nil when the spec has none,
+// or when the path ends in a parameter, where the GET reads one item.
 func (c *opCheck) listOperation() *ir.Operation {
+	if strings.HasSuffix(c.op.Path, "}") {
+		return nil
+	}
 	for _, o := range c.v.api.Operations {
 		if o != c.op && o.Method == "GET" && o.Path == c.op.Path && o.Retry.Safety != ir.Unsafe {
 			return o
