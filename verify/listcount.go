@@ -113,5 +113,8 @@ func countItems(body []byte, p *ir.Pagination) (int, bool) {
 			only, arrays = a, arrays+1
 		}
 	}
-	return len(only), arrays == 1
+	if arrays != 1 {
+		return 0, false
+	}
+	return len(only), true
 }
