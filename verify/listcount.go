@@ -64,9 +64,10 @@ func (c *opCheck) countList(ctx context.Context) listCount {
 	return lc
 }
 
-// executions compares the list now with before: "" and true when it
-// cannot tell or shows one new item, a failure message when it shows more.
-func (c *opCheck) executions(ctx context.Context, before listCount) (string, bool) {
+// executions compares the list now with before: a note and true when it
+// cannot tell or shows one new item, a failure message ending in "after "
+// + what when it shows more.
+func (c *opCheck) executions(ctx context.Context, before listCount, what string) (string, bool) {
 	if !before.ok {
 		return "", true
 	}
@@ -78,7 +79,7 @@ func (c *opCheck) executions(ctx context.Context, before listCount) (string, boo
 	case d == 1:
 		return fmt.Sprintf("; %s shows one new item", before.list.ID), true
 	case d > 1:
-		return fmt.Sprintf("%s shows %d new items after one key sent twice: the repeat executed again", before.list.ID, d), false
+		return fmt.Sprintf("%s shows %d new items after %s", before.list.ID, d, what), false
 	}
 	return fmt.Sprintf("; %s shows no new item (not judged: the list may not show it)", before.list.ID), true
 }
