@@ -12,6 +12,15 @@ import (
 // as garbage rather than overflowing a time.Duration.
 const maxHint = time.Duration(math.MaxInt64)
 
+// ParseRetryAfter reads a response's wait hint exactly as the engine does
+// before a retry (parseRetryAfter): the wait and true, or false when the
+// engine would see no hint and fall back to backoff. Tools that judge a
+// server's hints (idemgen verify) call it so they accept what the runtime
+// accepts, no more.
+func ParseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	return parseRetryAfter(h, now)
+}
+
 // parseRetryAfter reads the server's wait hint: retry-after-ms (milliseconds)
 // first, since it is the more precise one, then Retry-After as delta-seconds
 // or an HTTP-date in any of the three forms http.ParseTime knows. Negative,

@@ -8,6 +8,7 @@
 //	idemgen lint SPEC... [--format text|json] [--strict]
 //	idemgen annotate SPEC... [-w]
 //	idemgen diff OLD NEW [--format text|json|github] [--all]
+//	idemgen verify SPEC --server URL --allow-writes [--operations a,b] [--fixtures FILE] [--format text|json|github]
 //	idemgen ledger --dsn DSN [--key KEY [--operation OP] [--caller C] [--show-body]] [--format text|json]
 //	idemgen version
 //
@@ -116,6 +117,6 @@ Exit status: 0 ok, 1 spec problems (or drift under generate --check), 2 usage er
 		},
 	}
 	root.SetVersionTemplate("idemgen {{.Version}}\n")
-	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newMockCmd(), newLedgerCmd(tc), newJournalCmd(tc), newDiffCmd(tc), newVersionCmd())
+	root.AddCommand(newGenerateCmd(tc), newLintCmd(tc), newAnnotateCmd(), newMockCmd(), newLedgerCmd(tc), newJournalCmd(tc), newDiffCmd(tc), newVerifyCmd(tc), newVersionCmd())
 	return root
 }
