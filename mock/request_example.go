@@ -4,8 +4,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// RequestExample returns a request body for the operation named id (its
-// operationId, or "METHOD /path" for one without): the media type it is
+// RequestExample returns a request body for the operation bound to method
+// and path (the path key as the document writes it): the media type it is
 // sent as (JSON when the operation takes JSON, else a form, else the first
 // declared) and a JSON value for it. The value is the media type's example
 // or first named example that validates as a request, else one built from
@@ -14,8 +14,8 @@ import (
 // ok is false when the operation has no request body.
 //
 // idemgen verify sends these when its fixtures give no body.
-func (s *Server) RequestExample(id string) (mediaType string, value any, ok bool) {
-	rt := s.byOp[id]
+func (s *Server) RequestExample(method, path string) (mediaType string, value any, ok bool) {
+	rt := s.routeAt(method, path)
 	if rt == nil || rt.op.RequestBody == nil || rt.op.RequestBody.Value == nil {
 		return "", nil, false
 	}
@@ -71,4 +71,14 @@ func requestExample(media *openapi3.MediaType) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// routeAt is the route of method on the path key path, nil when none.
+func (s *Server) routeAt(method, path string) *route {
+	for _, r := range s.routes {
+		if r.method == method && r.path == path {
+			return r
+		}
+	}
+	return nil
 }

@@ -14,12 +14,12 @@ func TestRequestExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	mt, v, ok := s.RequestExample("createPayment")
+	mt, v, ok := s.RequestExample("POST", "/payments")
 	b, _ := json.Marshal(v)
 	if !ok || mt != "application/json" || string(b) != `{"amount":1,"currency":"str","order_id":"3fa85f64-5717-4562-b3fc-2c963f66afa6"}` {
 		t.Errorf("createPayment: %v %q %s", ok, mt, b)
 	}
-	if _, _, ok := s.RequestExample("getOrder"); ok {
+	if _, _, ok := s.RequestExample("GET", "/orders/{order_id}"); ok {
 		t.Error("getOrder has no body")
 	}
 	doc := []byte(`openapi: 3.0.3
@@ -42,7 +42,7 @@ paths:
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	_, v, _ = s2.RequestExample("make")
+	_, v, _ = s2.RequestExample("POST", "/x")
 	if b, _ := json.Marshal(v); string(b) != `{"n":7}` {
 		t.Errorf("example: %s", b)
 	}

@@ -219,7 +219,7 @@ func verifyInputs(spec string, flags verifyFlags, stderr io.Writer) (func(*ir.Op
 	inputs := func(op *ir.Operation) verify.Input {
 		var in verify.Input
 		if bodies != nil {
-			if mt, v, ok := bodies.RequestExample(op.ID); ok {
+			if mt, v, ok := bodies.RequestExample(op.Method, op.Path); ok {
 				in.MediaType, in.Body = mt, v
 			}
 		}
