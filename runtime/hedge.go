@@ -105,7 +105,8 @@ type hedgeRound struct {
 	fire   chan struct{}
 	stop   func() bool
 	flying []*flight
-	sent   int
+	// launched counts the round's sends so far.
+	launched int
 }
 
 // flight is one send of a round, in flight. number is its record's
@@ -156,13 +157,13 @@ func (r *hedgeRound) launch(s sent, hr *http.Request, tr *attemptTrace) {
 	n := int(r.c.sends) + len(r.flying) + 1
 	f := &flight{s: s, tr: tr, started: r.c.r.clock.Now(), number: n}
 	r.flying = append(r.flying, f)
-	r.sent++
+	r.launched++
 	do, results := r.c.do, r.results
 	go func() {
 		resp, reached, err := do(hr)
 		results <- flightResult{f: f, resp: resp, reached: reached, err: err}
 	}()
-	if r.sent < r.max {
+	if r.launched < r.max {
 		fire := r.fire
 		r.stop = afterFunc(r.c.r.clock, r.delay, func() {
 			select {
@@ -182,9 +183,9 @@ func (r *hedgeRound) disarm() {
 
 // hedge makes one more send of the round, when the limits allow it.
 func (r *hedgeRound) hedge() {
-	sent := r.tryHedge()
+	ok := r.tryHedge()
 	if r.c.r.hedgeTick != nil {
-		r.c.r.hedgeTick(sent)
+		r.c.r.hedgeTick(ok)
 	}
 }
 

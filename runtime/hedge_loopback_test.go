@@ -27,12 +27,23 @@ func TestLoopbackHedgeCancelsTheSlowRequest(t *testing.T) {
 			}
 			return
 		}
+		if r.Header.Get("Authorization") != "Bearer t" || r.URL.Query().Get("api_key") != "k" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
 		_, _ = io.WriteString(w, "fast")
 	}))
 	defer srv.Close()
 	op := Operation{ID: "getThing", Method: "GET", Path: "/things/1", Safety: Idempotent, Retryable: DefaultRetryable}
+	// An editor that writes the header and the query of every send, while
+	// the slow one is still in flight (go test -race watches).
+	edit := func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer t")
+		req.URL.RawQuery = "api_key=k"
+		return nil
+	}
 	r := NewRunner(WithHTTPClient(&http.Client{Transport: &http.Transport{}}), WithoutAdaptiveThrottle(),
-		WithHedging(HedgePolicy{After: 5 * time.Millisecond, MaxAttempts: 2}))
+		WithRequestEditor(edit), WithHedging(HedgePolicy{After: 5 * time.Millisecond, MaxAttempts: 2}))
 	var log []Attempt
 	resp, err := r.Do(context.Background(), &op, &Request{Method: "GET", URL: mustURL(t, srv.URL+op.Path)}, WithAttemptLog(&log))
 	if err != nil {

@@ -18,7 +18,7 @@ func TestOutageStaysWithinTheBudget(t *testing.T) {
 		hedgeInFlight: 2, outage: 20 * time.Millisecond, outageCalls: 40, seed: 1}
 	capacity := int64(idemrt.DefaultBudget(idemrt.Interactive).Capacity)
 	for _, r := range runOutage(cfg) {
-		extra := r.requests - int64(r.calls)
+		extra := r.requests - r.firsts
 		if r.hedges+r.retries > capacity || extra > capacity {
 			t.Errorf("%s: %d hedges and %d retries, %d extra requests; the budget pays for %d", r.name, r.hedges, r.retries, extra, capacity)
 		}

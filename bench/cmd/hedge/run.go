@@ -27,18 +27,20 @@ type result struct {
 	name                string
 	calls, failed       int
 	requests            int64
+	firsts              int64
 	hedges, retries     int64
 	p50, p99, p999, max time.Duration
 }
 
 // counter counts the sends of each kind an observer sees.
-type counter struct{ hedges, retries atomic.Int64 }
+type counter struct{ firsts, hedges, retries atomic.Int64 }
 
 func (c *counter) ObserveAttempt(_ context.Context, a idemrt.Attempt) {
 	switch a.Reason {
 	case idemrt.ReasonHedge:
 		c.hedges.Add(1)
 	case idemrt.ReasonFirst:
+		c.firsts.Add(1)
 	default:
 		c.retries.Add(1)
 	}
@@ -124,7 +126,7 @@ func summarize(name string, lat []time.Duration, failed int, requests int64, cnt
 	slices.Sort(lat)
 	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
 	return result{name: name, calls: len(lat), failed: failed, requests: requests,
-		hedges: cnt.hedges.Load(), retries: cnt.retries.Load(),
+		firsts: cnt.firsts.Load(), hedges: cnt.hedges.Load(), retries: cnt.retries.Load(),
 		p50: q(0.50), p99: q(0.99), p999: q(0.999), max: lat[len(lat)-1]}
 }
 

@@ -31,11 +31,11 @@ func printOutage(w io.Writer, cfg config, rows []result) {
 	b := idemrt.DefaultBudget(idemrt.Interactive)
 	fmt.Fprintf(w, "\n### Hedging under an outage: %d GETs at %d/s, every request answered 503 after %v; hedge After %v; budget %g tokens, %g per send\n\n",
 		cfg.outageCalls, cfg.rate, cfg.outage, cfg.after, b.Capacity, b.RetryCost)
-	fmt.Fprintln(w, "| client | requests | extra requests | hedges | retries | budget allows |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| client | calls | throttled before sending | first sends | hedges | retries | requests the server saw | beyond the first sends | budget allows |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %g |\n", r.name, r.requests, r.requests-int64(r.calls),
-			r.hedges, r.retries, b.Capacity/b.RetryCost)
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %g |\n", r.name, r.calls, int64(r.calls)-r.firsts,
+			r.firsts, r.hedges, r.retries, r.requests, r.requests-r.firsts, b.Capacity/b.RetryCost)
 	}
 }
 
