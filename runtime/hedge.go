@@ -198,7 +198,8 @@ func (r *hedgeRound) tryHedge() bool {
 	s, hr, tr := c.prepare(ReasonHedge, r.delay, WaitNone, sendHedge)
 	if s.unsent {
 		// An editor failed, or the call is ending: the sends in flight
-		// carry on alone.
+		// carry on alone, and the hedge's token goes back.
+		c.budget().refund()
 		return false
 	}
 	s.rec.TimeLeft = c.timeLeft()

@@ -399,3 +399,31 @@ func TestLatencySketchP95(t *testing.T) {
 		t.Fatalf("p95 after 128 fresh samples of 1ms: %v", q)
 	}
 }
+
+// TestHedgeRefusedByAnEditorSpendsNoToken: a hedge whose request editor
+// fails is not sent, and the budget token its gate took is given back.
+func TestHedgeRefusedByAnEditorSpendsNoToken(t *testing.T) {
+	var mu sync.Mutex
+	edits := 0
+	editor := func(context.Context, *http.Request) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if edits++; edits == 2 {
+			return errors.New("no token for the hedge")
+		}
+		return nil
+	}
+	g := newHedgeRig(HedgePolicy{After: 10 * time.Millisecond, MaxAttempts: 2},
+		WithBudget(Interactive, Budget{Capacity: 3, RetryCost: 1}), WithRequestEditor(editor))
+	res := goCall(t, context.Background(), g.r, &idempotentOp)
+	first := waitFor(t, g.d.arrived, "the first send")
+	waitFor(t, g.clk.armed, "the hedge timer")
+	g.clk.Advance(10 * time.Millisecond)
+	if waitFor(t, g.ticks, "the hedge decision") {
+		t.Fatal("a hedge left without its editor")
+	}
+	first.answer <- step{status: 200, body: "ok"}
+	if got := waitFor(t, res, "the call"); got.err != nil || g.d.count() != 1 || g.r.BudgetLeft(Interactive) != 3 {
+		t.Fatalf("err %v, %d sends, budget %v; want 3 tokens left", got.err, g.d.count(), g.r.BudgetLeft(Interactive))
+	}
+}
