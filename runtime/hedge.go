@@ -101,8 +101,11 @@ type hedgeRound struct {
 	// results has room for every send of the round, so a send that ends
 	// after the round does not block its goroutine.
 	results chan flightResult
-	// fire receives the hedge timer's tick; stop stops that timer.
-	fire   chan struct{}
+	// fire receives the hedge timer's tick: the channel of timer on the
+	// system clock, else one that the clock's AfterFunc (stopped by stop)
+	// sends to.
+	fire   <-chan time.Time
+	timer  *time.Timer
 	stop   func() bool
 	flying []*flight
 	// launched counts the round's sends so far.
@@ -136,7 +139,6 @@ func (r *hedgeRound) run(why Reason, wait time.Duration, src WaitSource) sent {
 		return s
 	}
 	r.results = make(chan flightResult, r.max)
-	r.fire = make(chan struct{}, 1)
 	r.launch(s, hr, tr)
 	defer r.disarm()
 	for {
@@ -158,24 +160,39 @@ func (r *hedgeRound) launch(s sent, hr *http.Request, tr *attemptTrace) {
 	f := &flight{s: s, tr: tr, started: r.c.r.clock.Now(), number: n}
 	r.flying = append(r.flying, f)
 	r.launched++
-	do, results := r.c.do, r.results
+	c, results := r.c, r.results
 	go func() {
-		resp, reached, err := do(hr)
+		resp, reached, err := c.do(hr)
 		results <- flightResult{f: f, resp: resp, reached: reached, err: err}
 	}()
 	if r.launched < r.max {
-		fire := r.fire
-		r.stop = afterFunc(r.c.r.clock, r.delay, func() {
-			select {
-			case fire <- struct{}{}:
-			default:
-			}
-		})
+		r.arm()
 	}
+}
+
+// arm starts the timer of the next hedge: a time.Timer on the system clock
+// (its channel is fire), else the clock's AfterFunc, so that a test's fake
+// clock decides when a hedge is due.
+func (r *hedgeRound) arm() {
+	if _, ok := r.c.r.clock.(systemClock); ok {
+		if r.timer == nil {
+			r.timer = time.NewTimer(r.delay)
+			r.fire = r.timer.C
+		} else {
+			r.timer.Reset(r.delay)
+		}
+		return
+	}
+	fire := make(chan time.Time, 1)
+	r.fire = fire
+	r.stop = afterFunc(r.c.r.clock, r.delay, func() { fire <- time.Time{} })
 }
 
 // disarm stops the timer of a hedge not yet made.
 func (r *hedgeRound) disarm() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
 	if r.stop != nil {
 		r.stop()
 	}
