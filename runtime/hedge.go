@@ -14,7 +14,7 @@ import (
 type HedgePolicy struct {
 	// After is the delay before each hedge, counted from the send before
 	// it. Zero means the operation's recent p95: the 95th percentile of
-	// its last 128 answered sends through this Runner; until 32 have been
+	// its last 128 answered sends through this Runner; until 100 have been
 	// seen, calls are not hedged. A negative After turns hedging off.
 	After time.Duration
 	// MaxAttempts is the most sends of one round in flight at once, the

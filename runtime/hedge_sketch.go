@@ -15,9 +15,12 @@ const (
 	// a kilobyte per operation, whatever the traffic.
 	sketchSize = 128
 	// sketchMinSamples is the history below which the sketch has no p95,
-	// and a call is not hedged: 5% of 32 is under two samples, the least
-	// a tail estimate can stand on.
-	sketchMinSamples = 32
+	// and a call is not hedged. The p95 of 100 is the sixth slowest: with
+	// 1.5% of answers slow, six of the first hundred are (and the p95 is
+	// the slow time itself, so the slow calls it should hedge are not) one
+	// time in 200; the p95 of 32 is the second slowest, and two slow
+	// answers in 32 happen one time in 12.
+	sketchMinSamples = 100
 	// sketchEvery is how often (in samples) the p95 is computed again:
 	// sorting 128 durations costs about a microsecond, paid once per 16
 	// sends; readers take the cached value with one atomic load.
@@ -46,7 +49,7 @@ func (k *latencySketch) add(d time.Duration) {
 	defer k.mu.Unlock()
 	k.ring[k.count%sketchSize] = d
 	k.count++
-	if k.count < sketchMinSamples || k.count%sketchEvery != 0 {
+	if k.count < sketchMinSamples || (k.count%sketchEvery != 0 && k.count != sketchMinSamples) {
 		return
 	}
 	n := min(k.count, sketchSize)
