@@ -66,7 +66,8 @@ func (c *call) sendRound(why Reason, wait time.Duration, src WaitSource) sent {
 		}
 		return s
 	}
-	r := hedgeRound{c: c, sketch: k, delay: delay, max: c.cfg.hedge.MaxAttempts}
+	// No round has more sends than the call may make in all.
+	r := hedgeRound{c: c, sketch: k, delay: delay, max: min(c.cfg.hedge.MaxAttempts, c.pol.MaxAttempts)}
 	return r.run(why, wait, src)
 }
 
