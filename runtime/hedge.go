@@ -71,9 +71,10 @@ func (c *call) sendRound(why Reason, wait time.Duration, src WaitSource) sent {
 	return r.run(why, wait, src)
 }
 
-// hedged reports whether the call's sends are hedged.
+// hedged reports whether the call's sends are hedged: it may make more
+// than one.
 func (c *call) hedged() bool {
-	return c.cfg.hedge != nil && c.op.Safety == Idempotent && !c.single &&
+	return c.cfg.hedge != nil && c.op.Safety == Idempotent && !c.single && c.pol.MaxAttempts > 1 &&
 		c.live == nil && c.req.Stream == nil
 }
 
