@@ -173,8 +173,8 @@ func mustRead(t *testing.T, r *http.Request) []byte {
 
 // TestHedgeNeverLeavesForUnsafeOrKeyedOperations: with hedging on for the
 // client, an unsafe call and a keyed call whose first send hangs past any
-// delay make one send each, and arm no hedge timer; so does an idempotent
-// call with NoRetry.
+// delay make one send each, and arm no hedge timer; so do idempotent calls
+// with NoRetry or one attempt allowed.
 func TestHedgeNeverLeavesForUnsafeOrKeyedOperations(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -184,6 +184,7 @@ func TestHedgeNeverLeavesForUnsafeOrKeyedOperations(t *testing.T) {
 		{"unsafe", &unsafeOp, nil},
 		{"keyed", &keyedOp, nil},
 		{"idempotent, NoRetry", &idempotentOp, []CallOption{NoRetry()}},
+		{"idempotent, one attempt", &idempotentOp, []CallOption{WithMaxAttempts(1)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newHedgeRig(HedgePolicy{After: time.Millisecond, MaxAttempts: 3})
