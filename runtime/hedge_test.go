@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
@@ -400,5 +402,19 @@ func TestLatencySketchP95(t *testing.T) {
 	}
 	if q := k.quantile(); q != time.Millisecond {
 		t.Fatalf("p95 after 128 fresh samples of 1ms: %v", q)
+	}
+}
+
+// TestSlogNamesAHedgesLoser: the slog observer logs a hedged round's loser
+// with its reason and outcome "cancelled", as it does a final record's.
+func TestSlogNamesAHedgesLoser(t *testing.T) {
+	var buf bytes.Buffer
+	o := SlogObserver(slog.New(slog.NewJSONHandler(&buf, nil)))
+	o.ObserveAttempt(context.Background(), Attempt{Operation: "getOrder", Number: 1, Reason: ReasonFirst, Outcome: OutcomeCancelled, Err: ErrHedgeLost})
+	o.ObserveAttempt(context.Background(), Attempt{Operation: "getOrder", Number: 2, Reason: ReasonHedge, StatusCode: 200, Final: true, Outcome: OutcomeSuccess})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"outcome":"cancelled"`) ||
+		!strings.Contains(lines[1], `"reason":"hedge"`) || !strings.Contains(lines[1], `"outcome":"success"`) {
+		t.Fatalf("log:\n%s", buf.String())
 	}
 }
