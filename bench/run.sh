@@ -6,6 +6,7 @@
 #   bench/run.sh gen             # only the generation table
 #   bench/run.sh overhead amp    # only the request-overhead and amplification tables
 #   bench/run.sh large           # only the large-response decode table
+#   bench/run.sh hedge           # hedged against unhedged calls on a heavy-tailed server, and under an outage
 #   bench/run.sh overload        # a shedding server under 1,000 clients at 10x its capacity
 #   bench/run.sh servers         # the generated servers: idemgen's, ogen's, oapi-codegen's
 #   OLD_REV=54771f5 bench/run.sh gencompare   # idemgen now, at OLD_REV and at GOGC=100, and the floors
@@ -248,6 +249,11 @@ table_amp() {
   "$BIN/amplify" > "$OUT/amplification.md"
 }
 
+table_hedge() {
+  log "hedging (about 70 s)"
+  "$BIN/hedge" > "$OUT/hedge.md"
+}
+
 install_tools
 {
   echo "## Results"
@@ -259,11 +265,12 @@ install_tools
       overhead) table_overhead; echo; cat "$OUT/overhead.md" ;;
       large) table_large; echo; cat "$OUT/large.md" ;;
       amp) table_amp; echo; cat "$OUT/amplification.md" ;;
+      hedge) table_hedge; echo; cat "$OUT/hedge.md" ;;
       overload) table_overload; echo; cat "$OUT/overload.md" ;;
       servers) table_servers; echo; cat "$OUT/servers.md" ;;
       gencompare) table_gencompare; echo; cat "$OUT/gencompare.md" ;;
       diff) table_diff; echo; cat "$OUT/diff.md" ;;
-      *) echo "unknown table $t (want gen, gencompare, overhead, large, amp, overload, servers or diff)" >&2; exit 2 ;;
+      *) echo "unknown table $t (want gen, gencompare, overhead, large, amp, hedge, overload, servers or diff)" >&2; exit 2 ;;
     esac
   done
 } > "$OUT/results.md"

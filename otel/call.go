@@ -109,9 +109,10 @@ func (t *Telemetry) ObserveAttempt(ctx context.Context, a idemrt.Attempt) {
 }
 
 // attemptOutcome names what an attempt led to: the call's outcome on the
-// last one, "redirected" for a hop, else "retried".
+// last one, "redirected" for a hop, "cancelled" for a hedged round's loser,
+// else "retried".
 func attemptOutcome(a idemrt.Attempt) string {
-	if a.Final || a.Outcome == idemrt.OutcomeRedirected {
+	if a.Final || a.Outcome == idemrt.OutcomeRedirected || a.Outcome == idemrt.OutcomeCancelled {
 		return a.Outcome.String()
 	}
 	return "retried"

@@ -58,43 +58,83 @@ func (s *sent) releaseAttempt() {
 // reads the trace. Sends the Transport replayed on its own are recorded
 // (and charged to the budget) before it returns.
 func (c *call) send(why Reason, wait time.Duration, src WaitSource) sent {
+	s, hr, tr := c.prepare(why, wait, src, sendAlone)
+	if s.unsent || c.throttledFirst(&s) {
+		return s
+	}
+	s.resp, s.reached, s.err = c.do(hr)
+	c.afterSend(&s, s.ctx, tr)
+	return s
+}
+
+// throttledFirst reports a call's first send that the adaptive throttle
+// rejects, and marks s so: nothing is sent, the call fails with its key
+// unspent. (Retries and hedges consult the throttle in their gates.)
+func (c *call) throttledFirst(s *sent) bool {
+	if c.sends > 0 || c.throttleAllows() {
+		return false
+	}
+	s.releaseAttempt()
+	s.err, s.unsent = ErrThrottled, true
+	return true
+}
+
+// sendKind says what else of the call is in flight as a send is prepared.
+type sendKind uint8
+
+const (
+	// sendAlone: nothing else; the send is the call's only one.
+	sendAlone sendKind = iota
+	// sendRoundFirst: the first send of a hedged round, alone for now but
+	// cancellable, should a hedge of its round win.
+	sendRoundFirst
+	// sendHedge: a hedge, prepared beside a send still in flight.
+	sendHedge
+)
+
+// prepare builds one attempt's request and runs the editors on it, under
+// the attempt's context (s.ctx). The sends of a hedged round (hedge.go) get
+// a context the round can cancel (s.cancel); a hedge is prepared while
+// another send is in flight, whose request the Transport may still be
+// reading, so it also gets a trace, a header and a URL of its own.
+func (c *call) prepare(why Reason, wait time.Duration, src WaitSource, kind sendKind) (sent, *http.Request, *attemptTrace) {
 	s := sent{rec: Attempt{Operation: c.op.ID, Key: c.key, Reason: why, Wait: wait, WaitSource: src, TimeLeft: c.attemptLeft()}}
-	tr, ctx := c.attemptContext()
+	hedge := kind == sendHedge
+	tr, ctx := c.attemptContext(hedge)
 	if c.pol.AttemptTimeout > 0 {
 		ctx, s.cancel = c.limitAttempt(ctx)
 	}
+	if kind != sendAlone {
+		ctx, s.cancel = cancelBoth(ctx, s.cancel)
+	}
+	s.ctx = ctx
 	h := c.header
-	if c.sends > 0 {
+	if c.sends > 0 || hedge {
 		// A previous attempt's request may still be read by the Transport.
 		h = h.Clone()
 	}
 	hr, err := c.request(ctx, h)
-	if err != nil {
-		s.err, s.unsent = err, true
-		return s
+	if err == nil && hedge {
+		u := *hr.URL
+		hr.URL = &u
 	}
-	if err := c.edit(ctx, hr); err != nil {
+	if err == nil {
+		err = c.edit(ctx, hr)
+	}
+	if err == nil {
+		// Checked here because a Transport that gives up before GetConn
+		// would look like a doer without trace support: "maybe sent".
+		err = ctx.Err()
+	}
+	if err != nil {
+		s.releaseAttempt()
 		s.err, s.unsent = err, true
-		return s
+		return s, nil, nil
 	}
 	if !c.op.safe() && transportMayReplay(hr) {
 		noReplay(hr)
 	}
-	if err := ctx.Err(); err != nil {
-		// Checked here because a Transport that gives up before GetConn
-		// would look like a doer without trace support: "maybe sent".
-		s.err, s.unsent = err, true
-		return s
-	}
-	if c.sends == 0 && !c.throttleAllows() {
-		// Nothing is sent: the call fails with its key unspent.
-		s.err, s.unsent = ErrThrottled, true
-		return s
-	}
-	s.ctx = ctx
-	s.resp, s.reached, s.err = c.do(hr)
-	c.afterSend(&s, ctx, tr)
-	return s
+	return s, hr, tr
 }
 
 // request builds one attempt's *http.Request. A streamed body gets a

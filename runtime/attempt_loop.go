@@ -22,7 +22,7 @@ func (c *call) run() (*http.Response, error) {
 		why, wait, src = c.live.start.why, c.live.start.wait, c.live.start.src
 	}
 	for {
-		s := c.send(why, wait, src)
+		s := c.sendRound(why, wait, src)
 		v := c.judge(&s)
 		if v.act == actReturn && s.err == nil && s.resp.StatusCode < 400 && c.live == nil {
 			if lost := c.readSuccess(&s); lost != nil {

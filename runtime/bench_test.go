@@ -138,6 +138,17 @@ func BenchmarkEngineOverhead(b *testing.B) {
 			drainBody(b, resp, err)
 		}
 	})
+	b.Run("get/engine-hedged", func(b *testing.B) {
+		// Hedging on, answers at once: what a hedged round costs when no
+		// hedge leaves (its send on a goroutine, a cancellable context,
+		// the timer, the latency sketch).
+		r := NewRunner(WithoutAdaptiveThrottle(), WithHTTPClient(d), WithHedging(HedgePolicy{After: time.Second, MaxAttempts: 2}))
+		op := &Operation{ID: "getOrder", Method: "GET", Safety: Idempotent, Retryable: DefaultRetryable}
+		for b.Loop() {
+			resp, err := r.Do(context.Background(), op, &Request{Method: "GET", URL: u})
+			drainBody(b, resp, err)
+		}
+	})
 	b.Run("post-keyed/bare", func(b *testing.B) {
 		for b.Loop() {
 			req, _ := http.NewRequestWithContext(context.Background(), "POST", "http://api.test/orders/1", bytes.NewReader(body))

@@ -79,6 +79,20 @@ func (k *bucket) charge() {
 	}
 }
 
+// refund gives back the cost of one retry that take paid for and that was
+// not sent after all (a hedge whose request editor failed).
+func (k *bucket) refund() {
+	if k.unlimited {
+		return
+	}
+	for {
+		t := k.tokens.Load()
+		if k.tokens.CompareAndSwap(t, min(t+k.retry, k.capacity)) {
+			return
+		}
+	}
+}
+
 // credit puts back the refill of one healthy answer.
 func (k *bucket) credit() {
 	if k.unlimited || k.refill == 0 {

@@ -139,6 +139,16 @@
 // the bucket is empty each call makes one attempt: the outage costs at most
 // Capacity extra requests per Runner and class, however many calls fail.
 //
+// # Hedged calls
+//
+// WithHedging sends an idempotent operation's request again when no answer
+// came within HedgePolicy.After (0: the operation's recent p95), up to
+// HedgePolicy.MaxAttempts sends in flight, and takes the first answer that
+// settles the call; the others are cancelled (OutcomeCancelled). Each hedge
+// passes the adaptive throttle and pays the retry budget like a retry, and
+// counts against Policy.MaxAttempts. Unsafe and keyed operations are never
+// hedged. A round whose sends all failed goes back to the gate above.
+//
 // # One layer retries
 //
 // While it runs attempts, the engine marks the context it passes down. A call
@@ -205,6 +215,9 @@
 //     gating the next; attempt.go: sending one attempt, and keeping
 //     net/http's hidden replays counted; trace.go: the httptrace hooks that
 //     tell a request never written from one that may have arrived.
+//   - hedge.go: WithHedging, and the hedged round that takes the place of
+//     one send (its sends on goroutines, the winner, the losers cancelled);
+//     hedge_sketch.go: the per-operation latency ring behind After 0.
 //   - decide.go: the decision table above (decideStatus, decideError) and
 //     the limit errors.
 //   - backoff.go: full-jitter backoff and the wait before a retry;

@@ -62,6 +62,8 @@ type callConfig struct {
 	resp   **http.Response
 	// middleware wraps every attempt's send, the client's first.
 	middleware []Middleware
+	// hedge is WithHedging's policy; nil: not hedged.
+	hedge *HedgePolicy
 }
 
 type runnerFunc func(*Runner)

@@ -34,6 +34,11 @@ const (
 	// resumes it (Last-Event-ID, Range), after the server's retry: wait or
 	// a backoff.
 	ReasonStreamResume
+	// ReasonHedge is a hedged send (WithHedging): made while an earlier
+	// send of the same round was still unanswered after the hedge delay,
+	// which Wait holds. The round's first answer that settles the call
+	// wins; the others are cancelled (OutcomeCancelled).
+	ReasonHedge
 )
 
 // String names the reason.
@@ -55,6 +60,8 @@ func (r Reason) String() string {
 		return "credential-refresh"
 	case ReasonStreamResume:
 		return "stream-resume"
+	case ReasonHedge:
+		return "hedge"
 	default:
 		return "first"
 	}
@@ -106,6 +113,11 @@ const (
 	// OutcomeRedirected marks the record of a redirect hop (never Final):
 	// the server answered StatusCode and the client followed it.
 	OutcomeRedirected
+	// OutcomeCancelled marks the record of a hedged round's loser (never
+	// Final): another send of the round settled the call first, so this
+	// one was cancelled, or its answer discarded unread; Err is
+	// ErrHedgeLost.
+	OutcomeCancelled
 )
 
 // String names the outcome.
@@ -121,6 +133,8 @@ func (o Outcome) String() string {
 		return "not-sent"
 	case OutcomeRedirected:
 		return "redirected"
+	case OutcomeCancelled:
+		return "cancelled"
 	default:
 		return "pending"
 	}

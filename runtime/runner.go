@@ -73,6 +73,12 @@ type Runner struct {
 	throttles throttles
 	// journal records keyed and unsafe calls (WithJournal).
 	journal Journal
+	// sketches are the recent latencies of hedged operations
+	// (hedge_sketch.go), for HedgePolicy{After: 0}.
+	sketches sketches
+	// hedgeTick, when set (by tests), hears whether each hedge timer's
+	// tick sent a hedge.
+	hedgeTick func(sent bool)
 }
 
 // NewRunner returns a Runner with the default policies and budgets of both

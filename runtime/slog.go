@@ -53,7 +53,7 @@ func (o slogObserver) ObserveAttempt(ctx context.Context, a Attempt) {
 	if a.Err != nil {
 		attrs = append(attrs, slog.String("error", errorText(a.Err)))
 	}
-	if a.Final || a.Outcome == OutcomeRedirected {
+	if a.Final || a.Outcome == OutcomeRedirected || a.Outcome == OutcomeCancelled {
 		attrs = append(attrs, slog.String("outcome", a.Outcome.String()))
 	}
 	o.l.LogAttrs(ctx, level, "idemgen attempt", attrs...)

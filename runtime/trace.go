@@ -118,9 +118,10 @@ func (f *firstAttemptCtx) Done() <-chan struct{}       { return f.ctx.Done() }
 func (f *firstAttemptCtx) Err() error                  { return f.ctx.Err() }
 
 // attemptContext returns the trace and the context for the next attempt,
-// and makes that trace the call's current one.
-func (c *call) attemptContext() (*attemptTrace, context.Context) {
-	if c.sends == 0 {
+// and makes that trace the call's current one. A hedge always gets a trace
+// of its own: the first attempt's may still be counting its writes.
+func (c *call) attemptContext(hedge bool) (*attemptTrace, context.Context) {
+	if c.sends == 0 && !hedge {
 		c.current.Store(&c.first)
 		return &c.first, c.firstContext()
 	}
