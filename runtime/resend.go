@@ -133,7 +133,8 @@ func resendRequest(op *Operation, server *url.URL, e *JournalEntry) (*Request, e
 	if err := checkPath(op, server, u); err != nil {
 		return nil, fmt.Errorf("entry %s: %w", e.ID, err)
 	}
-	if p := withheldParam(op, e.Header, u.RawQuery); p != "" {
+	send, judged := restoreServerQuery(u.RawQuery, server)
+	if p := withheldParam(op, e.Header, judged); p != "" {
 		return nil, fmt.Errorf("entry %s: the journal kept the name of %s but not its value (operation %s does not declare it, "+
 			"or it is a credential's name), so a resend would not be the call that was made", e.ID, p, op.ID)
 	}
@@ -143,7 +144,37 @@ func resendRequest(op *Operation, server *url.URL, e *JournalEntry) (*Request, e
 			delete(h, name)
 		}
 	}
+	u.RawQuery = send
 	return &Request{Method: e.Method, URL: u, Header: h, Body: e.Body, Key: e.Key}, nil
+}
+
+// restoreServerQuery gives back the values of the query pairs that come
+// from the client's own server URL (an api-version, a key written into the
+// base URL): the journal keeps such an undeclared pair by name only, and
+// the client's configuration, never the row, supplies its value. It returns
+// the query to send and the query less those pairs, which withheldParam
+// judges. Only a pair named as a server pair and stored by name only (or
+// as the server has it) is taken from the server.
+func restoreServerQuery(rawQuery string, server *url.URL) (send, judged string) {
+	if rawQuery == "" || server == nil || server.RawQuery == "" {
+		return rawQuery, rawQuery
+	}
+	own := make(map[string]string)
+	for _, p := range strings.Split(server.RawQuery, "&") {
+		if name, _, _ := strings.Cut(p, "="); name != "" {
+			own[name] = p
+		}
+	}
+	var out, rest []string
+	for _, p := range strings.Split(rawQuery, "&") {
+		name, _, hasValue := strings.Cut(p, "=")
+		if sp, ok := own[name]; ok && (!hasValue || p == sp) {
+			out = append(out, sp)
+			continue
+		}
+		out, rest = append(out, p), append(rest, p)
+	}
+	return strings.Join(out, "&"), strings.Join(rest, "&")
 }
 
 // underServer reports whether u is on server (sameOrigin) and under its

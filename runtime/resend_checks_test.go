@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -145,5 +146,44 @@ func TestResendStopsBeforeKeyTTLEnds(t *testing.T) {
 	_, err := r.Resend(context.Background(), &op, mustURL(t, srv.URL), entry(time.Second))
 	if !errors.Is(err, ErrRetryAfterTooLong) || hits.Load() != 1 || clk.Now() != start {
 		t.Fatalf("1 s old: %v, %d hits, waited %s; want one attempt and no wait past the TTL", err, hits.Load(), clk.Now().Sub(start))
+	}
+}
+
+// TestResendTakesTheServersQueryFromTheClient: a query written into the
+// client's server URL (an api-version, a code) is undeclared, so the journal
+// keeps its names only; the resend takes their values from the client's
+// server, never from the row, and sends the declared pairs as recorded. A
+// name-only pair the server URL does not have still refuses the resend.
+func TestResendTakesTheServersQueryFromTheClient(t *testing.T) {
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.URL.RawQuery)
+		w.WriteHeader(http.StatusCreated)
+	}))
+	t.Cleanup(srv.Close)
+	clk := newFakeClock()
+	var sent atomic.Int32
+	r := credentialRunner(t, clk, &sent)
+	server := mustURL(t, srv.URL+"/v1?api-version=2024-01-01&code=s3cret")
+	op := Operation{ID: "createThing", Method: "POST", Path: "/things", Safety: Keyed, KeyHeader: "Idempotency-Key", QueryParams: []string{"mode"}}
+	req := &Request{Method: "POST", URL: mustURL(t, srv.URL+"/v1/things?api-version=2024-01-01&code=s3cret&mode=live"), Body: []byte(`{}`), Key: "k1"}
+	e := NewJournalEntry(&op, req, clk.Now())
+	if strings.Contains(e.URL, "s3cret") || strings.Contains(e.URL, "2024-01-01") {
+		t.Fatalf("the journal kept a server query value: %s", e.URL)
+	}
+	resp, err := r.Resend(context.Background(), &op, server, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if q, _ := got.Load().(string); q != "api-version=2024-01-01&code=s3cret&mode=live" {
+		t.Fatalf("resent with query %q", q)
+	}
+	e2 := NewJournalEntry(&op, &Request{Method: "POST", URL: mustURL(t, srv.URL+"/v1/things?api-version=2024-01-01&token=x"), Body: []byte(`{}`), Key: "k2"}, clk.Now())
+	if _, err := r.Resend(context.Background(), &op, server, e2); !errors.Is(err, ErrNotResendable) {
+		t.Fatalf("an undeclared pair the server URL lacks: %v, want ErrNotResendable", err)
+	}
+	if sent.Load() != 1 {
+		t.Fatalf("%d sends, want 1", sent.Load())
 	}
 }
