@@ -34,6 +34,7 @@ type journalEntryView struct {
 	Partial     bool                 `json:"partial"`
 	CreatedAt   time.Time            `json:"created_at"`
 	Deadline    *time.Time           `json:"deadline,omitempty"`
+	HeldUntil   *time.Time           `json:"held_until,omitempty"`
 	TTLSeconds  int64                `json:"ttl_seconds"`
 	Attempts    int                  `json:"attempts"`
 	LastStatus  int                  `json:"last_status"`
@@ -57,6 +58,10 @@ func newJournalEntryView(e journal.Entry) journalEntryView {
 	if !e.Deadline.IsZero() {
 		d := e.Deadline.UTC()
 		v.Deadline = &d
+	}
+	if !e.HeldUntil.IsZero() {
+		h := e.HeldUntil.UTC()
+		v.HeldUntil = &h
 	}
 	return v
 }
@@ -156,6 +161,13 @@ func writeJournalEntryText(w io.Writer, v journalEntryView, db string, now time.
 	fmt.Fprintf(tw, "created\t%s (%s)\n", relative(v.CreatedAt, now), stamp(v.CreatedAt))
 	if v.Deadline != nil {
 		fmt.Fprintf(tw, "deadline\t%s (%s)\n", relative(*v.Deadline, now), stamp(*v.Deadline))
+	}
+	if v.HeldUntil != nil {
+		who := "ended: no process holds it"
+		if v.HeldUntil.After(now) {
+			who = "the process that made the call still holds it"
+		}
+		fmt.Fprintf(tw, "held until\t%s (%s): %s\n", relative(*v.HeldUntil, now), stamp(*v.HeldUntil), who)
 	}
 	fmt.Fprintf(tw, "key TTL\t%s, ends %s\n", formatAge(time.Duration(v.TTLSeconds)*time.Second), relative(v.CreatedAt.Add(time.Duration(v.TTLSeconds)*time.Second), now))
 	writeHeaderLines(tw, v.Headers)

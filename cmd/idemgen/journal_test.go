@@ -35,7 +35,8 @@ func sqliteJournal(t *testing.T) (string, time.Time, string) {
 	now := time.Date(2026, 12, 5, 13, 0, 0, 0, time.UTC)
 	entry := func(op, key, body string, created time.Time) *idemrt.JournalEntry {
 		return &idemrt.JournalEntry{ID: "id-" + op, Operation: op, Safety: idemrt.Keyed, Method: "POST", URL: "http://api.test/x\x1b[2J",
-			Header: http.Header{"X-Note": {"\u202eevil"}}, Body: []byte(body), Key: key, Fingerprint: "sha256:00", Created: created, TTL: 24 * time.Hour}
+			Header: http.Header{"X-Note": {"\u202eevil"}, "X-Tenant": nil}, Body: []byte(body), Key: key, Fingerprint: "sha256:00",
+			Created: created, HeldUntil: created.Add(time.Minute), TTL: 24 * time.Hour}
 	}
 	for _, e := range []*idemrt.JournalEntry{
 		entry("done", "k1", "{}", now.Add(-time.Hour)),
@@ -97,8 +98,8 @@ func TestJournalLs(t *testing.T) {
 	}
 }
 
-// TestJournalShow: one entry with its headers, attempts and (on request)
-// body, all escaped; an unknown id exits 1; a ledger without the journal's
+// TestJournalShow: one entry with its headers (one kept by name only), its
+// hold, attempts and (on request) body, all escaped; an unknown id exits 1; a ledger without the journal's
 // tables is refused.
 func TestJournalShow(t *testing.T) {
 	path, now, id := sqliteJournal(t)
@@ -106,7 +107,7 @@ func TestJournalShow(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	for _, want := range []string{`header       X-Note: \u202eevil`, `read: \x1b[31mreset`, `"\x1b[1mbody"`, `http://api.test/x\x1b[2J`} {
+	for _, want := range []string{`header       X-Note: \u202eevil`, `header       X-Tenant (value not kept)`, "held until   1m0s ago (2026-12-05T12:59:00Z): ended", `read: \x1b[31mreset`, `"\x1b[1mbody"`, `http://api.test/x\x1b[2J`} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}

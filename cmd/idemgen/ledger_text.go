@@ -276,6 +276,10 @@ func writeHeaderLines(w io.Writer, h map[string][]string) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		if len(h[name]) == 0 {
+			// A call journal keeps an undeclared header by name only.
+			fmt.Fprintf(w, "header\t%s (value not kept)\n", escapeText(name))
+		}
 		for _, v := range h[name] {
 			fmt.Fprintf(w, "header\t%s: %s\n", escapeText(name), escapeText(v))
 		}
