@@ -74,7 +74,16 @@ func (c *call) judge(s *sent) verdict {
 		return verdict{act: actFail}
 	}
 	if s.err == nil {
-		return decideStatus(c.op, s.resp.StatusCode, replayed(s.resp.Header), c.keyAnswer(s), &s.adv)
+		v := decideStatus(c.op, s.resp.StatusCode, replayed(s.resp.Header), c.keyAnswer(s), &s.adv)
+		if s.resp.StatusCode >= 500 && c.op.Safety != Idempotent &&
+			problemKind(s.resp, c.pol.ErrorBodyTimeout) == problemOutcomeUnknown {
+			// The server says it may have executed the attempt: a call
+			// that stops here ends unknown, never as a refusal, and its
+			// journal entry stays for the reconciler. (An idempotent
+			// call is simply repeated; its answer is not read for it.)
+			v.unknown = true
+		}
+		return v
 	}
 	if c.ctx.Err() != nil {
 		return c.ctxVerdict(s.written)

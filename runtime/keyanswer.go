@@ -31,6 +31,11 @@ const (
 const (
 	problemKeyReused  = "idempotency-key-reused"
 	problemInProgress = "request-in-progress"
+	// problemOutcomeUnknown is the answer of a server that cannot tell
+	// whether it executed the request (the ledger's, when the connection
+	// of its own COMMIT died): the attempt's outcome is unknown, whatever
+	// its status says.
+	problemOutcomeUnknown = "outcome-unknown"
 )
 
 // maxProblemPeek bounds the problem document read to find its type: the
@@ -47,8 +52,24 @@ func readKeyAnswer(resp *http.Response, fresh bool, timeout time.Duration) keyAn
 	if fresh {
 		return keyBusiness
 	}
-	if resp.Body == nil || mediaType(resp.Header.Get("Content-Type")) != "application/problem+json" {
+	switch kind := problemKind(resp, timeout); kind {
+	case "":
 		return keyUnsaid
+	case problemKeyReused:
+		return keyReused
+	case problemInProgress:
+		return keyInProgress
+	}
+	return keyBusiness
+}
+
+// problemKind is the last path segment of a problem+json answer's type
+// ("" for any other answer, or a problem without a type). The body read is
+// put back in front of the rest, so the caller or the error still gets all
+// of it.
+func problemKind(resp *http.Response, timeout time.Duration) string {
+	if resp.Body == nil || mediaType(resp.Header.Get("Content-Type")) != "application/problem+json" {
+		return ""
 	}
 	var peeked []byte
 	bounded(resp.Body, timeout, func() { peeked, _ = readAtMostN(resp.Body, maxProblemPeek, resp.ContentLength) })
@@ -56,16 +77,10 @@ func readKeyAnswer(resp *http.Response, fresh bool, timeout time.Duration) keyAn
 	var doc struct {
 		Type string `json:"type"`
 	}
-	if jsoncodec.Unmarshal(peeked, &doc) != nil || doc.Type == "" {
-		return keyUnsaid
+	if jsoncodec.Unmarshal(peeked, &doc) != nil {
+		return ""
 	}
-	switch doc.Type[strings.LastIndexByte(doc.Type, '/')+1:] {
-	case problemKeyReused:
-		return keyReused
-	case problemInProgress:
-		return keyInProgress
-	}
-	return keyBusiness
+	return doc.Type[strings.LastIndexByte(doc.Type, '/')+1:]
 }
 
 // peekedBody is a response body whose first bytes were read ahead.
