@@ -154,13 +154,23 @@ func (t *topo) apply(ctx context.Context, f fault) error {
 
 // killClient kills a client process mid-call (SIGKILL) and starts it
 // again on the same journal and history: its reconciler settles what the
-// dead process left unresolved.
+// dead process left unresolved. The answers to the clients are held back
+// (latency on their link) for a moment first, so that the process dies
+// with calls in flight that the servers have executed.
 func (t *topo) killClient(i int) error {
+	hold := topology.Toxic{Name: "hold", Type: "latency", Stream: "downstream", Attributes: `{"latency":800}`}
+	if err := t.links.AddToxic("balancer", hold); err != nil {
+		return err
+	}
+	time.Sleep(600 * time.Millisecond)
 	c := t.clients[i]
 	t.mu.Lock()
 	p := c.proc
 	c.restarts++
 	t.mu.Unlock()
 	p.Kill()
+	if err := t.links.RemoveToxic("balancer", hold.Name); err != nil {
+		return err
+	}
 	return t.startClient(c, t.o.seed*1000+uint64(i)*10+uint64(c.restarts))
 }
