@@ -65,8 +65,3 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.62.0 // indirect
 )
-
-// The nats module is not one of go.work's versioned replaces (nothing else
-// in the workspace requires it); this module is never published, so it
-// points at the work tree itself.
-replace github.com/idemgen/idemgen/nats v0.1.0 => ../nats

@@ -35,6 +35,9 @@ func (s *Shop) CreateRefund(ctx context.Context, in api.NewRefund) (*api.Refund,
 	if err == nil {
 		_, err = s.ob.Add(ctx, tx, outbox.Event{ID: "evt_" + r.ID, Topic: "refund.created", Payload: []byte(r.Reference)})
 	}
+	if err == nil {
+		err = s.doWork(ctx)
+	}
 	if err != nil {
 		tx.Rollback()
 		return nil, err

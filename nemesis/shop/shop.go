@@ -49,19 +49,31 @@ type Shop struct {
 	// mid-refund cannot commit it long after the client's reconciler
 	// looked it up and found nothing.
 	refundTimeout time.Duration
+	work          time.Duration
+}
+
+// Options tune a Shop.
+type Options struct {
+	// Bypass makes keyed operations commit on their own, without the
+	// ledger (the server then runs with idemsrv.WithoutLedger): the
+	// nemesis's proof that its checker sees duplicates.
+	Bypass bool
+	// Work is how long each write waits inside its transaction, standing
+	// for the business's own work (a card network's call): it keeps
+	// executions in flight when the nemesis strikes.
+	Work time.Duration
 }
 
 var _ api.Handler = (*Shop)(nil)
 
-// New migrates the business tables; bypass makes keyed operations commit
-// on their own (the server then runs with idemsrv.WithoutLedger).
-func New(ctx context.Context, store *sqlstore.Store, ob *outbox.Outbox, bypass bool) (*Shop, error) {
+// New migrates the business tables.
+func New(ctx context.Context, store *sqlstore.Store, ob *outbox.Outbox, o Options) (*Shop, error) {
 	for _, q := range Schema {
 		if _, err := store.DB().ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("shop: migrate: %w", err)
 		}
 	}
-	return &Shop{store: store, ob: ob, bypass: bypass, refundTimeout: 3 * time.Second}, nil
+	return &Shop{store: store, ob: ob, bypass: o.Bypass, work: o.Work, refundTimeout: 3 * time.Second}, nil
 }
 
 // Tokens maps a bearer token to its tenant: the token is the tenant's name.
@@ -135,7 +147,10 @@ func (s *Shop) UpdateOrder(ctx context.Context, in api.OrderUpdate, p api.Update
 // own that commits at once (what a server without the ledger does).
 func (s *Shop) keyed(ctx context.Context, fn func(*sql.Tx) error) error {
 	if tx := ledger.Tx(ctx); tx != nil {
-		return fn(tx)
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return s.doWork(ctx)
 	}
 	if !s.bypass {
 		return errors.New("shop: keyed operation outside the ledger")
@@ -144,11 +159,27 @@ func (s *Shop) keyed(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(tx); err == nil {
+		err = s.doWork(ctx)
+	}
+	if err != nil {
 		tx.Rollback()
 		return err
 	}
 	return tx.Commit()
+}
+
+// doWork waits Work, or until ctx ends (the ledger's lease ran out).
+func (s *Shop) doWork(ctx context.Context) error {
+	if s.work <= 0 {
+		return nil
+	}
+	select {
+	case <-time.After(s.work):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // ETag is the entity tag of an order's version.

@@ -44,16 +44,12 @@ func toxics() []toxicPlan {
 // plan draws the schedule from the seed: one fault every few seconds
 // between the workload's fifth second and ten seconds before its end, the
 // kinds dealt in shuffled rounds so that every kind comes early.
-func plan(seed uint64, duration time.Duration, clients int, broker bool) []fault {
+func plan(seed uint64, duration time.Duration, clients int, kinds []string) []fault {
 	rng := rand.New(rand.NewPCG(seed, 0x6e656d65))
-	kinds := []string{"kill-server", "pause-server", "failover", "kill-client", "toxic"}
-	if broker {
-		kinds = append(kinds, "kill-broker")
-	}
 	tox := toxics()
 	var out []fault
 	var round []string
-	for at := 5 * time.Second; at < duration-10*time.Second; at += time.Duration(5000+rng.IntN(3000)) * time.Millisecond {
+	for at := 5 * time.Second; len(kinds) > 0 && at < duration-10*time.Second; at += time.Duration(5000+rng.IntN(3000)) * time.Millisecond {
 		if len(round) == 0 {
 			round = append([]string(nil), kinds...)
 			rng.Shuffle(len(round), func(i, j int) { round[i], round[j] = round[j], round[i] })
@@ -119,7 +115,13 @@ func (t *topo) inject(ctx context.Context, start time.Time, faults []fault, coun
 func (t *topo) apply(ctx context.Context, f fault) error {
 	switch f.kind {
 	case "kill-server":
-		t.servers[f.target].Kill()
+		// Kill it mid-transaction: the database links are slowed first, so
+		// the server dies holding executions that reserved keys, some
+		// about to commit.
+		err := t.whileHeld([]string{"db0", "db1"}, 200, func() { t.servers[f.target].Kill() })
+		if err != nil {
+			return err
+		}
 		time.Sleep(time.Second)
 		return t.startServer(f.target)
 	case "pause-server":
@@ -155,22 +157,35 @@ func (t *topo) apply(ctx context.Context, f fault) error {
 // killClient kills a client process mid-call (SIGKILL) and starts it
 // again on the same journal and history: its reconciler settles what the
 // dead process left unresolved. The answers to the clients are held back
-// (latency on their link) for a moment first, so that the process dies
-// with calls in flight that the servers have executed.
+// for a moment first, so that the process dies with calls in flight that
+// the servers have executed.
 func (t *topo) killClient(i int) error {
-	hold := topology.Toxic{Name: "hold", Type: "latency", Stream: "downstream", Attributes: `{"latency":800}`}
-	if err := t.links.AddToxic("balancer", hold); err != nil {
-		return err
-	}
-	time.Sleep(600 * time.Millisecond)
 	c := t.clients[i]
 	t.mu.Lock()
 	p := c.proc
 	c.restarts++
 	t.mu.Unlock()
-	p.Kill()
-	if err := t.links.RemoveToxic("balancer", hold.Name); err != nil {
+	if err := t.whileHeld([]string{"balancer"}, 800, p.Kill); err != nil {
 		return err
 	}
 	return t.startClient(c, t.o.seed*1000+uint64(i)*10+uint64(c.restarts))
+}
+
+// whileHeld slows the answers on links by ms milliseconds, lets calls
+// pile up behind them for 600ms, runs fault, and lifts the latency.
+func (t *topo) whileHeld(links []string, ms int, fault func()) error {
+	hold := topology.Toxic{Name: "hold", Type: "latency", Stream: "downstream", Attributes: fmt.Sprintf(`{"latency":%d}`, ms)}
+	for _, l := range links {
+		if err := t.links.AddToxic(l, hold); err != nil {
+			return err
+		}
+	}
+	time.Sleep(600 * time.Millisecond)
+	fault()
+	for _, l := range links {
+		if err := t.links.RemoveToxic(l, hold.Name); err != nil {
+			return err
+		}
+	}
+	return nil
 }

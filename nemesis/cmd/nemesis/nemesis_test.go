@@ -9,7 +9,8 @@ import (
 // The schedule is a function of the seed alone, and the short run's
 // schedule injects every fault kind.
 func TestPlanIsSeededAndCoversEveryKind(t *testing.T) {
-	a, b := plan(shortSeed, 70*time.Second, 4, true), plan(shortSeed, 70*time.Second, 4, true)
+	all := []string{"kill-server", "pause-server", "failover", "kill-broker", "kill-client", "toxic"}
+	a, b := plan(shortSeed, 70*time.Second, 4, all), plan(shortSeed, 70*time.Second, 4, all)
 	if !slices.EqualFunc(a, b, func(x, y fault) bool { return x.String() == y.String() }) {
 		t.Fatalf("one seed, two schedules:\n%v\n%v", a, b)
 	}
@@ -25,7 +26,18 @@ func TestPlanIsSeededAndCoversEveryKind(t *testing.T) {
 			t.Errorf("the short schedule has no %s: %v", k, a)
 		}
 	}
-	if c := plan(shortSeed+1, 70*time.Second, 4, true); slices.EqualFunc(a, c, func(x, y fault) bool { return x.String() == y.String() }) {
+	if c := plan(shortSeed+1, 70*time.Second, 4, all); slices.EqualFunc(a, c, func(x, y fault) bool { return x.String() == y.String() }) {
 		t.Error("two seeds, one schedule")
+	}
+}
+
+func TestPlanDrawsOnlyTheKindsAsked(t *testing.T) {
+	for _, f := range plan(1, time.Minute, 4, []string{"kill-client"}) {
+		if f.kind != "kill-client" {
+			t.Errorf("%s drawn from kill-client alone", f)
+		}
+	}
+	if got := plan(1, time.Minute, 4, nil); len(got) != 0 {
+		t.Errorf("no kinds, faults %v", got)
 	}
 }

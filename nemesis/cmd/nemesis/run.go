@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/idemgen/idemgen/nemesis/check"
 	"github.com/idemgen/idemgen/nemesis/topology"
 )
 
@@ -24,6 +26,7 @@ type runOptions struct {
 	skipEvent    int
 	noBroker     bool
 	keep         bool
+	faults       string
 	pgBin        string
 }
 
@@ -37,15 +40,19 @@ func parseRun(args []string) runOptions {
 	fs.Uint64Var(&o.seed, "seed", 0, "the schedule's seed (default: the time)")
 	fs.DurationVar(&o.duration, "duration", 5*time.Minute, "how long the workload and the faults run")
 	fs.IntVar(&o.clients, "clients", 4, "client processes")
-	fs.Float64Var(&o.rate, "rate", 8, "intents per second per client (open loop)")
+	fs.Float64Var(&o.rate, "rate", 10, "intents per second per client (open loop)")
 	fs.BoolVar(&o.bypassLedger, "bypass-ledger", false, "servers run keyed operations without the ledger (the checker must report duplicates)")
 	fs.IntVar(&o.skipEvent, "skip-event", 0, "the relay drops every Nth event (the checker must report lost events)")
 	fs.BoolVar(&o.noBroker, "no-broker", false, "run without the NATS cluster and the consumer")
+	fs.StringVar(&o.faults, "faults", strings.Join(check.FaultKinds, ","), "the fault kinds to draw from, comma-separated")
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's directory (logs, journals, data) even when it passes")
 	fs.StringVar(&o.pgBin, "pg-bin", envOr("IDEMGEN_PG_BIN", "/usr/lib/postgresql/15/bin"), "PostgreSQL 15 server binaries")
 	fs.Parse(args)
 	if o.short {
 		o.seed, o.duration = shortSeed, 70*time.Second
+	}
+	if o.noBroker {
+		o.faults = strings.ReplaceAll(o.faults, "kill-broker", "")
 	}
 	if o.seed == 0 {
 		o.seed = uint64(time.Now().UnixNano()%1_000_000) + 1

@@ -33,6 +33,7 @@ type serverOptions struct {
 	lease               time.Duration
 	bypassLedger        bool
 	skipEvent           int
+	work                time.Duration
 }
 
 // Stream, subject prefix and outbox source of the events.
@@ -51,6 +52,7 @@ func serverMain(args []string) error {
 	fs.DurationVar(&o.lease, "lease", 3*time.Second, "the ledger's execution lease")
 	fs.BoolVar(&o.bypassLedger, "bypass-ledger", false, "run keyed operations without the ledger (to show the checker finds duplicates)")
 	fs.IntVar(&o.skipEvent, "skip-event", 0, "the relay marks every Nth event delivered without publishing it (to show the checker finds lost events)")
+	fs.DurationVar(&o.work, "work", 20*time.Millisecond, "time each write spends inside its transaction (a card network's call, say)")
 	fs.Parse(args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -83,7 +85,7 @@ func openStoreRetrying(ctx context.Context, dsn string) (*sqlstore.Store, error)
 
 func newServerHandler(ctx context.Context, o serverOptions, store *sqlstore.Store) (http.Handler, error) {
 	ob := outbox.New(store.DB(), store.Dialect(), nil)
-	s, err := shop.New(ctx, store, ob, o.bypassLedger)
+	s, err := shop.New(ctx, store, ob, shop.Options{Bypass: o.bypassLedger, Work: o.work})
 	if err != nil {
 		return nil, err
 	}
