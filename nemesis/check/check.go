@@ -38,6 +38,7 @@ const (
 
 var beliefNames = [...]string{"never-sent", "ok", "refused", "settled-executed", "settled-not-executed", "unknown", "needs-person"}
 
+// String names the belief as the checker's violations print it.
 func (b Belief) String() string { return beliefNames[b] }
 
 // executed reports whether the client believes the intent executed, and
