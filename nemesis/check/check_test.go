@@ -88,6 +88,11 @@ func TestCheckReportsLostMisjudgedAndUnknown(t *testing.T) {
 	if r.Lost != 1 || r.Misjudged != 1 || r.Unknown != 2 || len(r.NeedsPerson) != 1 {
 		t.Fatalf("lost %d misjudged %d unknown %d needs-person %v", r.Lost, r.Misjudged, r.Unknown, r.NeedsPerson)
 	}
+	// A misjudged intent is an unknown outcome settled the wrong way: the
+	// last line counts it with the unknown ones.
+	if !strings.Contains(r.Summary(), "lost 1, unknown 3,") {
+		t.Errorf("summary: %s", r.Summary())
+	}
 }
 
 func TestCheckReportsStuckLedgerRows(t *testing.T) {

@@ -70,7 +70,11 @@ func (r *Report) faultsCell() string {
 
 // Summary is the last line: nemesis: seed S, intents N, ok N, reconciled
 // N, duplicates N, lost N, unknown N, events once N, twice N, lost N,
-// faults K (the kinds injected, comma-separated, "none" for none).
+// faults K (the kinds injected, comma-separated, "none" for none). Its
+// unknown counts the outcomes left unsettled and the misjudged ones (an
+// unknown outcome settled the wrong way: the client believes "not
+// executed" about an intent that executed), so that a line with every
+// count at zero means no intent broke the promise.
 func (r *Report) Summary() string {
 	var kinds []string
 	for _, k := range FaultKinds {
@@ -83,5 +87,5 @@ func (r *Report) Summary() string {
 		faults = "none"
 	}
 	return fmt.Sprintf("nemesis: seed %d, intents %d, ok %d, reconciled %d, duplicates %d, lost %d, unknown %d, events once %d, twice %d, lost %d, faults %s",
-		r.Seed, r.Intents, r.OK, r.Reconciled, r.Duplicates, r.Lost, r.Unknown, r.EventsOnce, r.EventsTwice, r.EventsLost, faults)
+		r.Seed, r.Intents, r.OK, r.Reconciled, r.Duplicates, r.Lost, r.Unknown+r.Misjudged, r.EventsOnce, r.EventsTwice, r.EventsLost, faults)
 }

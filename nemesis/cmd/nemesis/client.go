@@ -43,7 +43,7 @@ func clientMain(args []string) error {
 	fs.Float64Var(&o.rate, "rate", 10, "intents per second (open loop)")
 	fs.Int64Var(&untilMS, "until", 0, "when the workload stops, Unix milliseconds")
 	fs.DurationVar(&o.grace, "grace", 8*time.Second, "the reconciler's grace")
-	fs.DurationVar(&o.callTimeout, "call-timeout", 5*time.Second, "each call's total deadline")
+	fs.DurationVar(&o.callTimeout, "call-timeout", 10*time.Second, "each call's total deadline")
 	fs.Parse(args)
 	o.until = time.UnixMilli(untilMS)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -27,6 +27,7 @@ type runOptions struct {
 	noBroker     bool
 	keep         bool
 	faults       string
+	callTimeout  time.Duration
 	pgBin        string
 }
 
@@ -45,6 +46,7 @@ func parseRun(args []string) runOptions {
 	fs.IntVar(&o.skipEvent, "skip-event", 0, "the relay drops every Nth event (the checker must report lost events)")
 	fs.BoolVar(&o.noBroker, "no-broker", false, "run without the NATS cluster and the consumer")
 	fs.StringVar(&o.faults, "faults", strings.Join(check.FaultKinds, ","), "the fault kinds to draw from, comma-separated")
+	fs.DurationVar(&o.callTimeout, "call-timeout", 10*time.Second, "each client call's total deadline (the runtime's interactive default)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's directory (logs, journals, data) even when it passes")
 	fs.StringVar(&o.pgBin, "pg-bin", envOr("IDEMGEN_PG_BIN", "/usr/lib/postgresql/15/bin"), "PostgreSQL 15 server binaries")
 	fs.Parse(args)

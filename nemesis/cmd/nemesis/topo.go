@@ -212,7 +212,8 @@ func (t *topo) startClient(c *clientSlot, seed uint64) error {
 	p, err := t.procs.Start(fmt.Sprintf("%s.%d", c.name, c.restarts), nil, nil, t.self, "client",
 		"-name", c.name, "-url", fmt.Sprintf("http://127.0.0.1:%d", t.balancer),
 		"-journal", filepath.Join(t.dir, c.name+".journal.db"), "-history", filepath.Join(t.dir, c.name+".history.jsonl"),
-		"-seed", fmt.Sprint(seed), "-rate", fmt.Sprint(t.o.rate), "-until", fmt.Sprint(t.until.UnixMilli()))
+		"-seed", fmt.Sprint(seed), "-rate", fmt.Sprint(t.o.rate), "-until", fmt.Sprint(t.until.UnixMilli()),
+		"-call-timeout", t.o.callTimeout.String())
 	if err != nil {
 		return err
 	}
