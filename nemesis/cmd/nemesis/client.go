@@ -68,7 +68,7 @@ func clientMain(args []string) error {
 		}}
 	recCtx, stopRec := context.WithCancel(ctx)
 	go rec.Run(recCtx)
-	w := &workload{o: o, c: c, h: h, rng: rand.New(rand.NewPCG(o.seed, uint64(time.Now().UnixNano())))}
+	w := &workload{o: o, c: c, h: h, rng: rand.New(rand.NewPCG(o.seed, 0x776f726b))}
 	w.run(ctx)
 	stopRec()
 	return reconcileUntilQuiet(ctx, rec, j, 60*time.Second)
