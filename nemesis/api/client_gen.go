@@ -34,10 +34,11 @@ func NewClient(serverURL string, opts ...idemrt.Option) (*Client, error) {
 	return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 }
 
-// LookupIntent runs the x-lookup of the operation whose operationId is operation, for an intent's key
-// or client reference, and reports whether the API holds its result (idemrt.IntentLooker: a reconciler
-// learns whether a call whose outcome is unknown was executed, without sending it again). It returns
-// idemrt.ErrNoLookup for an operation that declares no x-lookup.
+// LookupIntent runs the x-lookup of the operation whose identity (its idemrt.Operation's ID, a journal
+// entry's Operation) is operation, for an intent's key or client reference, and reports whether the
+// API holds its result (idemrt.IntentLooker: a reconciler learns whether a call whose outcome is
+// unknown was executed, without sending it again). It returns idemrt.ErrNoLookup for an operation that
+// declares no x-lookup.
 func (c *Client) LookupIntent(ctx context.Context, operation, key string) (idemrt.LookupResult, error) {
 	switch operation {
 	case "createRefund":

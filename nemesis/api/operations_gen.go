@@ -45,6 +45,7 @@ type CreateOrderResult struct {
 // POST /orders (operation "createOrder").
 func (c *Client) CreateOrder(ctx context.Context, body NewOrder, params CreateOrderParams, opts ...idemrt.CallOption) (*CreateOrderResult, error) {
 	b := wire.NewBuilder(c.server, "POST", "/orders")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.Key(params.IdempotencyKey)
 	b.JSONBody("application/json", body)
 	req, err := b.Build()
@@ -90,8 +91,9 @@ var createRefundOp = idemrt.Operation{
 // POST /refunds (operation "createRefund").
 func (c *Client) CreateRefund(ctx context.Context, body NewRefund, opts ...idemrt.CallOption) (*Refund, error) {
 	b := wire.NewBuilder(c.server, "POST", "/refunds")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.JSONBody("application/json", body)
-	b.Key(body.Reference)
+	b.LookupKey("reference", body.Reference)
 	req, err := b.Build()
 	if err != nil {
 		return nil, idemrt.BuildFailed(&createRefundOp, "", err)
@@ -111,21 +113,25 @@ func (c *Client) CreateRefund(ctx context.Context, body NewRefund, opts ...idemr
 // lookupCreateRefund sends the x-lookup of CreateRefund: GetRefundByReference with the key as its path
 // parameter "reference".
 func (c *Client) lookupCreateRefund(ctx context.Context, key string, opts []idemrt.CallOption) (idemrt.LookupResult, error) {
+	if key == "" {
+		return idemrt.LookupResult{}, idemrt.ErrEmptyLookupKey
+	}
 	b := wire.NewBuilder(c.server, "GET", "/refunds/by-reference/{reference}")
 	b.Path(wire.Param{Name: "reference", Style: wire.StyleSimple}, key)
 	req, err := b.Build()
 	if err != nil {
 		return idemrt.LookupResult{}, idemrt.BuildFailed(&getRefundByReferenceOp, "", err)
 	}
-	return idemrt.Lookup(ctx, c.runner, &getRefundByReferenceOp, req, "", opts...)
+	return idemrt.Lookup(ctx, c.runner, &getRefundByReferenceOp, req, idemrt.LookupQuery{Key: key, Match: "/reference"}, opts...)
 }
 
 // LookupCreateRefund finds the result of a CreateRefund call by its key or client reference, without sending the call again.
 //
 // It calls GetRefundByReference (GET /refunds/by-reference/{reference}) with key as its path parameter
-// "reference", under that operation's retry contract. A 2xx answer is found, and is the result; a 404
-// is not found (false, nil). An answer of the wrong shape is an error matching idemrt.ErrLookupAnswer,
-// never not found.
+// "reference", under that operation's retry contract. A 2xx answer that holds key at "/reference" is
+// found, and is the result; one that holds another value there (another intent's), or a 404, is not
+// found (false, nil). An answer of the wrong shape is an error matching idemrt.ErrLookupAnswer, never
+// not found.
 func (c *Client) LookupCreateRefund(ctx context.Context, key string, opts ...idemrt.CallOption) (*Refund, bool, error) {
 	res, err := c.lookupCreateRefund(ctx, key, opts)
 	if err != nil || !res.Found {
@@ -182,6 +188,7 @@ type GetOrderResult struct {
 // GET /orders/{orderId} (operation "getOrder").
 func (c *Client) GetOrder(ctx context.Context, params GetOrderParams, opts ...idemrt.CallOption) (*GetOrderResult, error) {
 	b := wire.NewBuilder(c.server, "GET", "/orders/{orderId}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, params.OrderID)
 	req, err := b.Build()
 	if err != nil {
@@ -232,6 +239,7 @@ type GetRefundByReferenceParams struct {
 // GET /refunds/by-reference/{reference} (operation "getRefundByReference").
 func (c *Client) GetRefundByReference(ctx context.Context, params GetRefundByReferenceParams, opts ...idemrt.CallOption) (*Refund, error) {
 	b := wire.NewBuilder(c.server, "GET", "/refunds/by-reference/{reference}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.Path(wire.Param{Name: "reference", Style: wire.StyleSimple}, params.Reference)
 	req, err := b.Build()
 	if err != nil {
@@ -260,13 +268,14 @@ func getRefundByReferenceErrorModel(status int) any {
 
 // updateOrderOp is the retry contract of UpdateOrder (safety from the operation level, retryable statuses from the default level).
 var updateOrderOp = idemrt.Operation{
-	ID:        "updateOrder",
-	Method:    "PUT",
-	Path:      "/orders/{orderId}",
-	Safety:    idemrt.Keyed,
-	KeyHeader: "Idempotency-Key",
-	Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
-	Security:  []string{"bearerAuth"},
+	ID:           "updateOrder",
+	Method:       "PUT",
+	Path:         "/orders/{orderId}",
+	Safety:       idemrt.Keyed,
+	KeyHeader:    "Idempotency-Key",
+	Retryable:    idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
+	Security:     []string{"bearerAuth"},
+	HeaderParams: []string{"If-Match"},
 }
 
 // UpdateOrderParams holds the parameters of UpdateOrder.
@@ -299,6 +308,7 @@ type UpdateOrderResult struct {
 // PUT /orders/{orderId} (operation "updateOrder").
 func (c *Client) UpdateOrder(ctx context.Context, body OrderUpdate, params UpdateOrderParams, opts ...idemrt.CallOption) (*UpdateOrderResult, error) {
 	b := wire.NewBuilder(c.server, "PUT", "/orders/{orderId}")
+	b.Header(wire.Param{Name: "Accept", Style: wire.StyleSimple}, "application/json, application/problem+json;q=0.9")
 	b.Key(params.IdempotencyKey)
 	b.Path(wire.Param{Name: "orderId", Style: wire.StyleSimple}, params.OrderID)
 	b.Header(wire.Param{Name: "If-Match", Style: wire.StyleSimple}, params.IfMatch)
