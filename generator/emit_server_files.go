@@ -12,7 +12,7 @@ import (
 // method's, except for a download, whose server form is
 // (*idemsrv.Download, error): the content to serve with its validators,
 // where the client receives an *idemrt.Body to read.
-func (g *gen) handlerReturns(op *ir.Operation) jen.Code {
+func (g *generation) handlerReturns(op *ir.Operation) jen.Code {
 	if mainShape(op) == shapeDownload {
 		return jen.Params(jen.Op("*").Qual(srvPath, "Download"), jen.Error())
 	}

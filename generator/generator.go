@@ -122,7 +122,7 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 // and are cut only where gofmt puts a blank line, so the bytes are those of
 // the file formatted whole (TestPartsFormatLikeWhole); the figures are in
 // docs/benchmarks.md, "Generator time".
-func (g *gen) render(ops []*ir.Operation) ([]File, error) {
+func (g *generation) render(ops []*ir.Operation) ([]File, error) {
 	doc, err := renderDoc(g.api, g.cfg.Package, g.version(), g.versionConst)
 	if err != nil {
 		return nil, err
@@ -184,7 +184,7 @@ func chunked[T any](name string, items []T, size int, pieces func([]T) []piece) 
 
 // runJobs builds and renders the jobs on GOMAXPROCS goroutines and returns
 // the rendered bytes by job index, or the first job's error.
-func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
+func (g *generation) runJobs(jobs []renderJob) ([][]byte, error) {
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
@@ -214,7 +214,7 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 }
 
 // runJob renders one job's file.
-func (g *gen) runJob(job renderJob) ([]byte, error) {
+func (g *generation) runJob(job renderJob) ([]byte, error) {
 	if job.build != nil {
 		return g.renderFile(job.name, job.build())
 	}
@@ -227,7 +227,7 @@ func (g *gen) runJob(job renderJob) ([]byte, error) {
 
 // renderFile renders one file; a render failure is a generator bug, reported
 // as a diagnostic rather than as broken source.
-func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
+func (g *generation) renderFile(name string, f *jen.File) ([]byte, error) {
 	b, err := renderParts(f)
 	if err != nil {
 		return nil, g.bug(name, fmt.Errorf("generated code does not parse: %w", err))
@@ -236,13 +236,13 @@ func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
 }
 
 // bug reports a generator failure on one file as a diagnostic.
-func (g *gen) bug(name string, err error) error {
+func (g *generation) bug(name string, err error) error {
 	return ir.Diagnostics{{Rule: "render", File: g.api.Source.File,
 		Message: fmt.Sprintf("%s: %v (a generator bug; please report it)", name, err)}}
 }
 
 // newFile starts a generated Go file with the header and the runtime alias.
-func (g *gen) newFile() *jen.File {
+func (g *generation) newFile() *jen.File {
 	f := jen.NewFilePathName("", g.cfg.Package)
 	f.HeaderComment(Header[3:])
 	f.ImportAlias(rtPath, "idemrt")

@@ -159,14 +159,14 @@ func acceptable(name string) bool {
 
 // returnsValue reports whether the main method returns something besides
 // the error.
-func (g *gen) returnsValue(op *ir.Operation) bool {
+func (g *generation) returnsValue(op *ir.Operation) bool {
 	return mainShape(op) != shapePlain || g.opNames[op].result != "" || len(successBodies(op)) > 0
 }
 
 // reserveAltMethods names the <Op>Stream and <Op>Download methods, after
 // every operation's own method name is taken (a "_" on collision:
 // CreateCompletionStream_ when the document has a createCompletionStream).
-func (g *gen) reserveAltMethods(ops []*ir.Operation) {
+func (g *generation) reserveAltMethods(ops []*ir.Operation) {
 	methods := namespace{}
 	for _, op := range ops {
 		methods[op.GoName] = true
