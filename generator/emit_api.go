@@ -46,7 +46,7 @@ func (g *generation) emitAPI(ops []*ir.Operation) jen.Code {
 
 // clientMethods lists the exported methods of *Client: each operation's
 // main method, its <Op>Stream and <Op>Download forms, its Wait and Lookup
-// methods, its iterators, LookupIntent, ResendIntent and WithServerURL. It follows the emitters' own choices (mainShape, the
+// methods, its iterators, LookupIntent, ResendIntent and WithServerURL. It follows the emitters' own choices (mainReturn, the
 // names reserved in opIdents, planPager), so a method is listed exactly
 // when it is emitted.
 func (g *generation) clientMethods(ops []*ir.Operation) []clientMethod {
@@ -99,10 +99,10 @@ func (g *generation) waitMethods(op *ir.Operation) []clientMethod {
 
 // mainResults is the result list of the method named after op.
 func (g *generation) mainResults(op *ir.Operation) jen.Code {
-	switch mainShape(op) {
-	case shapeStream:
+	switch mainReturn(op) {
+	case returnStream:
 		return streamResults(g.eventType(streamMedia(op)))
-	case shapeDownload:
+	case returnDownload:
 		return downloadResults()
 	}
 	ret, _ := g.returns(op)

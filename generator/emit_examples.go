@@ -105,7 +105,7 @@ func (g *generation) exampleOf(op *ir.Operation) (opExample, bool) {
 		// The Output block would not match byte for byte; compile only.
 		ex.runnable = false
 	}
-	if mainShape(op) != shapePlain {
+	if mainReturn(op) != returnDecoded {
 		// A stream or a reader is left to the caller to consume: compile only.
 		ex.runnable = false
 	}
@@ -373,7 +373,7 @@ func (g *generation) exampleInvoke(op *ir.Operation, ex opExample) jen.Code {
 	if !g.returnsValue(op) {
 		return jen.Err().Op("=").Add(call)
 	}
-	if mainShape(op) != shapePlain {
+	if mainReturn(op) != returnDecoded {
 		return jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call)
 	}
 	return jen.List(jen.Id("_"), jen.Err()).Op("=").Add(call)
@@ -385,7 +385,7 @@ func (g *generation) exampleInvoke(op *ir.Operation, ex opExample) jen.Code {
 //		defer out.Close()
 //	}
 func exampleClose(op *ir.Operation) jen.Code {
-	if mainShape(op) == shapePlain {
+	if mainReturn(op) == returnDecoded {
 		return jen.Null()
 	}
 	return jen.If(jen.Err().Op("==").Nil()).Block(jen.Defer().Id("out").Dot("Close").Call())

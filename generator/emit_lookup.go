@@ -73,7 +73,7 @@ func (g *generation) lookupResult(op *ir.Operation) *jen.Statement {
 // returns it by value; nil when the method returns no JSON body alone.
 func (g *generation) lookupElem(op *ir.Operation) (*jen.Statement, bool) {
 	bodies := successBodies(op)
-	if mainShape(op) != shapePlain || g.opNames[op].result != "" || len(bodies) == 0 || bodies[0].kind != bodyJSON {
+	if mainReturn(op) != returnDecoded || g.opNames[op].result != "" || len(bodies) == 0 || bodies[0].kind != bodyJSON {
 		return nil, false
 	}
 	return g.bodyGoType(bodies[0]), byValue(bodies[0])

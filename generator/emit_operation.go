@@ -148,12 +148,12 @@ func intLits(ns []int) []jen.Code {
 // It builds the request once (so every attempt sends the same bytes), runs
 // it through the runner, and decodes the answer. An operation that only
 // streams or only answers bytes returns the stream or the reader instead
-// (shape.go).
+// (method_return.go).
 func (g *generation) emitMethod(op *ir.Operation) jen.Code {
-	switch mainShape(op) {
-	case shapeStream:
+	switch mainReturn(op) {
+	case returnStream:
 		return g.emitStream(op, op.GoName)
-	case shapeDownload:
+	case returnDownload:
 		return g.emitDownload(op, op.GoName)
 	}
 	ids := g.opNames[op]

@@ -89,10 +89,10 @@ func (g *generation) noteLongRunning(d *readmeData, op *ir.Operation) {
 	first(&d.Iter, ids.iter)
 	first(&d.Stream, ids.stream)
 	first(&d.Download, ids.download)
-	switch mainShape(op) {
-	case shapeStream:
+	switch mainReturn(op) {
+	case returnStream:
 		first(&d.Stream, op.GoName)
-	case shapeDownload:
+	case returnDownload:
 		first(&d.Download, op.GoName)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // (*idemsrv.Download, error): the content to serve with its validators,
 // where the client receives an *idemrt.Body to read.
 func (g *generation) handlerReturns(op *ir.Operation) jen.Code {
-	if mainShape(op) == shapeDownload {
+	if mainReturn(op) == returnDownload {
 		return jen.Params(jen.Op("*").Qual(srvPath, "Download"), jen.Error())
 	}
 	ret, _ := g.returns(op)

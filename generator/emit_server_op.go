@@ -231,7 +231,7 @@ func bodyDecode(p *bodyPlan) jen.Code {
 func (g *generation) emitRespond(op *ir.Operation) []jen.Code {
 	ids := g.opNames[op]
 	def := successStatus(op)
-	if mainShape(op) == shapeDownload {
+	if mainReturn(op) == returnDownload {
 		return []jen.Code{writeDownload(op)}
 	}
 	if ids.result == "" {

@@ -11,7 +11,7 @@ import (
 
 // serverStreams reports whether the server serves op as a stream: the
 // client's main method returns *idemrt.Stream[T].
-func serverStreams(op *ir.Operation) bool { return mainShape(op) == shapeStream }
+func serverStreams(op *ir.Operation) bool { return mainReturn(op) == returnStream }
 
 // streamHandlerMethod is the Handler method of a stream operation: the
 // client method's arguments without its options, plus the stream the

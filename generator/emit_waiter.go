@@ -69,7 +69,7 @@ func (g *generation) emitWaiters(op *ir.Operation) jen.Code {
 // operation's method must return its JSON body.
 func (g *generation) noWaitMethod(op *ir.Operation) string {
 	switch {
-	case mainShape(op) != shapePlain || !g.returnsValue(op):
+	case mainReturn(op) != returnDecoded || !g.returnsValue(op):
 		return "its method returns no decoded body"
 	case g.opNames[op].result != "":
 		return fmt.Sprintf("its method returns %s, not the JSON body the waiters read", g.opNames[op].result)

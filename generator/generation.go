@@ -73,7 +73,7 @@ type opIdents struct {
 	// and their Pager constructor ("" for none; emit_pager.go).
 	iter, pages, pager string
 	// stream and download name the <Op>Stream and <Op>Download methods, or
-	// "" when the operation has none (shape.go).
+	// "" when the operation has none (method_return.go).
 	stream   string
 	download string
 	// route names the idemsrv.Route variable of a generated server
