@@ -45,7 +45,7 @@ type generation struct {
 	// docs remembers converted comments (comment_cache.go).
 	docs *docCache
 	// serverURLs are the operation servers in URL order, serverNames
-	// their constants (emit_servers.go).
+	// their constants (emit_server_urls.go).
 	serverURLs  []string
 	serverNames map[string]string
 	// serverUsers lists the operations sent to each operation server.
