@@ -113,15 +113,13 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 // The models file and the operation files are jobs in chunks (renderChunks:
 // 128 models or 32 operations a chunk, emitted and rendered by jen
 // concurrently) and formatted in parts (formatParts), because one file is
-// most of the work on most documents (OpenAI's models are 3.3 MB of its 4
-// MB, Stripe's 9 MB of 10.6 MB) and, built and formatted on one goroutine,
-// kept a single core busy. An earlier split (commit 95de931) rendered
-// chunks of 400 models as files of their own and merged them; on GitHub's
-// API, whose per-tag files already keep the cores busy, it gained nothing
-// (median 997 ms against 978 ms whole). Chunks now share one import block
-// and are cut only where gofmt puts a blank line, so the bytes are those of
-// the file formatted whole (TestPartsFormatLikeWhole); the figures are in
-// docs/benchmarks.md, "Generator time".
+// most of the work on most documents (the models file is most of OpenAI's
+// and Stripe's output) and, built and formatted on one goroutine, it would
+// keep a single core busy while the others wait. The chunks are parts of one
+// file, not files of their own: they share one import block and are cut only
+// where gofmt puts a blank line, so the bytes are those of the file
+// formatted whole (TestPartsFormatLikeWhole) and do not depend on how the
+// work was split. The figures are in docs/benchmarks.md, "Generator time".
 func (g *generation) render(ops []*ir.Operation) ([]File, error) {
 	doc, err := renderDoc(g.api, g.cfg.Package, g.version(), g.versionConst)
 	if err != nil {
