@@ -10,7 +10,7 @@
 #   N=150 SEED=1 PEERS=1 bench/apisguru.sh # and the peers on the same 150
 #   LIST=bench/out/apisguru-docs.txt PEERS=1 bench/apisguru.sh  # the peers only, on the listed documents
 #
-# idemgen's figure comes from internal/apisguru's TestAPIsGuruSample (the test
+# idemgen's figure comes from harness/apisguru's TestAPIsGuruSample (the test
 # CI runs on 150 documents), with --skip-unsupported. The peers run as bench/run.sh
 # installs them (pinned, into bench/.bin): ogen with bench/ogen.yml (client
 # only, not-implemented features skipped), oapi-codegen with
@@ -41,7 +41,7 @@ if [ -n "${LIST:-}" ]; then
 else
   list=$OUT/apisguru-docs.txt
   log "idemgen (N=$N SEED=$SEED MAX=$MAX)"
-  (cd "$ROOT/internal/apisguru" && go test -count=1 -run 'TestAPIsGuruSample$' -v -timeout 0 . -args \
+  (cd "$ROOT/harness/apisguru" && go test -count=1 -run 'TestAPIsGuruSample$' -v -timeout 0 . -args \
     -apisguru.n="$N" -apisguru.seed="$SEED" -apisguru.max="$MAX" -apisguru.batch="$BATCH" -apisguru.list="$list") \
     > "$OUT/apisguru-idemgen.log" 2>&1 || true
   summary=$(grep -o 'apisguru: .*' "$OUT/apisguru-idemgen.log" | tail -1)

@@ -72,12 +72,12 @@ func commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
 }
 
 // comment is comment, remembering the work for the rest of the run.
-func (g *gen) comment(paragraphs ...string) *jen.Statement {
+func (g *generation) comment(paragraphs ...string) *jen.Statement {
 	return g.docs.comment(false, paragraphs)
 }
 
 // commentLead is commentLead, remembering the work for the rest of the run.
-func (g *gen) commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
+func (g *generation) commentLead(keepFirst bool, paragraphs ...string) *jen.Statement {
 	return g.docs.comment(keepFirst, paragraphs)
 }
 

@@ -33,7 +33,7 @@ func forEachDocument(t *testing.T, check func(t *testing.T, api *ir.API)) {
 
 // preparedGen returns a generator for api as Generate has it just before
 // rendering (names reserved, uploads marked), and the operations it keeps.
-func preparedGen(api *ir.API) (*gen, []*ir.Operation) {
+func preparedGen(api *ir.API) (*generation, []*ir.Operation) {
 	g := newGen(api, Config{Package: "api", SkipUnsupported: true})
 	ops, _ := g.supportedOps()
 	g.reserveNames(ops)

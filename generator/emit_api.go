@@ -17,7 +17,7 @@ type clientMethod struct {
 
 // apiFile emits api_gen.go: the API interface and the assertion that
 // *Client implements it.
-func (g *gen) apiFile(ops []*ir.Operation) *jen.File {
+func (g *generation) apiFile(ops []*ir.Operation) *jen.File {
 	f := g.newFile()
 	f.Add(g.emitAPI(ops)).Line()
 	f.Var().Id("_").Id("API").Op("=").Parens(jen.Op("*").Id("Client")).Parens(jen.Nil())
@@ -32,7 +32,7 @@ func (g *gen) apiFile(ops []*ir.Operation) *jen.File {
 //			opts ...idemrt.CallOption) (*CreateOrderResult, error)
 //		...
 //	}
-func (g *gen) emitAPI(ops []*ir.Operation) jen.Code {
+func (g *generation) emitAPI(ops []*ir.Operation) jen.Code {
 	methods := g.clientMethods(ops)
 	slices.SortFunc(methods, func(a, b clientMethod) int { return strings.Compare(a.name, b.name) })
 	decls := make([]jen.Code, len(methods))
@@ -46,10 +46,10 @@ func (g *gen) emitAPI(ops []*ir.Operation) jen.Code {
 
 // clientMethods lists the exported methods of *Client: each operation's
 // main method, its <Op>Stream and <Op>Download forms, its Wait and Lookup
-// methods, its iterators, LookupIntent, ResendIntent and WithServerURL. It follows the emitters' own choices (mainShape, the
+// methods, its iterators, LookupIntent, ResendIntent and WithServerURL. It follows the emitters' own choices (mainReturn, the
 // names reserved in opIdents, planPager), so a method is listed exactly
 // when it is emitted.
-func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
+func (g *generation) clientMethods(ops []*ir.Operation) []clientMethod {
 	var out []clientMethod
 	add := func(name string, params []jen.Code, results jen.Code) {
 		out = append(out, clientMethod{name: name, params: params, results: []jen.Code{results}})
@@ -83,7 +83,7 @@ func (g *gen) clientMethods(ops []*ir.Operation) []clientMethod {
 }
 
 // waitMethods are op's Wait<Name> methods, as emitWaiters emits them.
-func (g *gen) waitMethods(op *ir.Operation) []clientMethod {
+func (g *generation) waitMethods(op *ir.Operation) []clientMethod {
 	if len(op.Waiters) == 0 || g.noWaitMethod(op) != "" {
 		return nil
 	}
@@ -98,11 +98,11 @@ func (g *gen) waitMethods(op *ir.Operation) []clientMethod {
 }
 
 // mainResults is the result list of the method named after op.
-func (g *gen) mainResults(op *ir.Operation) jen.Code {
-	switch mainShape(op) {
-	case shapeStream:
+func (g *generation) mainResults(op *ir.Operation) jen.Code {
+	switch mainReturn(op) {
+	case returnStream:
 		return streamResults(g.eventType(streamMedia(op)))
-	case shapeDownload:
+	case returnDownload:
 		return downloadResults()
 	}
 	ret, _ := g.returns(op)

@@ -11,7 +11,7 @@ import (
 
 // clientFile emits client_gen.go: the Client, NewClient, the default server
 // and one option per supported security scheme.
-func (g *gen) clientFile() *jen.File {
+func (g *generation) clientFile() *jen.File {
 	f := g.newFile()
 	f.Add(g.emitClient())
 	if u := defaultServer(g.api); u != "" {
@@ -45,7 +45,7 @@ func (g *gen) clientFile() *jen.File {
 //		server *url.URL
 //		runner *idemrt.Runner
 //	}
-func (g *gen) emitClient() jen.Code {
+func (g *generation) emitClient() jen.Code {
 	title := strings.TrimSpace(g.api.Title)
 	if title == "" {
 		title = "the"
@@ -91,7 +91,7 @@ func defaultServer(api *ir.API) string {
 //		opts = append([]idemrt.Option{idemrt.WithUserAgent(idemrt.UserAgent("orders"))}, opts...)
 //		return &Client{server: server, runner: idemrt.NewRunner(opts...)}, nil
 //	}
-func (g *gen) emitNewClient() jen.Code {
+func (g *generation) emitNewClient() jen.Code {
 	pkg := g.cfg.Package
 	doc := "NewClient returns a client for the API at serverURL, an absolute URL such as " +
 		"https://api.example.com/v1. The options configure the HTTP client (idemrt.WithHTTPClient), " +

@@ -21,7 +21,7 @@ import (
 // location is left out (compared without case), so a credential the spec
 // also declares as a parameter is never journaled; a fixed query a path
 // key carries ("/responses?beta=true") counts as declared.
-func (g *gen) contractParams(op *ir.Operation) []jen.Code {
+func (g *generation) contractParams(op *ir.Operation) []jen.Code {
 	var out []jen.Code
 	for _, loc := range []struct {
 		field string
@@ -42,7 +42,7 @@ func (g *gen) contractParams(op *ir.Operation) []jen.Code {
 
 // declaredNames lists, sorted and once each, the names of op's parameters
 // in location in, less the names apiKey schemes use there.
-func (g *gen) declaredNames(op *ir.Operation, in ir.ParamLocation) []string {
+func (g *generation) declaredNames(op *ir.Operation, in ir.ParamLocation) []string {
 	var names []string
 	for _, p := range op.Params {
 		if p.In == in {
@@ -60,7 +60,7 @@ func (g *gen) declaredNames(op *ir.Operation, in ir.ParamLocation) []string {
 
 // apiKeyNamed reports whether an apiKey security scheme of the document
 // sends its credential in location in under name (compared without case).
-func (g *gen) apiKeyNamed(in ir.ParamLocation, name string) bool {
+func (g *generation) apiKeyNamed(in ir.ParamLocation, name string) bool {
 	for _, s := range g.api.SecuritySchemes {
 		if s.Type == "apiKey" && s.In == in && strings.EqualFold(s.ParamName, name) {
 			return true

@@ -26,7 +26,7 @@ import (
 //
 // <Op>Download sends Accept with the binary media types, so that a server
 // negotiating by Accept answers the bytes.
-func (g *gen) emitDownload(op *ir.Operation, name string) jen.Code {
+func (g *generation) emitDownload(op *ir.Operation, name string) jen.Code {
 	types := binaryTypes(op)
 	accept := strings.Join(appendNew(nil, types...), ", ")
 	if name == op.GoName {

@@ -17,7 +17,7 @@ import (
 // the answer. A tag whose operations need arguments the generator cannot
 // make up (a union body, a non-simple path style) gets an example that is
 // compiled but not run.
-func (g *gen) examplesFile(ops []*ir.Operation) *jen.File {
+func (g *generation) examplesFile(ops []*ir.Operation) *jen.File {
 	f := jen.NewFilePathName("", g.cfg.Package+"_test")
 	f.HeaderComment(Header[3:])
 	// An explicit name: the package's name need not be the path's last
@@ -60,7 +60,7 @@ type opExample struct {
 // pickExample chooses the operation a tag's example calls: the runnable
 // one that reads best (a GET, then one without a body, then the first in IR
 // order); else the first that can at least be compiled.
-func (g *gen) pickExample(ops []*ir.Operation) (*ir.Operation, opExample) {
+func (g *generation) pickExample(ops []*ir.Operation) (*ir.Operation, opExample) {
 	var best *ir.Operation
 	var bex opExample
 	bestScore := -1
@@ -88,7 +88,7 @@ func (g *gen) pickExample(ops []*ir.Operation) (*ir.Operation, opExample) {
 
 // exampleOf builds the arguments of a call to op; ok is false when no
 // argument list can be made.
-func (g *gen) exampleOf(op *ir.Operation) (opExample, bool) {
+func (g *generation) exampleOf(op *ir.Operation) (opExample, bool) {
 	ex := opExample{path: op.Path, runnable: true}
 	if plan := requestBody(op); plan != nil {
 		arg, ok := g.exampleBody(plan)
@@ -105,7 +105,7 @@ func (g *gen) exampleOf(op *ir.Operation) (opExample, bool) {
 		// The Output block would not match byte for byte; compile only.
 		ex.runnable = false
 	}
-	if mainShape(op) != shapePlain {
+	if mainReturn(op) != returnDecoded {
 		// A stream or a reader is left to the caller to consume: compile only.
 		ex.runnable = false
 	}
@@ -114,7 +114,7 @@ func (g *gen) exampleOf(op *ir.Operation) (opExample, bool) {
 
 // exampleParams is the params literal, with a placeholder in every required
 // scalar parameter; ex.path gets the placeholders of the path parameters.
-func (g *gen) exampleParams(op *ir.Operation, ex *opExample) jen.Code {
+func (g *generation) exampleParams(op *ir.Operation, ex *opExample) jen.Code {
 	params, names := paramFields(op)
 	var vals []jen.Code
 	for i, p := range params {
@@ -184,7 +184,7 @@ func declaration(s *ir.Schema) *ir.Schema {
 }
 
 // exampleBody is the body argument: nil when optional, else a zero value.
-func (g *gen) exampleBody(p *bodyPlan) (jen.Code, bool) {
+func (g *generation) exampleBody(p *bodyPlan) (jen.Code, bool) {
 	switch {
 	case p.optional && p.kind != bodyRaw:
 		return jen.Nil(), true
@@ -222,7 +222,7 @@ func (g *gen) exampleBody(p *bodyPlan) (jen.Code, bool) {
 
 // exampleAnswer sets the loopback server's answer: the first success
 // response's status with the smallest body of its type.
-func (g *gen) exampleAnswer(op *ir.Operation, ex *opExample) {
+func (g *generation) exampleAnswer(op *ir.Operation, ex *opExample) {
 	ex.status = 200
 	resps := successResponses(op)
 	if len(resps) == 0 {
@@ -271,7 +271,7 @@ func (g *gen) exampleAnswer(op *ir.Operation, ex *opExample) {
 
 // exampleNewClient emits ExampleNewClient: the client of the document's
 // first server, with every authentication option (compiled, not run).
-func (g *gen) exampleNewClient() jen.Code {
+func (g *generation) exampleNewClient() jen.Code {
 	server := jen.Lit("https://api.example.com")
 	if defaultServer(g.api) != "" {
 		server = jen.Qual(g.cfg.Module, "DefaultServerURL")
@@ -288,7 +288,7 @@ func (g *gen) exampleNewClient() jen.Code {
 
 // authOptions are the With<Scheme> options, with placeholder credentials,
 // of the schemes op uses (all supported schemes when op is nil).
-func (g *gen) authOptions(op *ir.Operation) []jen.Code {
+func (g *generation) authOptions(op *ir.Operation) []jen.Code {
 	var used map[string]bool
 	if op != nil {
 		used = map[string]bool{}
@@ -326,7 +326,7 @@ func schemeArgs(s *ir.SecurityScheme) []string {
 }
 
 // exampleCall emits Example<Client_Method>.
-func (g *gen) exampleCall(op *ir.Operation, ex opExample) jen.Code {
+func (g *generation) exampleCall(op *ir.Operation, ex opExample) jen.Code {
 	handler := []jen.Code{jen.Qual("fmt", "Println").Call(jen.Id("r").Dot("Method"), jen.Id("r").Dot("URL").Dot("Path"))}
 	if ex.contentType != "" {
 		handler = append(handler, jen.Id("w").Dot("Header").Call().Dot("Set").Call(jen.Lit("Content-Type"), jen.Lit(ex.contentType)))
@@ -367,13 +367,13 @@ func (g *gen) exampleCall(op *ir.Operation, ex opExample) jen.Code {
 // exampleInvoke is the call statement: `_, err = c.Op(ctx, args...)`,
 // `err = c.Op(...)` for a method returning only an error, or
 // `out, err := c.Op(...)` for a stream or a download, which must be closed.
-func (g *gen) exampleInvoke(op *ir.Operation, ex opExample) jen.Code {
+func (g *generation) exampleInvoke(op *ir.Operation, ex opExample) jen.Code {
 	args := append([]jen.Code{jen.Qual("context", "Background").Call()}, ex.args...)
 	call := jen.Id("c").Dot(op.GoName).Call(args...)
 	if !g.returnsValue(op) {
 		return jen.Err().Op("=").Add(call)
 	}
-	if mainShape(op) != shapePlain {
+	if mainReturn(op) != returnDecoded {
 		return jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call)
 	}
 	return jen.List(jen.Id("_"), jen.Err()).Op("=").Add(call)
@@ -385,7 +385,7 @@ func (g *gen) exampleInvoke(op *ir.Operation, ex opExample) jen.Code {
 //		defer out.Close()
 //	}
 func exampleClose(op *ir.Operation) jen.Code {
-	if mainShape(op) == shapePlain {
+	if mainReturn(op) == returnDecoded {
 		return jen.Null()
 	}
 	return jen.If(jen.Err().Op("==").Nil()).Block(jen.Defer().Id("out").Dot("Close").Call())

@@ -42,7 +42,7 @@ func journalOps(ops []*ir.Operation) []*ir.Operation {
 // The server is the one the operation's requests are built on: Resend
 // refuses an entry whose URL is not under it, so the client's credentials
 // never follow a journal row elsewhere.
-func (g *gen) journalFile(ops []*ir.Operation) *jen.File {
+func (g *generation) journalFile(ops []*ir.Operation) *jen.File {
 	f := g.newFile()
 	cases := make([]jen.Code, 0, len(ops))
 	for _, op := range ops {

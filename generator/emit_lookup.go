@@ -26,7 +26,7 @@ type lookupIdents struct {
 // operation's method is LookupIntent (the parser numbers it apart,
 // checkIdentities refuses an IR that does not), so intentLooker holds
 // unless another generated method took the name.
-func (g *gen) reserveLookups(ops []*ir.Operation) {
+func (g *generation) reserveLookups(ops []*ir.Operation) {
 	methods := map[string]bool{}
 	for _, op := range ops {
 		ids := g.opNames[op]
@@ -61,7 +61,7 @@ func (g *gen) reserveLookups(ops []*ir.Operation) {
 // lookupResult is the type Lookup<Op> returns, the operation's own JSON
 // result (*Payment; a slice or a map by value); nil when the operation's
 // method returns something else.
-func (g *gen) lookupResult(op *ir.Operation) *jen.Statement {
+func (g *generation) lookupResult(op *ir.Operation) *jen.Statement {
 	elem, byVal := g.lookupElem(op)
 	if elem == nil || byVal {
 		return elem
@@ -71,16 +71,16 @@ func (g *gen) lookupResult(op *ir.Operation) *jen.Statement {
 
 // lookupElem is the Go type of op's JSON result and whether the method
 // returns it by value; nil when the method returns no JSON body alone.
-func (g *gen) lookupElem(op *ir.Operation) (*jen.Statement, bool) {
+func (g *generation) lookupElem(op *ir.Operation) (*jen.Statement, bool) {
 	bodies := successBodies(op)
-	if mainShape(op) != shapePlain || g.opNames[op].result != "" || len(bodies) == 0 || bodies[0].kind != bodyJSON {
+	if mainReturn(op) != returnDecoded || g.opNames[op].result != "" || len(bodies) == 0 || bodies[0].kind != bodyJSON {
 		return nil, false
 	}
 	return g.bodyGoType(bodies[0]), byValue(bodies[0])
 }
 
 // lookupMethods are op's Lookup<Op>, as emitLookup emits it.
-func (g *gen) lookupMethods(op *ir.Operation) []clientMethod {
+func (g *generation) lookupMethods(op *ir.Operation) []clientMethod {
 	ids, ok := g.lookupNames[op]
 	if !ok || ids.method == "" {
 		return nil
@@ -94,12 +94,12 @@ func lookupParams() []jen.Code {
 }
 
 // lookupResults is (*Result, bool, error).
-func (g *gen) lookupResults(op *ir.Operation) jen.Code {
+func (g *generation) lookupResults(op *ir.Operation) jen.Code {
 	return jen.Params(g.lookupResult(op), jen.Bool(), jen.Error())
 }
 
 // emitLookup emits the sender of op's x-lookup and Lookup<Op>, or nil.
-func (g *gen) emitLookup(op *ir.Operation) jen.Code {
+func (g *generation) emitLookup(op *ir.Operation) jen.Code {
 	ids, ok := g.lookupNames[op]
 	if !ok {
 		return nil
@@ -128,7 +128,7 @@ func (g *gen) emitLookup(op *ir.Operation) jen.Code {
 //		}
 //		return idemrt.Lookup(ctx, c.runner, &listPaymentsOp, req, idemrt.LookupQuery{Key: key, Found: "/data/0", Match: "/client_reference"}, opts...)
 //	}
-func (g *gen) emitLookupSend(op *ir.Operation, ids lookupIdents) jen.Code {
+func (g *generation) emitLookupSend(op *ir.Operation, ids lookupIdents) jen.Code {
 	lk := op.Lookup
 	t := lk.Operation
 	contract := g.opNames[t].contract
@@ -174,7 +174,7 @@ func lookupQuery(lk *ir.Lookup) jen.Code {
 //		}
 //		return out, true, nil
 //	}
-func (g *gen) emitLookupMethod(op *ir.Operation, ids lookupIdents) jen.Code {
+func (g *generation) emitLookupMethod(op *ir.Operation, ids lookupIdents) jen.Code {
 	elem, byVal := g.lookupElem(op)
 	contract := g.opNames[op.Lookup.Operation].contract
 	decl, ptr := jen.Id("out").Op(":=").New(elem), jen.Id("out")
@@ -196,7 +196,7 @@ func (g *gen) emitLookupMethod(op *ir.Operation, ids lookupIdents) jen.Code {
 // lookupDoc states what Lookup<Op> sends, what counts as found, and,
 // for an unsafe operation whose calls carry a fresh key, that no
 // reconciler runs it.
-func (g *gen) lookupDoc(op *ir.Operation) string {
+func (g *generation) lookupDoc(op *ir.Operation) string {
 	lk := op.Lookup
 	s := fmt.Sprintf("It calls %s (%s %s) with key as its %s parameter %q, under that operation's retry contract. ",
 		lk.Operation.GoName, lk.Operation.Method, lk.Operation.Path, lk.Key.In, lk.Key.Name)
@@ -239,7 +239,7 @@ func foundDoc(lk *ir.Lookup) string {
 //	}
 //
 //	var _ idemrt.IntentLooker = (*Client)(nil)
-func (g *gen) emitLookupIntent() jen.Code {
+func (g *generation) emitLookupIntent() jen.Code {
 	if !g.intentLooker {
 		return g.comment("Client has no LookupIntent method: an operation has the name, so Client is no idemrt.IntentLooker.")
 	}
@@ -275,7 +275,7 @@ func (g *gen) emitLookupIntent() jen.Code {
 // LookupIntent leaves such an operation out (ErrNoLookup: a reconciler
 // hands it to a person); Lookup<Op> stays for a caller who knows the
 // reference.
-func (g *gen) intentNamed(op *ir.Operation) bool {
+func (g *generation) intentNamed(op *ir.Operation) bool {
 	if op.Retry.Safety == ir.Keyed {
 		return true
 	}
@@ -285,7 +285,7 @@ func (g *gen) intentNamed(op *ir.Operation) bool {
 
 // intentMethod is LookupIntent as the API interface lists it; nil when
 // the client has none.
-func (g *gen) intentMethod() []clientMethod {
+func (g *generation) intentMethod() []clientMethod {
 	if !g.intentLooker {
 		return nil
 	}

@@ -23,7 +23,7 @@ import (
 //	} else {
 //		b.LookupKey("reference", "")
 //	}
-func (g *gen) lookupKeyCall(op *ir.Operation, plan *bodyPlan) jen.Code {
+func (g *generation) lookupKeyCall(op *ir.Operation, plan *bodyPlan) jen.Code {
 	if op.Lookup == nil || op.Lookup.Member == "" || op.Retry.Safety == ir.Keyed || plan == nil || plan.optional ||
 		(plan.kind != bodyJSON && plan.kind != bodyForm) || plan.media.Schema == nil {
 		return nil

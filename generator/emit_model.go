@@ -13,7 +13,7 @@ import (
 
 // modelsFile emits (part of) models_gen.go: one type per named
 // declaration, in the IR's order.
-func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
+func (g *generation) modelsFile(schemas []*ir.Schema) *jen.File {
 	return g.fileOf(g.modelPieces(schemas))
 }
 
@@ -23,7 +23,7 @@ func (g *gen) modelsFile(schemas []*ir.Schema) *jen.File {
 const modelsPerChunk = 128
 
 // modelPieces emits the declarations, one piece each.
-func (g *gen) modelPieces(schemas []*ir.Schema) []piece {
+func (g *generation) modelPieces(schemas []*ir.Schema) []piece {
 	out := make([]piece, len(schemas))
 	for i, s := range schemas {
 		out[i] = piece{g.emitModel(s), jen.Line()}
@@ -36,7 +36,7 @@ func (g *gen) modelPieces(schemas []*ir.Schema) []piece {
 // or a named type for anything else (emitNamedType), for example
 //
 //	type Tags []string
-func (g *gen) emitModel(s *ir.Schema) jen.Code {
+func (g *generation) emitModel(s *ir.Schema) jen.Code {
 	switch {
 	case s.Kind == ir.KindEnum:
 		return g.emitEnum(s)
@@ -50,7 +50,7 @@ func (g *gen) emitModel(s *ir.Schema) jen.Code {
 
 // modelDoc is the doc comment of a declaration: its title and description,
 // or a line naming the schema it came from.
-func (g *gen) modelDoc(s *ir.Schema, what string) *jen.Statement {
+func (g *generation) modelDoc(s *ir.Schema, what string) *jen.Statement {
 	name := g.typeName(s)
 	first := fmt.Sprintf("%s is %s.", name, what)
 	if s.Name != "" && s.Name != name {
@@ -75,7 +75,7 @@ func deprecated(d bool) string {
 //
 // Scalars are aliases so that they keep the methods of their Go type
 // (time.Time's JSON form) and mix freely with plain values.
-func (g *gen) emitNamedType(s *ir.Schema) jen.Code {
+func (g *generation) emitNamedType(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	switch s.Kind {
 	case ir.KindArray, ir.KindMap:
@@ -117,7 +117,7 @@ func article(noun string) string {
 //
 //		unknownMembers wire.Unknown
 //	}
-func (g *gen) emitObject(s *ir.Schema) jen.Code {
+func (g *generation) emitObject(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	// The methods and the unknown members' field share the namespace of
 	// the fields, and claim their names first.
@@ -162,7 +162,7 @@ func fieldName(p *ir.Property) string {
 //		}
 //		return wire.UnmarshalExtra(data, &o.AdditionalProperties, "owner")
 //	}
-func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
+func (g *generation) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 	name := g.typeName(s)
 	declared := make([]jen.Code, 0, len(s.Properties)+2)
 	declared = append(declared, jen.Id("data"), jen.Op("&").Id("o").Dot(extra))
@@ -190,7 +190,7 @@ func (g *gen) emitExtraMethods(s *ir.Schema, extra string) jen.Code {
 //
 //	Note  idemrt.Nullable[string] `json:"note,omitzero"`
 //	Title *string                 `json:"title,omitempty"`
-func (g *gen) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, name string) jen.Code {
+func (g *generation) field(owner *ir.Schema, p *ir.Property, seen map[*ir.Schema]bool, name string) jen.Code {
 	if seen == nil {
 		seen = map[*ir.Schema]bool{}
 	}
@@ -255,7 +255,7 @@ func threeState(p *ir.Property) bool {
 //
 // Unknown values still decode (the type is a plain string or number), so a
 // server adding a value does not break old clients; IsKnown tells them apart.
-func (g *gen) emitEnum(s *ir.Schema) jen.Code {
+func (g *generation) emitEnum(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	consts := make([]jen.Code, 0, len(s.Enum))
 	var known []jen.Code

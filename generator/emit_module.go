@@ -46,7 +46,7 @@ const (
 const RuntimeModule = "github.com/idemgen/idemgen/runtime"
 
 // version is the generator version recorded in the output.
-func (g *gen) version() string {
+func (g *generation) version() string {
 	if v := strings.TrimSpace(g.cfg.Version); v != "" {
 		return v
 	}
@@ -54,7 +54,7 @@ func (g *gen) version() string {
 }
 
 // requireVersion is the version of the runtime the generated go.mod requires.
-func (g *gen) requireVersion() string {
+func (g *generation) requireVersion() string {
 	if v := strings.TrimSpace(g.cfg.RuntimeVersion); v != "" {
 		return RequireVersion(v)
 	}
@@ -77,7 +77,7 @@ func RequireVersion(v string) string {
 
 // moduleFiles renders what turns the package into a standalone module:
 // go.mod, README.md and example_test.go.
-func (g *gen) moduleFiles(ops []*ir.Operation) ([]File, error) {
+func (g *generation) moduleFiles(ops []*ir.Operation) ([]File, error) {
 	gomod := fmt.Sprintf("%s\n\nmodule %s\n\ngo %s\n\nrequire %s %s\n%s\nrequire (\n"+
 		"\tgithub.com/goccy/go-json %s // indirect\n\tgithub.com/google/uuid %s // indirect\n)\n",
 		Header, g.cfg.Module, GoDirective, RuntimeModule, g.requireVersion(), g.oauthRequire(), JSONVersion, UUIDVersion)

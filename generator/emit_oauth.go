@@ -30,7 +30,7 @@ type oauthIdents struct {
 
 // reserveOAuth names the options of each scheme with a client credentials
 // flow: With<Scheme>ClientCredentials and With<Scheme>TokenSource.
-func (g *gen) reserveOAuth() {
+func (g *generation) reserveOAuth() {
 	for _, s := range g.api.SecuritySchemes {
 		if s.ClientCredentials == nil {
 			continue
@@ -46,7 +46,7 @@ func (g *gen) reserveOAuth() {
 }
 
 // addOAuthOptions adds to f the OAuth2 options of s, if it has them.
-func (g *gen) addOAuthOptions(f *jen.File, s *ir.SecurityScheme) {
+func (g *generation) addOAuthOptions(f *jen.File, s *ir.SecurityScheme) {
 	names, ok := g.oauthNames[s]
 	if !ok {
 		return
@@ -116,7 +116,7 @@ func emitTokenSource(s *ir.SecurityScheme, name string) jen.Code {
 
 // oauthRequire is the go.mod line of a generated module that imports
 // golang.org/x/oauth2, "" for one that does not.
-func (g *gen) oauthRequire() string {
+func (g *generation) oauthRequire() string {
 	if len(g.oauthNames) == 0 {
 		return ""
 	}

@@ -12,7 +12,7 @@ import (
 
 // operationsFile emits one <tag>_gen.go: for each operation its contract,
 // params and result types, method and error-model function.
-func (g *gen) operationsFile(ops []*ir.Operation) *jen.File {
+func (g *generation) operationsFile(ops []*ir.Operation) *jen.File {
 	return g.fileOf(g.opPieces(ops))
 }
 
@@ -21,7 +21,7 @@ func (g *gen) operationsFile(ops []*ir.Operation) *jen.File {
 const opsPerChunk = 32
 
 // opPieces emits the declarations of each operation, one piece each.
-func (g *gen) opPieces(ops []*ir.Operation) []piece {
+func (g *generation) opPieces(ops []*ir.Operation) []piece {
 	out := make([]piece, len(ops))
 	for i, op := range ops {
 		out[i] = g.opPiece(op)
@@ -30,7 +30,7 @@ func (g *gen) opPieces(ops []*ir.Operation) []piece {
 }
 
 // opPiece emits an operation's declarations, each followed by a blank line.
-func (g *gen) opPiece(op *ir.Operation) piece {
+func (g *generation) opPiece(op *ir.Operation) piece {
 	ids := g.opNames[op]
 	p := piece{jen.Add(g.emitContract(op)).Line()}
 	if ids.params != "" {
@@ -64,7 +64,7 @@ func (g *gen) opPiece(op *ir.Operation) piece {
 //		Safety: idemrt.Keyed, KeyHeader: "Idempotency-Key",
 //		Retryable: idemrt.StatusSet{Codes: []int{408, 429, 502, 503, 504}},
 //		HeaderParams: []string{"Idempotency-Key"}, QueryParams: []string{"expand"}}
-func (g *gen) emitContract(op *ir.Operation) jen.Code {
+func (g *generation) emitContract(op *ir.Operation) jen.Code {
 	r := op.Retry
 	vals := []jen.Code{
 		jen.Line().Id("ID").Op(":").Lit(op.ID),
@@ -148,12 +148,12 @@ func intLits(ns []int) []jen.Code {
 // It builds the request once (so every attempt sends the same bytes), runs
 // it through the runner, and decodes the answer. An operation that only
 // streams or only answers bytes returns the stream or the reader instead
-// (shape.go).
-func (g *gen) emitMethod(op *ir.Operation) jen.Code {
-	switch mainShape(op) {
-	case shapeStream:
+// (method_return.go).
+func (g *generation) emitMethod(op *ir.Operation) jen.Code {
+	switch mainReturn(op) {
+	case returnStream:
 		return g.emitStream(op, op.GoName)
-	case shapeDownload:
+	case returnDownload:
 		return g.emitDownload(op, op.GoName)
 	}
 	ids := g.opNames[op]
@@ -171,7 +171,7 @@ func (g *gen) emitMethod(op *ir.Operation) jen.Code {
 
 // methodArgs is the parameter list of an operation's methods: the context,
 // the body, the params struct, the call options.
-func (g *gen) methodArgs(op *ir.Operation) []jen.Code {
+func (g *generation) methodArgs(op *ir.Operation) []jen.Code {
 	args := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
 	if plan := requestBody(op); plan != nil {
 		args = append(args, jen.Id("body").Add(g.bodyType(plan)))
@@ -192,7 +192,7 @@ func (g *gen) methodArgs(op *ir.Operation) []jen.Code {
 //	if err != nil {
 //		return nil, idemrt.BuildFailed(&createCompletionOp, "", err)
 //	}
-func (g *gen) requestStatements(op *ir.Operation, accept string, fail func(jen.Code) jen.Code) []jen.Code {
+func (g *generation) requestStatements(op *ir.Operation, accept string, fail func(jen.Code) jen.Code) []jen.Code {
 	ids := g.opNames[op]
 	body := []jen.Code{jen.Id("b").Op(":=").Qual(wirePath, "NewBuilder").Call(g.serverExpr(op), jen.Lit(op.Method), jen.Lit(requestPath(op)))}
 	if accept != "" {
@@ -227,7 +227,7 @@ func buildFailed(op *ir.Operation, contract string) jen.Code {
 }
 
 // methodDoc is the contract sentence followed by the operation's own text.
-func (g *gen) methodDoc(op *ir.Operation) *jen.Statement {
+func (g *generation) methodDoc(op *ir.Operation) *jen.Statement {
 	where := fmt.Sprintf("%s %s (%s).", op.Method, op.Path, opLabel(op))
 	return g.commentLead(true, op.Retry.Summary, sentence(op.Summary), op.Description, where, deprecated(op.Deprecated))
 }
@@ -244,7 +244,7 @@ func sentence(s string) string {
 
 // errorValue is the error a failed call returns: the runner's error with
 // the declared error model decoded into StatusError.Model.
-func (g *gen) errorValue(op *ir.Operation) jen.Code {
+func (g *generation) errorValue(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	if ids.errorModel == "" {
 		return jen.Err()

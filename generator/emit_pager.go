@@ -39,7 +39,7 @@ var pageKinds = map[ir.PaginationKind]string{
 // <Op>Iter and <Op>Pages beside the page method, and the unexported
 // <op>Pager that builds their idemrt.Pager. A name another operation's
 // method already has leaves the operation without iterators.
-func (g *gen) reservePagers(ops []*ir.Operation) {
+func (g *generation) reservePagers(ops []*ir.Operation) {
 	methods := map[string]bool{}
 	for _, op := range ops {
 		methods[op.GoName] = true
@@ -57,7 +57,7 @@ func (g *gen) reservePagers(ops []*ir.Operation) {
 
 // emitPager emits an operation's iterators, or a comment saying why it has
 // none when its page cannot be read with certainty (the page method stays).
-func (g *gen) emitPager(op *ir.Operation) jen.Code {
+func (g *generation) emitPager(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	if op.Pagination == nil {
 		return nil
@@ -76,7 +76,7 @@ func (g *gen) emitPager(op *ir.Operation) jen.Code {
 
 // planPager resolves the page type, the items and the cursor parameter;
 // nil and the reason when one of them cannot be read through Go types.
-func (g *gen) planPager(op *ir.Operation) (*pagerPlan, string) {
+func (g *generation) planPager(op *ir.Operation) (*pagerPlan, string) {
 	plan := &pagerPlan{op: op, pag: op.Pagination}
 	if why := g.planPage(plan); why != "" {
 		return nil, why
@@ -99,7 +99,7 @@ func (g *gen) planPager(op *ir.Operation) (*pagerPlan, string) {
 
 // planPage finds the page type: the page method's result and where its
 // JSON body is in it.
-func (g *gen) planPage(plan *pagerPlan) string {
+func (g *generation) planPage(plan *pagerPlan) string {
 	op := plan.op
 	var body *respBody
 	for _, b := range successBodies(op) {
@@ -131,7 +131,7 @@ func (g *gen) planPage(plan *pagerPlan) string {
 
 // planParam finds the params field the cursor goes into; its type must be
 // one idemrt.SetCursor parses (a string, a number, an enum of those).
-func (g *gen) planParam(plan *pagerPlan) string {
+func (g *generation) planParam(plan *pagerPlan) string {
 	if plan.pag.Kind == ir.PageLink {
 		return ""
 	}

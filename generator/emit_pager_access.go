@@ -24,7 +24,7 @@ type access struct {
 // fields, as emitObject and inlineObject declare them. It fails (false) on
 // a step that is no struct field: a union, a map, an untyped value, or a
 // member behind an idemrt.Nullable.
-func (g *gen) walk(from func() *jen.Statement, s *ir.Schema, ptr bool, path ir.Field, fail func() jen.Code) (access, bool) {
+func (g *generation) walk(from func() *jen.Statement, s *ir.Schema, ptr bool, path ir.Field, fail func() jen.Code) (access, bool) {
 	a := access{expr: from, schema: s, ptr: ptr}
 	for _, name := range path {
 		d := a.schema.Deref()
@@ -79,7 +79,7 @@ func (a access) value(fail func() jen.Code, name string) ([]jen.Code, *jen.State
 // name of its field, claimed in declaration order as emitObject (named
 // declarations, whose methods share the namespace) and inlineObject
 // do.
-func (g *gen) structField(d *ir.Schema, name string) (*ir.Property, string) {
+func (g *generation) structField(d *ir.Schema, name string) (*ir.Property, string) {
 	used := namespace{}
 	if _, named := g.typeNames[d]; named {
 		used = objectNamespace(d)
@@ -96,7 +96,7 @@ func (g *gen) structField(d *ir.Schema, name string) (*ir.Property, string) {
 // fieldShape says how g.field declares prop in d: behind a pointer, as an
 // idemrt.Nullable (ptr too when the Nullable holds a pointer), or as a
 // value.
-func (g *gen) fieldShape(d *ir.Schema, prop *ir.Property) (ptr, nullable bool) {
+func (g *generation) fieldShape(d *ir.Schema, prop *ir.Property) (ptr, nullable bool) {
 	owner := d
 	if _, named := g.typeNames[d]; !named {
 		owner = g.uploadOwner(d)
@@ -110,7 +110,7 @@ func (g *gen) fieldShape(d *ir.Schema, prop *ir.Property) (ptr, nullable bool) {
 
 // elemType is the Go type of an array schema's items, as goType declares
 // the array ([]*T for nullable items that have no nil of their own).
-func (g *gen) elemType(arr *ir.Schema) (*jen.Statement, bool) {
+func (g *generation) elemType(arr *ir.Schema) (*jen.Statement, bool) {
 	items := arr.Deref().Items
 	if items.IsNullable() && !items.HasNilZero() {
 		return jen.Op("*").Add(g.goType(items)), true

@@ -32,7 +32,7 @@ func falseLit() jen.Code { return jen.False() }
 //		}
 //		return *p.NextPageToken
 //	}
-func (g *gen) emitNext(plan *pagerPlan) jen.Code {
+func (g *generation) emitNext(plan *pagerPlan) jen.Code {
 	var body []jen.Code
 	switch pag := plan.pag; {
 	case len(pag.LastItem) > 0:
@@ -49,7 +49,7 @@ func (g *gen) emitNext(plan *pagerPlan) jen.Code {
 
 // pageCursor reads a cursor field of the page: typed, or through its JSON
 // form when Go fields cannot reach it.
-func (g *gen) pageCursor(plan *pagerPlan, path ir.Field) []jen.Code {
+func (g *generation) pageCursor(plan *pagerPlan, path ir.Field) []jen.Code {
 	fail := failWith(emptyString)
 	a, ok := g.walk(plan.body, plan.schema, false, path, fail)
 	if body, ok := cursorReturn(a, ok, fail); ok {
@@ -82,7 +82,7 @@ func cursorReturn(a access, ok bool, fail func() jen.Code) ([]jen.Code, bool) {
 //	}
 //	last := items[len(items)-1]
 //	return last.ID
-func (g *gen) lastItemCursor(plan *pagerPlan) []jen.Code {
+func (g *generation) lastItemCursor(plan *pagerPlan) []jen.Code {
 	fail := failWith(emptyString)
 	items, _ := g.walk(plan.body, plan.schema, false, plan.pag.Items, fail)
 	checks, v, _ := items.value(fail, "list")
@@ -105,7 +105,7 @@ func (g *gen) lastItemCursor(plan *pagerPlan) []jen.Code {
 //	}
 //
 // A field Go types cannot reach is read as JSON ("true").
-func (g *gen) emitHasMore(plan *pagerPlan) jen.Code {
+func (g *generation) emitHasMore(plan *pagerPlan) jen.Code {
 	path := plan.pag.HasMore
 	if len(path) == 0 {
 		return nil
@@ -132,7 +132,7 @@ func (g *gen) emitHasMore(plan *pagerPlan) jen.Code {
 //		}
 //		return int64(*p.Total), true
 //	}
-func (g *gen) emitTotal(plan *pagerPlan) jen.Code {
+func (g *generation) emitTotal(plan *pagerPlan) jen.Code {
 	path := plan.pag.Total
 	if len(path) == 0 || plan.pag.Kind == ir.PageCursor || plan.pag.Kind == ir.PageLink {
 		return nil

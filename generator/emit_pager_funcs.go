@@ -15,7 +15,7 @@ import (
 //		opts ...idemrt.CallOption) iter.Seq2[Customer, error] {
 //		return c.listCustomersPager(params, opts).Items(ctx)
 //	}
-func (g *gen) emitIter(plan *pagerPlan, name, method string, elem jen.Code) jen.Code {
+func (g *generation) emitIter(plan *pagerPlan, name, method string, elem jen.Code) jen.Code {
 	op, ids := plan.op, g.opNames[plan.op]
 	args := g.iterParams(op)
 	var doc *jen.Statement
@@ -34,7 +34,7 @@ func (g *gen) emitIter(plan *pagerPlan, name, method string, elem jen.Code) jen.
 
 // iterParams are the parameters of an iterator method: ctx, the page
 // method's body and params, opts.
-func (g *gen) iterParams(op *ir.Operation) []jen.Code {
+func (g *generation) iterParams(op *ir.Operation) []jen.Code {
 	args := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
 	args = append(args, g.pagerArgs(op)...)
 	return append(args, jen.Id("opts").Op("...").Qual(rtPath, "CallOption"))
@@ -46,7 +46,7 @@ func iterResults(elem jen.Code) jen.Code {
 }
 
 // pagerArgs are the body and params arguments of the page method.
-func (g *gen) pagerArgs(op *ir.Operation) []jen.Code {
+func (g *generation) pagerArgs(op *ir.Operation) []jen.Code {
 	var args []jen.Code
 	if plan := requestBody(op); plan != nil {
 		args = append(args, jen.Id("body").Add(g.bodyType(plan)))
@@ -58,7 +58,7 @@ func (g *gen) pagerArgs(op *ir.Operation) []jen.Code {
 }
 
 // pagerCallArgs passes body, params and opts on to the pager constructor.
-func (g *gen) pagerCallArgs(op *ir.Operation) []jen.Code {
+func (g *generation) pagerCallArgs(op *ir.Operation) []jen.Code {
 	var args []jen.Code
 	if requestBody(op) != nil {
 		args = append(args, jen.Id("body"))
@@ -92,7 +92,7 @@ func pagingWhat(p *ir.Pagination) string {
 //		return &idemrt.Pager[CustomerList, Customer]{Kind: idemrt.PageCursor,
 //			Start: idemrt.ParamCursor(params.StartingAfter), Opts: opts, Fetch: ..., ItemsOf: ..., Next: ..., HasMore: ...}
 //	}
-func (g *gen) emitPagerFunc(plan *pagerPlan) jen.Code {
+func (g *generation) emitPagerFunc(plan *pagerPlan) jen.Code {
 	op, ids := plan.op, g.opNames[plan.op]
 	typ := func() *jen.Statement {
 		return jen.Qual(rtPath, "Pager").Types(plan.page.Clone(), plan.item.Clone())
@@ -133,7 +133,7 @@ func (g *gen) emitPagerFunc(plan *pagerPlan) jen.Code {
 //		}
 //		return c.ListCustomers(ctx, params, opts...)
 //	}
-func (g *gen) emitFetch(plan *pagerPlan) jen.Code {
+func (g *generation) emitFetch(plan *pagerPlan) jen.Code {
 	op := plan.op
 	cursor := jen.Id("_")
 	var body []jen.Code
@@ -169,7 +169,7 @@ func (plan *pagerPlan) pageParam() jen.Code {
 //	func(p *CustomerList) []Customer {
 //		return p.Data
 //	}
-func (g *gen) emitItemsOf(plan *pagerPlan) jen.Code {
+func (g *generation) emitItemsOf(plan *pagerPlan) jen.Code {
 	checks, v, _ := plan.items.value(func() jen.Code { return jen.Return(jen.Nil()) }, "list")
 	return jen.Func().Params(plan.pageParam()).Index().Add(plan.item.Clone()).Block(append(checks, jen.Return(v))...)
 }

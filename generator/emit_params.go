@@ -45,7 +45,7 @@ func paramFields(op *ir.Operation) ([]*ir.Parameter, []string) {
 //
 // Required parameters are values; optional ones are pointers (or nil-able
 // slices and maps) so that "not sent" differs from a zero value.
-func (g *gen) emitParams(op *ir.Operation) jen.Code {
+func (g *generation) emitParams(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	var fields []jen.Code
 	if op.Retry.Safety == ir.Keyed {
@@ -70,7 +70,7 @@ func (g *gen) emitParams(op *ir.Operation) jen.Code {
 //
 //	b.Path(wire.Param{Name: "order_id", Style: wire.StyleSimple}, params.OrderID)
 //	b.Query(wire.Param{Name: "status", Style: wire.StyleForm, Explode: true}, params.Status)
-func (g *gen) emitParamCalls(op *ir.Operation) []jen.Code {
+func (g *generation) emitParamCalls(op *ir.Operation) []jen.Code {
 	var out []jen.Code
 	if op.Retry.Safety == ir.Keyed {
 		out = append(out, jen.Id("b").Dot("Key").Call(jen.Id("params").Dot("IdempotencyKey")))
@@ -122,7 +122,7 @@ func styleConst(s ir.ParamStyle) jen.Code {
 // paramType is the Go type of a params field. An untyped parameter is any
 // (the runtime serialises whatever the caller puts there; nil is not sent);
 // optional typed ones are pointers unless nilable.
-func (g *gen) paramType(p *ir.Parameter) jen.Code {
+func (g *generation) paramType(p *ir.Parameter) jen.Code {
 	switch {
 	case p.Type == nil || p.Type.Kind == ir.KindAny:
 		return jen.Any()

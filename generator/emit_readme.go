@@ -36,7 +36,7 @@ type readmeTag struct{ Name, Call string }
 type readmeOp struct{ GoName, Method, Path, Safety, Retried, Unknown string }
 
 // renderReadme renders README.md of a generated module.
-func (g *gen) renderReadme(ops []*ir.Operation) ([]byte, error) {
+func (g *generation) renderReadme(ops []*ir.Operation) ([]byte, error) {
 	pkg := g.cfg.Package
 	d := readmeData{Header: ReadmeHeader, Module: g.cfg.Module, Package: pkg, Title: mdText(g.api.Title),
 		Version: mdText(g.api.Version), Description: mdText(g.api.Description), Generator: mdText(g.version()),
@@ -79,7 +79,7 @@ func (g *gen) renderReadme(ops []*ir.Operation) ([]byte, error) {
 
 // noteLongRunning records op's iterator, stream and download methods in d
 // when d has none of that kind yet.
-func (g *gen) noteLongRunning(d *readmeData, op *ir.Operation) {
+func (g *generation) noteLongRunning(d *readmeData, op *ir.Operation) {
 	ids := g.opNames[op]
 	first := func(dst *string, name string) {
 		if *dst == "" && name != "" {
@@ -89,10 +89,10 @@ func (g *gen) noteLongRunning(d *readmeData, op *ir.Operation) {
 	first(&d.Iter, ids.iter)
 	first(&d.Stream, ids.stream)
 	first(&d.Download, ids.download)
-	switch mainShape(op) {
-	case shapeStream:
+	switch mainReturn(op) {
+	case returnStream:
 		first(&d.Stream, op.GoName)
-	case shapeDownload:
+	case returnDownload:
 		first(&d.Download, op.GoName)
 	}
 }
@@ -123,7 +123,7 @@ func readmeRow(op *ir.Operation) readmeOp {
 
 // callText is a call of op as Go source for the README, with the
 // placeholders the examples use.
-func (g *gen) callText(op *ir.Operation) string {
+func (g *generation) callText(op *ir.Operation) string {
 	args := []string{"ctx"}
 	if requestBody(op) != nil {
 		args = append(args, "body")

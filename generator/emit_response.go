@@ -7,7 +7,7 @@ import (
 )
 
 // bodyType is the Go type of the body argument.
-func (g *gen) bodyType(p *bodyPlan) jen.Code {
+func (g *generation) bodyType(p *bodyPlan) jen.Code {
 	switch p.kind {
 	case bodyText:
 		if p.optional {
@@ -32,7 +32,7 @@ func (g *gen) bodyType(p *bodyPlan) jen.Code {
 //	if body != nil {
 //		b.TextBody("text/plain", *body)
 //	}
-func (g *gen) emitBodyCall(p *bodyPlan) jen.Code {
+func (g *generation) emitBodyCall(p *bodyPlan) jen.Code {
 	arg := jen.Id("body")
 	var call *jen.Statement
 	switch p.kind {
@@ -106,7 +106,7 @@ func lines(first jen.Code, rest []jen.Code) []jen.Code {
 }
 
 // bodyGoType is the Go type a success body decodes into.
-func (g *gen) bodyGoType(b respBody) *jen.Statement {
+func (g *generation) bodyGoType(b respBody) *jen.Statement {
 	switch b.kind {
 	case bodyText:
 		return jen.String()
@@ -129,7 +129,7 @@ func (g *gen) bodyGoType(b respBody) *jen.Statement {
 //
 // Exact statuses whose model is the default's are left to the fallback when
 // no class case could catch them first.
-func (g *gen) emitErrorModel(op *ir.Operation) jen.Code {
+func (g *generation) emitErrorModel(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	var classes []jen.Code
 	var fallback jen.Code = jen.Nil()

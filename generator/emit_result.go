@@ -14,7 +14,7 @@ import (
 // expression into a return value list. A body whose Go type already has a
 // nil value (a slice, a map, raw JSON) is returned by value: []Order, not
 // *[]Order.
-func (g *gen) returns(op *ir.Operation) (jen.Code, func(jen.Code) jen.Code) {
+func (g *generation) returns(op *ir.Operation) (jen.Code, func(jen.Code) jen.Code) {
 	var typ *jen.Statement
 	if ids := g.opNames[op]; ids.result != "" {
 		typ = jen.Op("*").Id(ids.result)
@@ -76,7 +76,7 @@ func statusLabel(r *ir.Response) string {
 //		// Location is the Location response header (zero when absent or unparsable).
 //		Location string
 //	}
-func (g *gen) emitResult(op *ir.Operation) jen.Code {
+func (g *generation) emitResult(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	fields := []jen.Code{jen.Comment("StatusCode is the status of the final response.").Line().Id("StatusCode").Int()}
 	used := namespace{"StatusCode": true}
@@ -111,7 +111,7 @@ func bodyWhat(b respBody) string {
 
 // headerType is the Go type of a response header field: its scalar type, or
 // a string for anything a header cannot carry as one value.
-func (g *gen) headerType(h *ir.Header) jen.Code {
+func (g *generation) headerType(h *ir.Header) jen.Code {
 	d := h.Type.Deref()
 	if d == nil {
 		return jen.String()
@@ -142,7 +142,7 @@ func (g *gen) headerType(h *ir.Header) jen.Code {
 //
 //	idemrt.Discard(resp)
 //	return nil
-func (g *gen) emitDecode(op *ir.Operation) []jen.Code {
+func (g *generation) emitDecode(op *ir.Operation) []jen.Code {
 	ids := g.opNames[op]
 	if ids.result != "" {
 		return g.emitDecodeResult(op)
@@ -197,7 +197,7 @@ func decodeInto(kind bodyKind, lv, ptr jen.Code) jen.Code {
 //		return nil, err
 //	}
 //	return out, nil
-func (g *gen) emitDecodeResult(op *ir.Operation) []jen.Code {
+func (g *generation) emitDecodeResult(op *ir.Operation) []jen.Code {
 	ids := g.opNames[op]
 	out := []jen.Code{jen.Id("out").Op(":=").Op("&").Id(ids.result).Values(jen.Id("StatusCode").Op(":").Id("resp").Dot("StatusCode"))}
 	used := namespace{"StatusCode": true}

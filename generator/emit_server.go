@@ -11,7 +11,7 @@ import (
 
 // serverFile emits server_gen.go: the Handler interface, the Server type,
 // NewServer, and per operation its route and its serve method.
-func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
+func (g *generation) serverFile(ops []*ir.Operation) *jen.File {
 	f := g.newFile()
 	f.ImportAlias(srvPath, "idemsrv")
 	routes := serverRoutes(ops)
@@ -43,7 +43,7 @@ func (g *gen) serverFile(ops []*ir.Operation) *jen.File {
 //	type Handler interface {
 //		CreateOrder(ctx context.Context, body CreateOrderRequest, params CreateOrderParams) (*CreateOrderResult, error)
 //	}
-func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
+func (g *generation) emitHandler(routes []*serverRoute) jen.Code {
 	var methods []jen.Code
 	var unrouted []string
 	for _, rt := range routes {
@@ -77,7 +77,7 @@ func (g *gen) emitHandler(routes []*serverRoute) jen.Code {
 }
 
 // emitServerType emits the Server struct.
-func (g *gen) emitServerType() jen.Code {
+func (g *generation) emitServerType() jen.Code {
 	return jen.Comment("Server serves the API over HTTP by calling a Handler; it is an http.Handler. Mount it under the path of the").Line().
 		Comment("server URL clients use (http.StripPrefix(\"/v1\", srv), say).").Line().
 		Type().Id("Server").Struct(
@@ -96,7 +96,7 @@ func (g *gen) emitServerType() jen.Code {
 //		if err := e.Handle(createOrderRoute, s.serveCreateOrder); err != nil {
 //			return nil, err
 //		}
-func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
+func (g *generation) emitNewServer(routes []*serverRoute) jen.Code {
 	var keyed []jen.Code
 	var body []jen.Code
 	for _, rt := range routes {
@@ -136,7 +136,7 @@ func (g *gen) emitNewServer(routes []*serverRoute) jen.Code {
 }
 
 // emitServeHTTP emits Server.ServeHTTP.
-func (g *gen) emitServeHTTP() jen.Code {
+func (g *generation) emitServeHTTP() jen.Code {
 	return jen.Comment("ServeHTTP routes the request to its operation.").Line().
 		Func().Params(jen.Id("s").Op("*").Id("Server")).Id("ServeHTTP").
 		Params(jen.Id("w").Qual("net/http", "ResponseWriter"), jen.Id("r").Op("*").Qual("net/http", "Request")).

@@ -17,7 +17,7 @@ import (
 //		Declared:    idemrt.StatusSet{Codes: []int{401, 409, 422, 429}},
 //		Default:     true,
 //	}
-func (g *gen) emitRoute(op *ir.Operation) jen.Code {
+func (g *generation) emitRoute(op *ir.Operation) jen.Code {
 	vals := []jen.Code{jen.Line().Id("Op").Op(":").Op("&").Id(g.opNames[op].contract)}
 	if op.Query != "" {
 		vals = append(vals, jen.Line().Id("Query").Op(":").Lit(op.Query))
@@ -131,7 +131,7 @@ func stringSlice(ss []string) jen.Code {
 //		idemsrv.SetHeader(w, "ETag", out.ETag)
 //		idemsrv.WriteJSON(w, idemsrv.Status(out.StatusCode, 200), out.Body)
 //	}
-func (g *gen) emitServeOp(rt *serverRoute) jen.Code {
+func (g *generation) emitServeOp(rt *serverRoute) jen.Code {
 	op := rt.op
 	ids := g.opNames[op]
 	body, args := g.serveDecodes(rt)
@@ -159,7 +159,7 @@ func (g *gen) emitServeOp(rt *serverRoute) jen.Code {
 
 // serveDecodes emits the statements that decode a request's parameters
 // and body (answering a failure), and the handler call's arguments.
-func (g *gen) serveDecodes(rt *serverRoute) (body, args []jen.Code) {
+func (g *generation) serveDecodes(rt *serverRoute) (body, args []jen.Code) {
 	ids := g.opNames[rt.op]
 	args = []jen.Code{jen.Id("r").Dot("Context").Call()}
 	plan := requestBody(rt.op)
@@ -184,7 +184,7 @@ func (g *gen) serveDecodes(rt *serverRoute) (body, args []jen.Code) {
 
 // emitParamDecodes emits one Request call per parameter, in the order the
 // client's Builder places them.
-func (g *gen) emitParamDecodes(rt *serverRoute) []jen.Code {
+func (g *generation) emitParamDecodes(rt *serverRoute) []jen.Code {
 	op := rt.op
 	var out []jen.Code
 	if op.Retry.Safety == ir.Keyed {
@@ -228,10 +228,10 @@ func bodyDecode(p *bodyPlan) jen.Code {
 // emitRespond emits the statements that write a handler's answer: the
 // result's headers, then its body with its status (the first declared 2xx
 // when the handler leaves StatusCode zero).
-func (g *gen) emitRespond(op *ir.Operation) []jen.Code {
+func (g *generation) emitRespond(op *ir.Operation) []jen.Code {
 	ids := g.opNames[op]
 	def := successStatus(op)
-	if mainShape(op) == shapeDownload {
+	if mainReturn(op) == returnDownload {
 		return []jen.Code{writeDownload(op)}
 	}
 	if ids.result == "" {

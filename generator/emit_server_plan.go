@@ -49,7 +49,7 @@ func serverRoutes(ops []*ir.Operation) []*serverRoute {
 
 // routeCredentials lists where op's security schemes carry credentials, in
 // scheme order and once each: (in, name) pairs.
-func (g *gen) routeCredentials(op *ir.Operation) [][2]string {
+func (g *generation) routeCredentials(op *ir.Operation) [][2]string {
 	var out [][2]string
 	for _, name := range opSchemes(op) {
 		for _, s := range g.api.SecuritySchemes {
@@ -176,7 +176,7 @@ func successStatus(op *ir.Operation) int {
 // serverRequires adds to a generated go.mod, with --server, the modules a
 // server imports beside the runtime: the server runtime and the ledger, at
 // the runtime's version (they are released together).
-func (g *gen) serverRequires(files []File) {
+func (g *generation) serverRequires(files []File) {
 	if !g.cfg.Server {
 		return
 	}

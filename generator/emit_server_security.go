@@ -42,7 +42,7 @@ func serverSchemeOf(s *ir.SecurityScheme) (serverScheme, bool) {
 }
 
 // serverSchemes lists the document's schemes a server checks, in IR order.
-func (g *gen) serverSchemes() []*ir.SecurityScheme {
+func (g *generation) serverSchemes() []*ir.SecurityScheme {
 	var out []*ir.SecurityScheme
 	for _, s := range g.api.SecuritySchemes {
 		if _, ok := serverSchemeOf(s); ok {
@@ -59,7 +59,7 @@ func (g *gen) serverSchemes() []*ir.SecurityScheme {
 //	type SecurityHandler interface {
 //		BearerAuth(ctx context.Context, operation string, credential idemsrv.BearerCredential) (principal string, err error)
 //	}
-func (g *gen) emitSecurityHandler(schemes []*ir.SecurityScheme) jen.Code {
+func (g *generation) emitSecurityHandler(schemes []*ir.SecurityScheme) jen.Code {
 	var methods []jen.Code
 	for _, s := range schemes {
 		ss, _ := serverSchemeOf(s)
@@ -86,7 +86,7 @@ func (g *gen) emitSecurityHandler(schemes []*ir.SecurityScheme) jen.Code {
 //		}
 //		return []idemsrv.Scheme{idemsrv.BearerScheme("bearerAuth", sh.BearerAuth)}, true
 //	}
-func (g *gen) emitBindSecurity(schemes []*ir.SecurityScheme) jen.Code {
+func (g *generation) emitBindSecurity(schemes []*ir.SecurityScheme) jen.Code {
 	var binds []jen.Code
 	for _, s := range schemes {
 		ss, _ := serverSchemeOf(s)
@@ -105,7 +105,7 @@ func (g *gen) emitBindSecurity(schemes []*ir.SecurityScheme) jen.Code {
 // emitSecure emits NewServer's call of Secure: the keyed operations under a
 // security requirement (what the ledger scopes by principal) and the
 // binding of the SecurityHandler (nil for a document without schemes).
-func (g *gen) emitSecure(routes []*serverRoute) jen.Code {
+func (g *generation) emitSecure(routes []*serverRoute) jen.Code {
 	var secured []string
 	for _, rt := range routes {
 		if rt.unrouted == "" && rt.op.Retry.Safety == ir.Keyed && !serverStreams(rt.op) && !anonymousOnly(rt.op) {

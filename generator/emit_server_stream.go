@@ -11,14 +11,14 @@ import (
 
 // serverStreams reports whether the server serves op as a stream: the
 // client's main method returns *idemrt.Stream[T].
-func serverStreams(op *ir.Operation) bool { return mainShape(op) == shapeStream }
+func serverStreams(op *ir.Operation) bool { return mainReturn(op) == returnStream }
 
 // streamHandlerMethod is the Handler method of a stream operation: the
 // client method's arguments without its options, plus the stream the
 // handler sends the events on, and an error:
 //
 //	WatchEvents(ctx context.Context, params WatchEventsParams, stream *idemsrv.Stream[Event]) error
-func (g *gen) streamHandlerMethod(op *ir.Operation) *jen.Statement {
+func (g *generation) streamHandlerMethod(op *ir.Operation) *jen.Statement {
 	args := g.methodArgs(op)
 	args = append(args[:len(args)-1], jen.Id("stream").Op("*").Qual(srvPath, "Stream").Types(g.eventType(streamMedia(op))))
 	return jen.Id(op.GoName).Params(args...).Error()
@@ -43,7 +43,7 @@ func streamFormat(op *ir.Operation) jen.Code {
 //
 // The handler's context is the stream's, which also ends when the server
 // drains its streams (idemsrv.WithStreamDrain); args[0] is the request's.
-func (g *gen) serveStreamCall(op *ir.Operation, method, route string, args []jen.Code) jen.Code {
+func (g *generation) serveStreamCall(op *ir.Operation, method, route string, args []jen.Code) jen.Code {
 	event := g.eventType(streamMedia(op))
 	args = append([]jen.Code{jen.Id("stream").Dot("Context").Call()}, args[1:]...)
 	call := jen.Id("s").Dot("h").Dot(method).Call(append(args, jen.Id("stream"))...)
@@ -68,7 +68,7 @@ func streamStatus(op *ir.Operation) int {
 
 // serverStreamForm reports whether the server serves op's <Op>Stream
 // method beside its plain answer (HandleEither).
-func (g *gen) serverStreamForm(rt *serverRoute) bool {
+func (g *generation) serverStreamForm(rt *serverRoute) bool {
 	return rt.unrouted == "" && g.opNames[rt.op].stream != "" && g.opNames[rt.op].streamRoute != ""
 }
 
@@ -84,7 +84,7 @@ func (g *gen) serverStreamForm(rt *serverRoute) bool {
 //			return s.h.CreateCompletionStream(stream.Context(), body, stream)
 //		})
 //	}
-func (g *gen) emitStreamForm(rt *serverRoute) jen.Code {
+func (g *generation) emitStreamForm(rt *serverRoute) jen.Code {
 	op, ids := rt.op, g.opNames[rt.op]
 	m := streamMedia(op)
 	route := jen.Commentf("%s is what the server checks for %s before its handler runs.", ids.streamRoute, ids.stream).Line().
@@ -100,7 +100,7 @@ func (g *gen) emitStreamForm(rt *serverRoute) jen.Code {
 // streamFormMethod is the Handler method of op's <Op>Stream form:
 //
 //	CreateCompletionStream(ctx context.Context, body CompletionRequest, stream *idemsrv.Stream[CompletionChunk]) error
-func (g *gen) streamFormMethod(op *ir.Operation) jen.Code {
+func (g *generation) streamFormMethod(op *ir.Operation) jen.Code {
 	ids := g.opNames[op]
 	args := g.methodArgs(op)
 	args = append(args[:len(args)-1], jen.Id("stream").Op("*").Qual(srvPath, "Stream").Types(g.eventType(streamMedia(op))))
@@ -114,7 +114,7 @@ func (g *gen) streamFormMethod(op *ir.Operation) jen.Code {
 //		createCompletionStreamRoute, s.serveCreateCompletionStream); err != nil {
 //		return nil, err
 //	}
-func (g *gen) handleEither(rt *serverRoute) jen.Code {
+func (g *generation) handleEither(rt *serverRoute) jen.Code {
 	ids := g.opNames[rt.op]
 	return jen.If(jen.Err().Op(":=").Id("e").Dot("HandleEither").Call(
 		jen.Id(ids.route), jen.Id("s").Dot("serve"+rt.op.GoName), jen.Id(ids.streamRoute), jen.Id("s").Dot("serve"+ids.stream)),
@@ -123,7 +123,7 @@ func (g *gen) handleEither(rt *serverRoute) jen.Code {
 
 // streamHandlerDoc is the paragraph of the Handler's doc comment about its
 // stream methods, or "" when it has none.
-func (g *gen) streamHandlerDoc(routes []*serverRoute) string {
+func (g *generation) streamHandlerDoc(routes []*serverRoute) string {
 	var streams bool
 	var keyed []string
 	for _, rt := range routes {

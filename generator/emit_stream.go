@@ -10,7 +10,7 @@ import (
 
 // emitAltMethods emits the methods an operation has besides its main one:
 // <Op>Stream when it also streams, <Op>Download when it also answers bytes.
-func (g *gen) emitAltMethods(op *ir.Operation) []jen.Code {
+func (g *generation) emitAltMethods(op *ir.Operation) []jen.Code {
 	var out []jen.Code
 	if name := g.opNames[op].stream; name != "" {
 		out = append(out, g.emitStream(op, name), jen.Line())
@@ -41,7 +41,7 @@ func (g *gen) emitAltMethods(op *ir.Operation) []jen.Code {
 //		}
 //		return s, nil
 //	}
-func (g *gen) emitStream(op *ir.Operation, name string) jen.Code {
+func (g *generation) emitStream(op *ir.Operation, name string) jen.Code {
 	m := streamMedia(op)
 	event := g.eventType(m)
 	fail := func(err jen.Code) jen.Code { return jen.List(jen.Nil(), err) }
@@ -69,7 +69,7 @@ func streamResults(event jen.Code) jen.Code {
 
 // eventType is the Go type of one event: the event schema's, or string when
 // the document gives none.
-func (g *gen) eventType(m *ir.MediaType) *jen.Statement {
+func (g *generation) eventType(m *ir.MediaType) *jen.Statement {
 	if m.Event == nil {
 		return jen.String()
 	}
@@ -131,7 +131,7 @@ func hasStreamSwitch(s *ir.Schema) bool {
 //		return nil, idemrt.ErrorModel(err, opErrorModel)
 //	}
 //	return s, nil
-func (g *gen) returnWithErrorModel(op *ir.Operation, v string, call jen.Code) []jen.Code {
+func (g *generation) returnWithErrorModel(op *ir.Operation, v string, call jen.Code) []jen.Code {
 	if g.opNames[op].errorModel == "" {
 		return []jen.Code{jen.Return(call)}
 	}
@@ -146,7 +146,7 @@ func (g *gen) returnWithErrorModel(op *ir.Operation, v string, call jen.Code) []
 // a dropped stream is retried, then the contract and the operation's text
 // (for the main method) or the main method's name before the contract
 // (kept on one line, greppable like every method's).
-func (g *gen) streamDoc(op *ir.Operation, name string, m *ir.MediaType) *jen.Statement {
+func (g *generation) streamDoc(op *ir.Operation, name string, m *ir.MediaType) *jen.Statement {
 	how := streamRetry(op, m.Framing)
 	if hasStreamSwitch(bodySchema(op)) {
 		how += " The request body's stream member is sent as true."

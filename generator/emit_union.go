@@ -18,7 +18,7 @@ type unionVariant struct {
 
 // variants names the fields of a union: a named variant is called after its
 // type, an anonymous one after its kind ("String", "Int64", "List").
-func (g *gen) variants(s *ir.Schema) []unionVariant {
+func (g *generation) variants(s *ir.Schema) []unionVariant {
 	used := namespace{"RawJSON": true, "MarshalJSON": true, "UnmarshalJSON": true}
 	out := make([]unionVariant, 0, len(s.Variants))
 	for _, v := range s.Variants {
@@ -28,7 +28,7 @@ func (g *gen) variants(s *ir.Schema) []unionVariant {
 }
 
 // variantName is the base field name of one variant.
-func (g *gen) variantName(v *ir.Schema) string {
+func (g *generation) variantName(v *ir.Schema) string {
 	if v == nil {
 		return "Any"
 	}
@@ -68,7 +68,7 @@ func (g *gen) variantName(v *ir.Schema) string {
 // mapping does not list) one scan of the value's top level ranks the
 // variants and the best is decoded, then, if it fails, the next that may
 // accept the value (wire.DecodeUnion, wire.DecodeAnyOf).
-func (g *gen) emitUnion(s *ir.Schema) jen.Code {
+func (g *generation) emitUnion(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	vs := g.variants(s)
 	fields := make([]jen.Code, 0, len(vs)+1)
@@ -91,7 +91,7 @@ func (g *gen) emitUnion(s *ir.Schema) jen.Code {
 }
 
 // unionSummary describes the variants and the decoding rule in one sentence.
-func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
+func (g *generation) unionSummary(s *ir.Schema, vs []unionVariant) string {
 	kind := "oneOf"
 	if s.Union == ir.AnyOf {
 		kind = "anyOf"
@@ -116,7 +116,7 @@ func (g *gen) unionSummary(s *ir.Schema, vs []unionVariant) string {
 //	func (u Event) MarshalJSON() ([]byte, error) {
 //		return wire.MarshalUnion(u.raw, u.OrderPlaced, u.OrderShipped)
 //	}
-func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
+func (g *generation) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	args := []jen.Code{jen.Id("u").Dot("raw")}
 	for _, v := range vs {
 		args = append(args, jen.Id("u").Dot(v.field))
@@ -142,7 +142,7 @@ func (g *gen) emitUnionMarshal(s *ir.Schema, name string, vs []unionVariant) jen
 //		}
 //		return wire.DecodeUnion(data, &u.raw, &u.OrderPlaced, &u.OrderShipped)
 //	}
-func (g *gen) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
+func (g *generation) emitUnionUnmarshal(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	body := []jen.Code{
 		jen.Op("*").Id("u").Op("=").Id(name).Values(),
 	}
@@ -187,7 +187,7 @@ func decodeVariants(s *ir.Schema, vs []unionVariant) jen.Code {
 
 // discriminatorSwitch emits the switch on the tag value, or nil when there is
 // no discriminator or no mapping names a variant.
-func (g *gen) discriminatorSwitch(s *ir.Schema, vs []unionVariant) jen.Code {
+func (g *generation) discriminatorSwitch(s *ir.Schema, vs []unionVariant) jen.Code {
 	if s.Discriminator == nil {
 		return nil
 	}
@@ -226,7 +226,7 @@ func mappedField(m ir.DiscriminatorMapping, vs []unionVariant) string {
 // union's name in front (Pet's PetCat -> NewPetFromCat), or, for a variant
 // that is an enumeration of one value, that value's name
 // (NewMetadataFromEmpty for Stripe's `enum: [""]`).
-func (g *gen) reserveUnionCtors(s *ir.Schema) {
+func (g *generation) reserveUnionCtors(s *ir.Schema) {
 	name := g.typeName(s)
 	vs := g.variants(s)
 	prefix := "New" + name + "From"
@@ -359,7 +359,7 @@ func oneValueEnum(s *ir.Schema) *ir.Schema {
 //		v := EmptyStringEmpty
 //		return Metadata{EmptyString: &v}
 //	}
-func (g *gen) emitUnionCtors(s *ir.Schema, name string, vs []unionVariant) jen.Code {
+func (g *generation) emitUnionCtors(s *ir.Schema, name string, vs []unionVariant) jen.Code {
 	out := jen.Null()
 	for i, v := range vs {
 		ctor := g.unionCtors[s][i]

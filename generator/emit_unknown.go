@@ -44,7 +44,7 @@ func unknownFieldCode() jen.Code {
 //	func (o *Order) SetUnknownMembers(m map[string]json.RawMessage) {
 //		o.unknownMembers = wire.NewUnknown(m)
 //	}
-func (g *gen) emitUnknownMethods(s *ir.Schema) jen.Code {
+func (g *generation) emitUnknownMethods(s *ir.Schema) jen.Code {
 	name := g.typeName(s)
 	raw := jen.Map(jen.String()).Qual("encoding/json", "RawMessage")
 	field := jen.Id("o").Dot(unknownField)

@@ -10,7 +10,7 @@ import (
 // bodies: their binary properties are file parts, typed idemrt.File (a file
 // name, a Content-Type and a reader the engine streams and replays) rather
 // than []byte, whose part would be named after the field and buffered.
-func (g *gen) markUploads(ops []*ir.Operation) {
+func (g *generation) markUploads(ops []*ir.Operation) {
 	for _, op := range ops {
 		if p := requestBody(op); p != nil && p.kind == bodyMultipart {
 			g.uploads[p.media.Schema.Deref()] = true
@@ -20,7 +20,7 @@ func (g *gen) markUploads(ops []*ir.Operation) {
 
 // uploadOwner returns s when it is a multipart body's schema, else nil: the
 // owner an inline object's fields are emitted with.
-func (g *gen) uploadOwner(s *ir.Schema) *ir.Schema {
+func (g *generation) uploadOwner(s *ir.Schema) *ir.Schema {
 	if g.uploads[s] {
 		return s
 	}
@@ -31,7 +31,7 @@ func (g *gen) uploadOwner(s *ir.Schema) *ir.Schema {
 // schema, else nil:
 //
 //	File idemrt.File `json:"file"`
-func (g *gen) fileType(owner *ir.Schema, p *ir.Property) *jen.Statement {
+func (g *generation) fileType(owner *ir.Schema, p *ir.Property) *jen.Statement {
 	if owner == nil || !g.uploads[owner] {
 		return nil
 	}

@@ -21,7 +21,7 @@ type waiterIdents struct {
 // reserveWaiters names every waiter's method and variable, after every
 // other method of the client is named; a method name already taken leaves
 // the waiter without a method (emitWaiters says so in a comment).
-func (g *gen) reserveWaiters(ops []*ir.Operation) {
+func (g *generation) reserveWaiters(ops []*ir.Operation) {
 	methods := map[string]bool{}
 	for _, op := range ops {
 		ids := g.opNames[op]
@@ -44,7 +44,7 @@ func (g *gen) reserveWaiters(ops []*ir.Operation) {
 
 // emitWaiters emits each waiter of op, or a comment saying why it has no
 // method: the operation's method must return its JSON body.
-func (g *gen) emitWaiters(op *ir.Operation) jen.Code {
+func (g *generation) emitWaiters(op *ir.Operation) jen.Code {
 	if len(op.Waiters) == 0 {
 		return nil
 	}
@@ -67,9 +67,9 @@ func (g *gen) emitWaiters(op *ir.Operation) jen.Code {
 
 // noWaitMethod says why op's waiters get no Wait method, or "": the
 // operation's method must return its JSON body.
-func (g *gen) noWaitMethod(op *ir.Operation) string {
+func (g *generation) noWaitMethod(op *ir.Operation) string {
 	switch {
-	case mainShape(op) != shapePlain || !g.returnsValue(op):
+	case mainReturn(op) != returnDecoded || !g.returnsValue(op):
 		return "its method returns no decoded body"
 	case g.opNames[op].result != "":
 		return fmt.Sprintf("its method returns %s, not the JSON body the waiters read", g.opNames[op].result)
@@ -79,7 +79,7 @@ func (g *gen) noWaitMethod(op *ir.Operation) string {
 
 // waitParams are the parameters of a Wait method: ctx, the operation's
 // body and params, opts.
-func (g *gen) waitParams(op *ir.Operation) []jen.Code {
+func (g *generation) waitParams(op *ir.Operation) []jen.Code {
 	args := append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, g.pagerArgs(op)...)
 	return append(args, jen.Id("opts").Op("...").Qual(rtPath, "WaitOption"))
 }
@@ -90,7 +90,7 @@ func (g *gen) waitParams(op *ir.Operation) []jen.Code {
 //		Until:  idemrt.Match{Pointer: "/status", In: []string{"succeeded"}},
 //		FailOn: idemrt.Match{Pointer: "/status", In: []string{"failed", "canceled"}},
 //		Delay:  2 * time.Second, MaxDelay: 30 * time.Second, Timeout: 10 * time.Minute}
-func (g *gen) emitWaiterContract(op *ir.Operation, w *ir.Waiter) jen.Code {
+func (g *generation) emitWaiterContract(op *ir.Operation, w *ir.Waiter) jen.Code {
 	vals := []jen.Code{
 		jen.Line().Id("Name").Op(":").Lit(w.Name),
 		jen.Line().Id("Until").Op(":").Add(waitMatch(w.Until)),
@@ -146,7 +146,7 @@ func durationLit(d time.Duration) jen.Code {
 //				return c.GetPayment(ctx, params, callOpts...)
 //			}, opts...)
 //	}
-func (g *gen) emitWaitMethod(op *ir.Operation, w *ir.Waiter, ret jen.Code) jen.Code {
+func (g *generation) emitWaitMethod(op *ir.Operation, w *ir.Waiter, ret jen.Code) jen.Code {
 	ids := g.waiterNames[w]
 	args := g.waitParams(op)
 	callArgs := []jen.Code{jen.Id("ctx")}

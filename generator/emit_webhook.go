@@ -16,13 +16,13 @@ var webhookNames = []string{"WebhookHandler", "WebhookReceiver", "NewWebhookRece
 
 // wantsWebhooks reports whether the output has a webhook receiver: a server
 // was asked for and the document declares webhooks.
-func (g *gen) wantsWebhooks() bool {
+func (g *generation) wantsWebhooks() bool {
 	return g.cfg.Server && len(g.api.Webhooks) > 0
 }
 
 // reserveWebhooks claims the receiver's names before the models claim
 // theirs, so a schema of the same name is the one renamed.
-func (g *gen) reserveWebhooks() {
+func (g *generation) reserveWebhooks() {
 	if g.wantsWebhooks() {
 		for _, n := range webhookNames {
 			g.ns.claim(n, "")
@@ -32,7 +32,7 @@ func (g *gen) reserveWebhooks() {
 
 // webhooksFile is webhook_receiver_gen.go: the WebhookHandler interface, the
 // WebhookReceiver type and NewWebhookReceiver.
-func (g *gen) webhooksFile() *jen.File {
+func (g *generation) webhooksFile() *jen.File {
 	f := g.newFile()
 	f.ImportAlias(srvPath, "idemsrv")
 	f.Add(g.emitWebhookHandler())
@@ -46,7 +46,7 @@ func (g *gen) webhooksFile() *jen.File {
 //		// PaymentSucceeded receives the paymentSucceeded webhook ...
 //		PaymentSucceeded(ctx context.Context, body Payment) error
 //	}
-func (g *gen) emitWebhookHandler() jen.Code {
+func (g *generation) emitWebhookHandler() jen.Code {
 	methods := make([]jen.Code, 0, len(g.api.Webhooks))
 	for _, w := range g.api.Webhooks {
 		methods = append(methods, g.webhookDoc(w).
@@ -61,7 +61,7 @@ func (g *gen) emitWebhookHandler() jen.Code {
 
 // webhookDoc is a handler method's comment: what it receives, then the
 // document's summary and description.
-func (g *gen) webhookDoc(w *ir.Webhook) *jen.Statement {
+func (g *generation) webhookDoc(w *ir.Webhook) *jen.Statement {
 	lead := fmt.Sprintf("%s receives the %s webhook", w.GoName, inlineText(w.Name))
 	if w.EventType != "" && w.EventType != w.Name {
 		lead += fmt.Sprintf(" (payload type %s)", inlineText(w.EventType))

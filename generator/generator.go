@@ -113,16 +113,14 @@ func Generate(api *ir.API, cfg Config) (*Output, error) {
 // The models file and the operation files are jobs in chunks (renderChunks:
 // 128 models or 32 operations a chunk, emitted and rendered by jen
 // concurrently) and formatted in parts (formatParts), because one file is
-// most of the work on most documents (OpenAI's models are 3.3 MB of its 4
-// MB, Stripe's 9 MB of 10.6 MB) and, built and formatted on one goroutine,
-// kept a single core busy. An earlier split (commit 95de931) rendered
-// chunks of 400 models as files of their own and merged them; on GitHub's
-// API, whose per-tag files already keep the cores busy, it gained nothing
-// (median 997 ms against 978 ms whole). Chunks now share one import block
-// and are cut only where gofmt puts a blank line, so the bytes are those of
-// the file formatted whole (TestPartsFormatLikeWhole); the figures are in
-// docs/benchmarks.md, "Generator time".
-func (g *gen) render(ops []*ir.Operation) ([]File, error) {
+// most of the work on most documents (the models file is most of OpenAI's
+// and Stripe's output) and, built and formatted on one goroutine, it would
+// keep a single core busy while the others wait. The chunks are parts of one
+// file, not files of their own: they share one import block and are cut only
+// where gofmt puts a blank line, so the bytes are those of the file
+// formatted whole (TestPartsFormatLikeWhole) and do not depend on how the
+// work was split. The figures are in docs/benchmarks.md, "Generator time".
+func (g *generation) render(ops []*ir.Operation) ([]File, error) {
 	doc, err := renderDoc(g.api, g.cfg.Package, g.version(), g.versionConst)
 	if err != nil {
 		return nil, err
@@ -184,7 +182,7 @@ func chunked[T any](name string, items []T, size int, pieces func([]T) []piece) 
 
 // runJobs builds and renders the jobs on GOMAXPROCS goroutines and returns
 // the rendered bytes by job index, or the first job's error.
-func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
+func (g *generation) runJobs(jobs []renderJob) ([][]byte, error) {
 	out := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
@@ -214,7 +212,7 @@ func (g *gen) runJobs(jobs []renderJob) ([][]byte, error) {
 }
 
 // runJob renders one job's file.
-func (g *gen) runJob(job renderJob) ([]byte, error) {
+func (g *generation) runJob(job renderJob) ([]byte, error) {
 	if job.build != nil {
 		return g.renderFile(job.name, job.build())
 	}
@@ -227,7 +225,7 @@ func (g *gen) runJob(job renderJob) ([]byte, error) {
 
 // renderFile renders one file; a render failure is a generator bug, reported
 // as a diagnostic rather than as broken source.
-func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
+func (g *generation) renderFile(name string, f *jen.File) ([]byte, error) {
 	b, err := renderParts(f)
 	if err != nil {
 		return nil, g.bug(name, fmt.Errorf("generated code does not parse: %w", err))
@@ -236,13 +234,13 @@ func (g *gen) renderFile(name string, f *jen.File) ([]byte, error) {
 }
 
 // bug reports a generator failure on one file as a diagnostic.
-func (g *gen) bug(name string, err error) error {
+func (g *generation) bug(name string, err error) error {
 	return ir.Diagnostics{{Rule: "render", File: g.api.Source.File,
 		Message: fmt.Sprintf("%s: %v (a generator bug; please report it)", name, err)}}
 }
 
 // newFile starts a generated Go file with the header and the runtime alias.
-func (g *gen) newFile() *jen.File {
+func (g *generation) newFile() *jen.File {
 	f := jen.NewFilePathName("", g.cfg.Package)
 	f.HeaderComment(Header[3:])
 	f.ImportAlias(rtPath, "idemrt")

@@ -307,7 +307,7 @@ func successHeaders(op *ir.Operation) []*ir.Header {
 // when its main method decodes the answer and it declares success headers
 // or success bodies of different types.
 func needsResult(op *ir.Operation) bool {
-	return mainShape(op) == shapePlain && (len(successHeaders(op)) > 0 || len(distinctBodies(resultBodies(op))) > 1 ||
+	return mainReturn(op) == returnDecoded && (len(successHeaders(op)) > 0 || len(distinctBodies(resultBodies(op))) > 1 ||
 		len(redirectResponses(op)) > 0)
 }
 

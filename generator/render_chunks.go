@@ -14,7 +14,7 @@ import (
 type piece []jen.Code
 
 // fileOf returns a file holding the pieces, a part mark before each.
-func (g *gen) fileOf(pieces []piece) *jen.File {
+func (g *generation) fileOf(pieces []piece) *jen.File {
 	f := g.newFile()
 	for _, p := range pieces {
 		f.Add(partMark())
@@ -37,7 +37,7 @@ func (g *gen) fileOf(pieces []piece) *jen.File {
 // renaming an import to avoid a clash (a "json1") depends on the order of
 // first use, which chunks do not share. Otherwise the whole file is
 // rendered at once.
-func (g *gen) renderChunks(n int, chunk func(i int) []piece) ([]byte, error) {
+func (g *generation) renderChunks(n int, chunk func(i int) []piece) ([]byte, error) {
 	if n <= 1 {
 		var pieces []piece
 		if n == 1 {
@@ -88,7 +88,7 @@ func renderRaw(f *jen.File) ([]byte, error) {
 // mergeHeads returns the head (header, package clause, imports) of the file
 // holding every chunk, and whether the chunks named their imports as that
 // file would (see renderChunks).
-func (g *gen) mergeHeads(heads [][]byte) ([]byte, bool) {
+func (g *generation) mergeHeads(heads [][]byte) ([]byte, bool) {
 	specs := map[string]string{} // quoted import path -> its import spec
 	for _, h := range heads {
 		for _, spec := range importSpecs(h) {
@@ -118,7 +118,7 @@ func (g *gen) mergeHeads(heads [][]byte) ([]byte, bool) {
 
 // naturalImport returns the name and the import spec a file gives the
 // package at the quoted path when it imports nothing else.
-func (g *gen) naturalImport(path string) (name, spec string, ok bool) {
+func (g *generation) naturalImport(path string) (name, spec string, ok bool) {
 	f := g.newFile()
 	f.Add(partMark())
 	f.Add(jen.Qual(unquote(path), "X"))

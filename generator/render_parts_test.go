@@ -61,7 +61,7 @@ func checkPartsLikeWhole(t *testing.T, api *ir.API) {
 
 // checkChunksLikeWhole checks that the job's chunks, rendered apart,
 // merge (no fallback) into the bytes of its file rendered whole.
-func checkChunksLikeWhole(t *testing.T, g *gen, job renderJob) {
+func checkChunksLikeWhole(t *testing.T, g *generation, job renderJob) {
 	t.Helper()
 	var all []piece
 	heads := make([][]byte, job.n)

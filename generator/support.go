@@ -24,7 +24,7 @@ func Check(api *ir.API) ir.Diagnostics {
 // supportedOps returns the operations the generator can honour, and one
 // located error for each problem of the others. The caller decides whether
 // the errors stop generation or only skip those operations.
-func (g *gen) supportedOps() ([]*ir.Operation, ir.Diagnostics) {
+func (g *generation) supportedOps() ([]*ir.Operation, ir.Diagnostics) {
 	var ops []*ir.Operation
 	var diags ir.Diagnostics
 	for _, op := range g.api.Operations {

@@ -14,13 +14,13 @@ import (
 //	int32 -> int32, other integers -> int64
 //	float -> float32, other numbers -> float64
 //	byte, binary -> []byte      untyped -> json.RawMessage
-func (g *gen) goType(s *ir.Schema) *jen.Statement {
+func (g *generation) goType(s *ir.Schema) *jen.Statement {
 	return g.goTypeSeen(s, map[*ir.Schema]bool{})
 }
 
 // goTypeSeen is goType with a guard against declarations missing from
 // API.Schemas that refer to themselves.
-func (g *gen) goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement {
+func (g *generation) goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement {
 	if s == nil {
 		return jen.Qual("encoding/json", "RawMessage")
 	}
@@ -54,7 +54,7 @@ func (g *gen) goTypeSeen(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement 
 
 // refType names a declaration, or renders it inline when the parser did not
 // list it in API.Schemas.
-func (g *gen) refType(d *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement {
+func (g *generation) refType(d *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement {
 	if d == nil {
 		return jen.Qual("encoding/json", "RawMessage")
 	}
@@ -100,7 +100,7 @@ func stringType(format string) *jen.Statement {
 }
 
 // enumBaseType is the Go type of an anonymous enum's values.
-func (g *gen) enumBaseType(s *ir.Schema) *jen.Statement {
+func (g *generation) enumBaseType(s *ir.Schema) *jen.Statement {
 	switch s.EnumBase {
 	case ir.KindInteger:
 		return jen.Int64()
@@ -112,7 +112,7 @@ func (g *gen) enumBaseType(s *ir.Schema) *jen.Statement {
 
 // inlineObject renders an anonymous object: an inline struct when it has
 // properties, else a map of its extra members.
-func (g *gen) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement {
+func (g *generation) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statement {
 	if len(s.Properties) == 0 {
 		if s.AdditionalProperties != nil {
 			return jen.Map(jen.String()).Add(g.goTypeSeen(s.AdditionalProperties, seen))
@@ -128,7 +128,7 @@ func (g *gen) inlineObject(s *ir.Schema, seen map[*ir.Schema]bool) *jen.Statemen
 }
 
 // optionalType is goType behind a pointer unless the type is nilable.
-func (g *gen) optionalType(s *ir.Schema) *jen.Statement {
+func (g *generation) optionalType(s *ir.Schema) *jen.Statement {
 	if s.HasNilZero() {
 		return g.goType(s)
 	}

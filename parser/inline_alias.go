@@ -191,7 +191,7 @@ func (in *inlines) aliases(d *inlineDecl, taken *namer, report numberedReport) [
 	var out []*ir.Schema
 	made := map[string]*ir.Schema{}
 	for i, g := range groups {
-		if i == namesake || opOnly && !strings.HasPrefix(g.key, "op:") || !opOnly && readsTrue(g.key, groups[namesake].key) {
+		if i == namesake || opOnly && !strings.HasPrefix(g.key, "op:") || !opOnly && readsTrue(g.key, groups[namesake].key, d.decl.GoName) {
 			continue
 		}
 		for _, u := range g.idx {
@@ -216,11 +216,17 @@ func (in *inlines) aliases(d *inlineDecl, taken *namer, report numberedReport) [
 	return out
 }
 
-// readsTrue reports whether a member named key reads true with a type
-// named after the member named namesake: its name ends with that one
-// ("AnnounceMethod" with a type named after "Method").
-func readsTrue(key, namesake string) bool {
-	return !strings.HasPrefix(key, "op:") && !strings.HasPrefix(namesake, "op:") && strings.HasSuffix(key, namesake)
+// readsTrue reports whether a member named key reads true with the type
+// name, named after the member named namesake: the member's name ends with
+// the type's whole name ("AnnounceMethod" with a type Method). Ending with
+// the namesake member alone is not enough when the type's name carries more
+// than that member: a type named after an operation's member
+// ("PostAccountsAccountPeopleRequestAddress") or a parent's
+// ("MandateAmount") reads false at another member ("RegisteredAddress",
+// "ApplicationFeeAmount"), which gets an alias of its own.
+func readsTrue(key, namesake, name string) bool {
+	return !strings.HasPrefix(key, "op:") && !strings.HasPrefix(namesake, "op:") && strings.HasSuffix(key, namesake) &&
+		strings.HasSuffix(key, name)
 }
 
 // oneValue reports whether a declaration is an enum of one value other than

@@ -121,3 +121,50 @@ func names(ss []*ir.Schema) []string {
 	}
 	return out
 }
+
+// borrowedSpec shares one inline address between two members of a body,
+// `address` and `registered_address`, while a component already holds the
+// name Address: the shape is named after the operation's address
+// (PostPeopleRequestAddress), a name that reads false at registered_address.
+const borrowedSpec = `openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /people:
+    post:
+      operationId: postPeople
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                address: {type: object, properties: {city: {type: string}, line1: {type: string}}}
+                registered_address: {type: object, properties: {city: {type: string}, line1: {type: string}}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Address: {type: object, properties: {street: {type: string}}}
+`
+
+// TestSharedShapeNamedAfterAnOperationAliasesOtherMembers: a member whose
+// name ends with the member the shared shape was named after
+// (registered_address, address) reads true with that type only when the
+// type's whole name is that member's; a type that also carries the
+// operation's name (PostPeopleRequestAddress) gets an alias named after the
+// other member (RegisteredAddress), as Stripe's registered_address and
+// support_address, account_holder_type, network_status,
+// application_fee_amount and additional_document did.
+func TestSharedShapeNamedAfterAnOperationAliasesOtherMembers(t *testing.T) {
+	api, _ := loadHooks(t, borrowedSpec)
+	body := api.Operations[0].Body.Content[0].Schema.Ref
+	fields := map[string]string{}
+	for _, p := range body.Properties {
+		fields[p.GoName] = p.Type.Ref.GoName
+	}
+	if fields["Address"] != "PostPeopleRequestAddress" {
+		t.Errorf("address is a %s, want PostPeopleRequestAddress", fields["Address"])
+	}
+	if fields["RegisteredAddress"] != "RegisteredAddress" {
+		t.Errorf("registered_address is a %s, want an alias named RegisteredAddress", fields["RegisteredAddress"])
+	}
+}

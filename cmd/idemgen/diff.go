@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/idemgen/idemgen/internal/specdiff"
 	"github.com/idemgen/idemgen/ir"
+	"github.com/idemgen/idemgen/specdiff"
 )
 
 type diffFlags struct {

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/idemgen/idemgen/internal/specdiff"
 	"github.com/idemgen/idemgen/ir"
+	"github.com/idemgen/idemgen/specdiff"
 )
 
 // diffLine renders one change as lint renders a finding:

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/idemgen/idemgen/annotate"
-	"github.com/idemgen/idemgen/internal/stripespec"
+	"github.com/idemgen/idemgen/harness/stripespec"
 	"github.com/idemgen/idemgen/verify"
 )
 

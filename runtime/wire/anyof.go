@@ -46,7 +46,7 @@ func DecodeAnyOf(data []byte, raw *json.RawMessage, variants ...Variant) error {
 // leaves target unset when it cannot.
 func fillFrom(data []byte, v *shallow, best, target any) {
 	field := reflect.ValueOf(target).Elem()
-	s := shapeOf(field.Type())
+	s := typeInfoOf(field.Type())
 	if s.fields == nil || s.extra || v.Kind != kindObject {
 		// Not a struct known member by member: decoded whole, when that
 		// cannot nest.
@@ -59,8 +59,8 @@ func fillFrom(data []byte, v *shallow, best, target any) {
 	for from.Kind() == reflect.Pointer && !from.IsNil() {
 		from = from.Elem()
 	}
-	fromShape := shapeOf(from.Type())
-	out, ok := fillMembers(data, v, s, from, fromShape)
+	fromInfo := typeInfoOf(from.Type())
+	out, ok := fillMembers(data, v, s, from, fromInfo)
 	if !ok {
 		return
 	}
@@ -73,7 +73,7 @@ func fillFrom(data []byte, v *shallow, best, target any) {
 // fillMembers builds the struct s describes from the members of v: copied
 // from the struct from when it has the member with the same type, else
 // decoded from the member's bytes when that cannot nest.
-func fillMembers(data []byte, v *shallow, s *shape, from reflect.Value, fromShape *shape) (reflect.Value, bool) {
+func fillMembers(data []byte, v *shallow, s *typeInfo, from reflect.Value, fromInfo *typeInfo) (reflect.Value, bool) {
 	out := reflect.New(s.typ).Elem()
 	for _, m := range v.Members {
 		f := s.lookup(m.Name)
@@ -81,13 +81,13 @@ func fillMembers(data []byte, v *shallow, s *shape, from reflect.Value, fromShap
 			continue
 		}
 		dst := out.Field(f.index)
-		if from.Kind() == reflect.Struct && fromShape.fields != nil {
-			if g := fromShape.lookup(m.Name); g != nil && g.typ == f.typ {
+		if from.Kind() == reflect.Struct && fromInfo.fields != nil {
+			if g := fromInfo.lookup(m.Name); g != nil && g.typ == f.typ {
 				dst.Set(from.Field(g.index))
 				continue
 			}
 		}
-		if m.Kind.Container() && shapeOf(f.typ).nests {
+		if m.Kind.Container() && typeInfoOf(f.typ).nests {
 			return reflect.Value{}, false
 		}
 		if jsoncodec.UnmarshalNested(data[m.Start:m.End], dst.Addr().Interface()) != nil {
@@ -156,7 +156,7 @@ func addMembers(members map[string]json.RawMessage, v any) (bool, error) {
 	for rv.Kind() == reflect.Pointer {
 		rv = rv.Elem()
 	}
-	s := shapeOf(rv.Type())
+	s := typeInfoOf(rv.Type())
 	if rv.Kind() != reflect.Struct || s.fields == nil || s.extra || !rv.CanAddr() {
 		b, err := jsoncodec.Marshal(v)
 		if err != nil || kindOf(b) != kindObject {

@@ -50,9 +50,9 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // unknownOf returns copies of the members of v (a scanned object) that the
-// struct shape s does not declare, nil when none: the unknown members of a
+// struct s describes does not declare, nil when none: the unknown members of a
 // variant that DecodeAnyOf fills member by member.
-func unknownOf(data []byte, v *shallow, s *shape) map[string]json.RawMessage {
+func unknownOf(data []byte, v *shallow, s *typeInfo) map[string]json.RawMessage {
 	var out map[string]json.RawMessage
 	for _, m := range v.Members {
 		if s.lookup(m.Name) != nil {

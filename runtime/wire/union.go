@@ -140,7 +140,7 @@ func decodeScalar(data []byte, raw *json.RawMessage, vs []Variant, order []int, 
 // buffers to append to.
 func rank(v *shallow, vs []Variant, order []int, fits []fit) ([]int, []fit) {
 	for i, vr := range vs {
-		f := shapeOf(targetType(vr.Target)).fit(v, vr.Required)
+		f := typeInfoOf(targetType(vr.Target)).fit(v, vr.Required)
 		fits = append(fits, f)
 		if f == fitNone {
 			continue

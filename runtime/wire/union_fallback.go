@@ -16,7 +16,7 @@ func decodeFirst(data []byte, v *shallow, vs []Variant, order []int, fits []fit)
 	var first error
 	deep := false
 	for n, i := range order {
-		s := shapeOf(targetType(vs[i].Target))
+		s := typeInfoOf(targetType(vs[i].Target))
 		if n > 0 && !s.retryable(v, fits[i]) {
 			continue
 		}
@@ -46,7 +46,7 @@ func decodeFirst(data []byte, v *shallow, vs []Variant, order []int, fits []fit)
 // (a union, a map, a type that decodes itself) and its JSON kind fits. A
 // variant whose required member is missing would "accept" the value only
 // because Go's decoders do not check required members.
-func (s *shape) retryable(v *shallow, f fit) bool {
+func (s *typeInfo) retryable(v *shallow, f fit) bool {
 	switch {
 	case f >= fitLenient:
 		return true
@@ -56,10 +56,11 @@ func (s *shape) retryable(v *shallow, f fit) bool {
 	return v.Kind == kindObject && s.fields == nil && !s.extra
 }
 
-// reaches reports whether decoding v into the shape may run the decoder of
-// a union nested in it: the type nests and, for a struct known member by
-// member, a member of v that is not null names a field whose type nests.
-func (s *shape) reaches(v *shallow) bool {
+// reaches reports whether decoding v into the type s describes may run the
+// decoder of a union nested in it: the type nests and, for a struct known
+// member by member, a member of v that is not null names a field whose type
+// nests.
+func (s *typeInfo) reaches(v *shallow) bool {
 	if !s.nests {
 		return false
 	}

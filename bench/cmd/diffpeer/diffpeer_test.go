@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/idemgen/idemgen/internal/specpairs"
+	"github.com/idemgen/idemgen/harness/specpairs"
 	"github.com/idemgen/idemgen/internal/testutil"
 )
 

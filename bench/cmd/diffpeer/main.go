@@ -1,5 +1,5 @@
 // Command diffpeer compares `idemgen diff` with oasdiff (the anchor for
-// breaking-change detection) on the real pairs of internal/specpairs and
+// breaking-change detection) on the real pairs of harness/specpairs and
 // prints Markdown tables: what each reports as breaking, how many
 // operations its breaking findings name (idemgen names a type's change once,
 // at the type, and no operation; oasdiff names every operation reaching

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/idemgen/idemgen/internal/specpairs"
+	"github.com/idemgen/idemgen/harness/specpairs"
 )
 
 // tools are the two commands compared, each run as a child process so that

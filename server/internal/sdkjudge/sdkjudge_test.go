@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/idemgen/idemgen/generator"
-	"github.com/idemgen/idemgen/internal/stripespec"
+	"github.com/idemgen/idemgen/harness/stripespec"
 	"github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ir"
 	"github.com/idemgen/idemgen/parser"

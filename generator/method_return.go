@@ -8,25 +8,26 @@ import (
 	"github.com/idemgen/idemgen/ir"
 )
 
-// shape is what an operation's main method returns.
-type shape int
+// returnKind is what an operation's main method returns: a decoded value, a
+// stream or a download.
+type returnKind int
 
 const (
-	// shapePlain decodes the answer into a value (today's methods).
-	shapePlain shape = iota
-	// shapeStream returns *idemrt.Stream[T]: the operation only streams.
-	shapeStream
-	// shapeDownload returns *idemrt.Body: the operation only answers bytes
+	// returnDecoded decodes the answer into a value.
+	returnDecoded returnKind = iota
+	// returnStream returns *idemrt.Stream[T]: the operation only streams.
+	returnStream
+	// returnDownload returns *idemrt.Body: the operation only answers bytes
 	// the caller reads (and may stream events besides).
-	shapeDownload
+	returnDownload
 )
 
-// mainShape decides what the method named after the operation returns: a
+// mainReturn decides what the method named after the operation returns: a
 // decoded value when any success body decodes into one (JSON, text,
 // undeclared kinds of bytes), else a download when a binary body is
 // declared, else a stream when one is. The other kinds each get a method of
 // their own (altStream, altDownload).
-func mainShape(op *ir.Operation) shape {
+func mainReturn(op *ir.Operation) returnKind {
 	var binary, stream bool
 	for _, r := range successResponses(op) {
 		for _, m := range r.Content {
@@ -36,17 +37,17 @@ func mainShape(op *ir.Operation) shape {
 			case m.Binary:
 				binary = true
 			default:
-				return shapePlain
+				return returnDecoded
 			}
 		}
 	}
 	switch {
 	case binary:
-		return shapeDownload
+		return returnDownload
 	case stream:
-		return shapeStream
+		return returnStream
 	}
-	return shapePlain
+	return returnDecoded
 }
 
 // streamFramings orders the framings an operation may declare several of:
@@ -86,13 +87,13 @@ func binaryTypes(op *ir.Operation) []string {
 // altStream reports whether the operation gets an <Op>Stream method: it
 // streams, and its main method returns something else.
 func altStream(op *ir.Operation) bool {
-	return mainShape(op) != shapeStream && streamMedia(op) != nil
+	return mainReturn(op) != returnStream && streamMedia(op) != nil
 }
 
 // altDownload reports whether the operation gets an <Op>Download method:
 // it declares a binary body beside bodies its main method decodes.
 func altDownload(op *ir.Operation) bool {
-	return mainShape(op) == shapePlain && len(binaryTypes(op)) > 0
+	return mainReturn(op) == returnDecoded && len(binaryTypes(op)) > 0
 }
 
 // mainAccept is the Accept header of the main method: every media type the
@@ -108,7 +109,7 @@ func altDownload(op *ir.Operation) bool {
 // is decoded, and "*/*" would say nothing a missing header does not.
 func mainAccept(op *ir.Operation) string {
 	var first []string
-	if mainShape(op) == shapeDownload {
+	if mainReturn(op) == returnDownload {
 		first = appendNew(nil, binaryTypes(op)...)
 	} else {
 		for _, b := range successBodies(op) {
@@ -159,14 +160,14 @@ func acceptable(name string) bool {
 
 // returnsValue reports whether the main method returns something besides
 // the error.
-func (g *gen) returnsValue(op *ir.Operation) bool {
-	return mainShape(op) != shapePlain || g.opNames[op].result != "" || len(successBodies(op)) > 0
+func (g *generation) returnsValue(op *ir.Operation) bool {
+	return mainReturn(op) != returnDecoded || g.opNames[op].result != "" || len(successBodies(op)) > 0
 }
 
 // reserveAltMethods names the <Op>Stream and <Op>Download methods, after
 // every operation's own method name is taken (a "_" on collision:
 // CreateCompletionStream_ when the document has a createCompletionStream).
-func (g *gen) reserveAltMethods(ops []*ir.Operation) {
+func (g *generation) reserveAltMethods(ops []*ir.Operation) {
 	methods := namespace{}
 	for _, op := range ops {
 		methods[op.GoName] = true

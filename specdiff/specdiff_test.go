@@ -12,7 +12,7 @@ import (
 	"github.com/idemgen/idemgen/parser"
 )
 
-const casesDir = "../../testdata/diff"
+const casesDir = "../testdata/diff"
 
 // load parses one spec of testdata/diff, failing on any error.
 func load(t *testing.T, name string) *ir.API {

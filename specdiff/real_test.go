@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/idemgen/idemgen/internal/specpairs"
+	"github.com/idemgen/idemgen/harness/specpairs"
 	"github.com/idemgen/idemgen/internal/testutil"
 	"github.com/idemgen/idemgen/ir"
 	"github.com/idemgen/idemgen/parser"

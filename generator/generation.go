@@ -4,8 +4,9 @@ import (
 	"github.com/idemgen/idemgen/ir"
 )
 
-// gen holds the state of one Generate call.
-type gen struct {
+// generation holds the state of one Generate call: the IR, the config and
+// every identifier handed out, which the emit functions share as receivers.
+type generation struct {
 	api *ir.API
 	cfg Config
 	// ns holds every package-level identifier handed out.
@@ -44,7 +45,7 @@ type gen struct {
 	// docs remembers converted comments (comment_cache.go).
 	docs *docCache
 	// serverURLs are the operation servers in URL order, serverNames
-	// their constants (emit_servers.go).
+	// their constants (emit_server_urls.go).
 	serverURLs  []string
 	serverNames map[string]string
 	// serverUsers lists the operations sent to each operation server.
@@ -72,7 +73,7 @@ type opIdents struct {
 	// and their Pager constructor ("" for none; emit_pager.go).
 	iter, pages, pager string
 	// stream and download name the <Op>Stream and <Op>Download methods, or
-	// "" when the operation has none (shape.go).
+	// "" when the operation has none (method_return.go).
 	stream   string
 	download string
 	// route names the idemsrv.Route variable of a generated server
@@ -82,8 +83,8 @@ type opIdents struct {
 }
 
 // newGen prepares a generation run.
-func newGen(api *ir.API, cfg Config) *gen {
-	return &gen{
+func newGen(api *ir.API, cfg Config) *generation {
+	return &generation{
 		api:         api,
 		cfg:         cfg,
 		ns:          namespace{},
@@ -102,7 +103,7 @@ func newGen(api *ir.API, cfg Config) *gen {
 // the client's own names first (their spelling is the public surface), then
 // each operation's types, then the schemas (renamed with a "Model" suffix on
 // collision), then enum constants.
-func (g *gen) reserveNames(ops []*ir.Operation) {
+func (g *generation) reserveNames(ops []*ir.Operation) {
 	for _, n := range []string{"Client", "NewClient", "DefaultServerURL", "API"} {
 		g.ns.claim(n, "")
 	}
@@ -157,7 +158,7 @@ func (g *gen) reserveNames(ops []*ir.Operation) {
 
 // reserveOp names an operation's contract variable, error-model function,
 // params and result types.
-func (g *gen) reserveOp(op *ir.Operation) {
+func (g *generation) reserveOp(op *ir.Operation) {
 	low := lowerFirst(op.GoName)
 	ids := &opIdents{contract: g.ns.claim(low+"Op", "")}
 	if len(errorResponses(op)) > 0 {
@@ -180,7 +181,7 @@ func (g *gen) reserveOp(op *ir.Operation) {
 
 // reserveEnum names an enum's constants: the type name followed by the
 // value's name.
-func (g *gen) reserveEnum(s *ir.Schema) {
+func (g *generation) reserveEnum(s *ir.Schema) {
 	names := make([]string, len(s.Enum))
 	for i, v := range s.Enum {
 		names[i] = g.ns.claim(g.typeNames[s]+v.GoName, "Value")
@@ -189,7 +190,7 @@ func (g *gen) reserveEnum(s *ir.Schema) {
 }
 
 // typeName returns the Go name of a named declaration.
-func (g *gen) typeName(s *ir.Schema) string {
+func (g *generation) typeName(s *ir.Schema) string {
 	if n, ok := g.typeNames[s]; ok {
 		return n
 	}

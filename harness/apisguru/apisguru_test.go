@@ -62,8 +62,8 @@ func seed(t *testing.T) uint64 {
 // on a panic, and on a package go vet rejects. Skipped under -short;
 // under CI=true a missing corpus fails the test (.ci/run installs it).
 //
-//	go test ./internal/apisguru -run TestAPIsGuruSample -args -apisguru.seed=42
-//	go test ./internal/apisguru -run TestAPIsGuruSample -timeout 0 -args -apisguru.n=0   # every document
+//	go test ./harness/apisguru -run TestAPIsGuruSample -args -apisguru.seed=42
+//	go test ./harness/apisguru -run TestAPIsGuruSample -timeout 0 -args -apisguru.n=0   # every document
 func TestAPIsGuruSample(t *testing.T) {
 	root, dir := corpus(t, "generates and vets 150 real documents")
 	all, err := List(dir, *flagMax)

@@ -1,6 +1,6 @@
 // Package stripespec finds stripe-mock, the Stripe API's official mock,
 // and the OpenAPI document it embeds, for the tests that use them as
-// judges (internal/stripemocktest, server/internal/sdkjudge). .ci/run
+// judges (harness/stripemocktest, server/internal/sdkjudge). .ci/run
 // installs the release named by Version with go install.
 //
 // Without them a test is skipped with a message saying how to get them,

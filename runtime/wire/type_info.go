@@ -12,10 +12,10 @@ import (
 	"github.com/idemgen/idemgen/runtime/internal/shared"
 )
 
-// shape is what a union's decoder knows of a variant's Go type without
+// typeInfo is what a union's decoder knows of a variant's Go type without
 // decoding anything: the JSON kinds it accepts and, for a struct, its
-// declared members. It is derived by reflection once per type (shapes).
-type shape struct {
+// declared members. It is derived by reflection once per type (typeInfos).
+type typeInfo struct {
 	typ   reflect.Type
 	kinds kinds
 	// fields are a struct's declared members; nil for another type or a
@@ -70,8 +70,8 @@ func (f *field) omitted(v reflect.Value) bool {
 	return false
 }
 
-// shapes caches shapeOf by reflect.Type.
-var shapes sync.Map
+// typeInfos caches typeInfoOf by reflect.Type.
+var typeInfos sync.Map
 
 var (
 	unmarshalerType   = reflect.TypeFor[json.Unmarshaler]()
@@ -82,19 +82,19 @@ var (
 	byteSliceType     = reflect.TypeFor[[]byte]()
 )
 
-// shapeOf returns the shape of t, pointers removed.
-func shapeOf(t reflect.Type) *shape {
+// typeInfoOf returns the typeInfo of t, pointers removed.
+func typeInfoOf(t reflect.Type) *typeInfo {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if s, ok := shapes.Load(t); ok {
-		return s.(*shape)
+	if s, ok := typeInfos.Load(t); ok {
+		return s.(*typeInfo)
 	}
-	s := &shape{typ: t, kinds: kindsOf(t), elem: elemKinds(t), nests: nests(t, map[reflect.Type]bool{})}
+	s := &typeInfo{typ: t, kinds: kindsOf(t), elem: elemKinds(t), nests: nests(t, map[reflect.Type]bool{})}
 	if t.Kind() == reflect.Struct {
 		s.fields, s.required, s.extra = structFields(t)
 	}
-	shapes.Store(t, s)
+	typeInfos.Store(t, s)
 	return s
 }
 
@@ -252,7 +252,7 @@ func hasOpt(opts, opt string) bool {
 
 // lookup returns the field a member name decodes into, with encoding/json's
 // rule: the exact name, else a case-insensitive match.
-func (s *shape) lookup(name string) *field {
+func (s *typeInfo) lookup(name string) *field {
 	for i := range s.fields {
 		if s.fields[i].name == name {
 			return &s.fields[i]
@@ -278,7 +278,7 @@ const (
 
 // fit ranks v against s; required replaces the struct's own required
 // members when it is not nil (an anyOf variant's, from the schema).
-func (s *shape) fit(v *shallow, required []string) fit {
+func (s *typeInfo) fit(v *shallow, required []string) fit {
 	if !s.kinds.Has(v.Kind) {
 		return fitNone
 	}

@@ -30,7 +30,7 @@ func opServerURL(api *ir.API, op *ir.Operation) string {
 // reserveServers names a constant for each distinct operation server
 // (Server<Host><Path>: "https://files.stripe.com/" -> ServerFilesStripeCom),
 // in URL order.
-func (g *gen) reserveServers(ops []*ir.Operation) {
+func (g *generation) reserveServers(ops []*ir.Operation) {
 	g.serverUsers = map[string][]string{}
 	var urls []string
 	for _, op := range ops {
@@ -75,7 +75,7 @@ func serverIdent(s string) string {
 
 // serverExpr is the server URL an operation's Builder starts from:
 // c.server, or c.servers[ServerFilesStripeCom] for an operation server.
-func (g *gen) serverExpr(op *ir.Operation) *jen.Statement {
+func (g *generation) serverExpr(op *ir.Operation) *jen.Statement {
 	if u := opServerURL(g.api, op); u != "" {
 		return jen.Id("c").Dot("servers").Index(jen.Id(g.serverNames[u]))
 	}
@@ -87,7 +87,7 @@ func (g *gen) serverExpr(op *ir.Operation) *jen.Statement {
 //	// ServerFilesStripeCom is a server that operations declare instead of
 //	// the document's: PostFiles. Client.WithServerURL sends them elsewhere.
 //	const ServerFilesStripeCom = "https://files.stripe.com/"
-func (g *gen) emitServerConsts() jen.Code {
+func (g *generation) emitServerConsts() jen.Code {
 	var out []jen.Code
 	for _, u := range g.serverURLs {
 		users := g.serverUsers[u]
@@ -117,7 +117,7 @@ func (g *gen) emitServerConsts() jen.Code {
 //			servers[s] = server
 //		}
 //	}
-func (g *gen) emitServersInit() []jen.Code {
+func (g *generation) emitServersInit() []jen.Code {
 	names := make([]jen.Code, len(g.serverURLs))
 	for i, u := range g.serverURLs {
 		names[i] = jen.Id(g.serverNames[u])

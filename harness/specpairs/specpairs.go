@@ -1,5 +1,5 @@
 // Package specpairs provides the real pairs of API versions that `idemgen
-// diff` is judged on, to its own tests (internal/specdiff) and to the
+// diff` is judged on, to its own tests (specdiff) and to the
 // comparison with oasdiff (bench/cmd/diffpeer): two releases of stripe-mock's
 // spec3.json from the module cache, Stripe's 2023-08-16 document of
 // ../shared/specs against the newer release, and petstore-expanded.yaml of
