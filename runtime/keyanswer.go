@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // keyAnswer is what a keyed operation's 409 or 422 says about its key.
@@ -25,14 +25,6 @@ const (
 	keyInProgress
 )
 
-// The problem types (RFC 9457) that name the idempotency layer's refusals:
-// the last path segment of the type URI, as the ledger and servers following
-// draft-ietf-httpapi-idempotency-key-header's examples send them.
-const (
-	problemKeyReused  = "idempotency-key-reused"
-	problemInProgress = "request-in-progress"
-)
-
 // maxProblemPeek bounds the problem document read to find its type: the
 // refusals it looks for are a few hundred bytes.
 const maxProblemPeek = 8 << 10
@@ -47,7 +39,7 @@ func readKeyAnswer(resp *http.Response, fresh bool, timeout time.Duration) keyAn
 	if fresh {
 		return keyBusiness
 	}
-	if resp.Body == nil || mediaType(resp.Header.Get("Content-Type")) != "application/problem+json" {
+	if resp.Body == nil || mediaType(resp.Header.Get("Content-Type")) != problem.ContentType {
 		return keyUnsaid
 	}
 	var peeked []byte
@@ -59,10 +51,12 @@ func readKeyAnswer(resp *http.Response, fresh bool, timeout time.Duration) keyAn
 	if jsoncodec.Unmarshal(peeked, &doc) != nil || doc.Type == "" {
 		return keyUnsaid
 	}
-	switch doc.Type[strings.LastIndexByte(doc.Type, '/')+1:] {
-	case problemKeyReused:
+	// Recognised by name (problem.Is), as the ledger and servers following
+	// draft-ietf-httpapi-idempotency-key-header's examples send them.
+	switch {
+	case problem.Is(doc.Type, problem.KeyReused):
 		return keyReused
-	case problemInProgress:
+	case problem.Is(doc.Type, problem.InProgress):
 		return keyInProgress
 	}
 	return keyBusiness

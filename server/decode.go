@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -72,7 +73,7 @@ func (d *Request) Failed() bool {
 	if d.err == nil {
 		return false
 	}
-	WriteProblem(d.w, d.status, d.typ, d.err.Error())
+	problem.Write(d.w, d.status, d.typ, d.err.Error())
 	return true
 }
 
@@ -107,7 +108,7 @@ func (d *Request) Query(p wire.Param, dst any) {
 		d.parsed = true
 		pairs, err := parseQuery(d.r.URL.RawQuery)
 		if err != nil {
-			d.fail(http.StatusBadRequest, ProblemBadRequest, fmt.Errorf("query string: %w", err))
+			d.fail(http.StatusBadRequest, problem.BadRequest, fmt.Errorf("query string: %w", err))
 		}
 		d.pairs = pairs
 	}
@@ -177,5 +178,5 @@ func (d *Request) place(in string, p wire.Param, dst any, read func(shape) (valu
 }
 
 func (d *Request) param(in, name string, err error) {
-	d.fail(http.StatusBadRequest, ProblemBadRequest, &ParamError{In: in, Name: name, Err: err})
+	d.fail(http.StatusBadRequest, problem.BadRequest, &ParamError{In: in, Name: name, Err: err})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // ErrNoLedger is returned (wrapped, naming the operations) by New for a spec
@@ -155,7 +156,7 @@ func (e *Engine) Root() http.Handler {
 // yet (a download, a multipart body): 501, saying so.
 func NotImplemented(op string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		WriteProblem(w, http.StatusNotImplemented, ProblemNotImplemented,
+		problem.Write(w, http.StatusNotImplemented, problem.NotImplemented,
 			fmt.Sprintf("operation %s is not served by this generated server", op))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // errBoom is what the test handlers panic with.
@@ -63,7 +64,7 @@ func TestHandlerPanicIs500(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 500 || resp.Header.Get("Content-Type") != "application/problem+json" ||
-			!strings.Contains(string(body), ProblemInternal) || strings.Contains(string(body), "secret") {
+			!strings.Contains(string(body), problem.Internal) || strings.Contains(string(body), "secret") {
 			t.Errorf("request %d: %d %q", i, resp.StatusCode, body)
 		}
 	}

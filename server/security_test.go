@@ -12,6 +12,7 @@ import (
 	"time"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // secured is an engine with WithSecurity whose schemes answer from fixed
@@ -212,9 +213,9 @@ func TestSecurityHandlerPastItsDeadline(t *testing.T) {
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, get(bearerTok("t")))
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" ||
-		!strings.Contains(w.Body.String(), ProblemAuthTimeout) || ran != 0 {
+		!strings.Contains(w.Body.String(), problem.AuthTimeout) || ran != 0 {
 		t.Errorf("answer %d, Retry-After %q, body %s, handler ran %d times; want 503 %s, Retry-After 1, no run",
-			w.Code, w.Header().Get("Retry-After"), w.Body, ran, ProblemAuthTimeout)
+			w.Code, w.Header().Get("Retry-After"), w.Body, ran, problem.AuthTimeout)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // TestShedQueueFollowsServiceTime: the virtual queue is timed at the
@@ -119,7 +121,7 @@ func TestShedProblemBody(t *testing.T) {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
 		want := httptest.NewRecorder()
-		WriteProblem(want, http.StatusServiceUnavailable, ProblemOverloaded,
+		problem.Write(want, http.StatusServiceUnavailable, problem.Overloaded,
 			"the server is at its limit of 2 requests in progress; retry after "+secs+" seconds")
 		if w.Code != 503 || w.Body.String() != want.Body.String() || w.Header().Get("Retry-After") != secs {
 			t.Errorf("refusal %d %q (Retry-After %s), want 503 %q (%s)", w.Code, w.Body, w.Header().Get("Retry-After"), want.Body, secs)

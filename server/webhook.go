@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -115,7 +116,7 @@ func (rc *WebhookReceiver) Close() error {
 func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		WriteProblem(w, http.StatusMethodNotAllowed, ProblemWebhookMethod, "webhooks are delivered with POST")
+		problem.Write(w, http.StatusMethodNotAllowed, problem.MethodNotAllowed, "webhooks are delivered with POST")
 		return
 	}
 	body, ok := rc.readBody(w, r)
@@ -130,23 +131,23 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if isFormMedia(r.Header.Get("Content-Type")) {
 		var err error
 		if body, err = formPayload(body); err != nil {
-			WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, err.Error())
+			problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, err.Error())
 			return
 		}
 	}
 	env := readEnvelope(body)
 	rt := rc.route(r, env)
 	if rt == nil {
-		WriteProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event and the payload's action, or the payload's type")
+		problem.Write(w, http.StatusNotFound, problem.WebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event and the payload's action, or the payload's type")
 		return
 	}
 	if why := rc.mismatch(r, env, rt); why != "" {
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookMismatch, why)
+		problem.Write(w, http.StatusBadRequest, problem.WebhookMismatch, why)
 		return
 	}
 	call, err := rt.bind(body)
 	if err != nil {
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
+		problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
 		return
 	}
 	rc.run(w, r, rc.deliveryID(id, r.Header, env), signed, call)
@@ -163,13 +164,13 @@ func (rc *WebhookReceiver) verify(w http.ResponseWriter, r *http.Request, body [
 	case err == nil:
 		return id, true
 	case isErr(err, ErrWebhookHeaders):
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, err.Error())
+		problem.Write(w, http.StatusBadRequest, problem.WebhookHeaders, err.Error())
 	case isErr(err, ErrWebhookStale):
-		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookStale, err.Error())
+		problem.Write(w, http.StatusUnauthorized, problem.WebhookStale, err.Error())
 	case isErr(err, ErrWebhookUnsigned):
-		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookUnsigned, err.Error())
+		problem.Write(w, http.StatusUnauthorized, problem.WebhookUnsigned, err.Error())
 	default:
-		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookSignature, err.Error())
+		problem.Write(w, http.StatusUnauthorized, problem.WebhookSignature, err.Error())
 	}
 	return "", false
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -26,7 +27,7 @@ func isErr(err, target error) bool { return errors.Is(err, target) }
 // anything is verified or decoded; ok is false once it has answered.
 func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMedia(ct) && !rc.takesForm(ct) {
-		WriteProblem(w, http.StatusUnsupportedMediaType, ProblemWebhookMedia, "a delivery's body must be JSON")
+		problem.Write(w, http.StatusUnsupportedMediaType, problem.UnsupportedMedia, "a delivery's body must be JSON")
 		return nil, false
 	}
 	// A real-time deadline: it bounds a sender that trickles its body.
@@ -35,19 +36,19 @@ func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]b
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		WriteProblem(w, http.StatusRequestEntityTooLarge, ProblemWebhookTooBig, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
+		problem.Write(w, http.StatusRequestEntityTooLarge, problem.BodyTooLarge, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
 		return nil, false
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// As the server's own routes answer a body that does not arrive in
 		// time: the sender may send it again.
-		WriteProblem(w, http.StatusRequestTimeout, ProblemBodyTimeout,
+		problem.Write(w, http.StatusRequestTimeout, problem.BodyTimeout,
 			fmt.Sprintf("the body did not arrive within %v", rc.cfg.readTimeout))
 		return nil, false
 	case err != nil:
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the body could not be read")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, "the body could not be read")
 		return nil, false
 	case len(bytes.TrimSpace(b)) == 0:
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the delivery has no body")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, "the delivery has no body")
 		return nil, false
 	}
 	return b, true
@@ -118,28 +119,28 @@ func readEnvelope(body []byte) envelope {
 func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string, signed []byte, call func(context.Context) error) {
 	if rc.cfg.ledger == nil {
 		if err := runWebhook(r.Context(), call); err != nil {
-			rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
+			rc.fail(w, r, err, http.StatusInternalServerError, problem.Internal)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	if id == "" {
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
 		return
 	}
 	done, err := rc.cfg.ledger.DeliverAny(r.Context(), rc.identities(id, signed), call)
 	switch {
 	case errors.Is(err, ledger.ErrDeliveryID):
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
 	case errors.Is(err, ledger.ErrDeliveryStore):
 		w.Header().Set("Retry-After", "1")
-		rc.fail(w, r, err, http.StatusServiceUnavailable, ProblemWebhookStore)
+		rc.fail(w, r, err, http.StatusServiceUnavailable, problem.StoreUnavailable)
 	case err != nil:
-		rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
+		rc.fail(w, r, err, http.StatusInternalServerError, problem.Internal)
 	case done == ledger.InFlight:
 		w.Header().Set("Retry-After", "1")
-		WriteProblem(w, http.StatusConflict, ProblemWebhookInFlight, "this delivery is being applied; deliver it again later")
+		problem.Write(w, http.StatusConflict, problem.InProgress, "this delivery is being applied; deliver it again later")
 	case done == ledger.Duplicate:
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.WriteHeader(http.StatusNoContent)
@@ -175,7 +176,7 @@ func (rc *WebhookReceiver) fail(w http.ResponseWriter, r *http.Request, err erro
 	if rc.cfg.onError != nil {
 		rc.cfg.onError(r, err)
 	}
-	WriteProblem(w, status, typ, "the delivery was not applied; deliver it again")
+	problem.Write(w, status, typ, "the delivery was not applied; deliver it again")
 }
 
 // runWebhook calls call and turns a panic into an error.

@@ -10,7 +10,7 @@ import (
 )
 
 // TestWebhookSlowBodyIs408: a delivery whose body does not arrive within
-// WithWebhookLimits' read timeout is answered 408 (ProblemBodyTimeout), as
+// WithWebhookLimits' read timeout is answered 408 (problem.BodyTimeout), as
 // the server's own routes answer it, and its handler never runs.
 func TestWebhookSlowBodyIs408(t *testing.T) {
 	var ran atomic.Int64
