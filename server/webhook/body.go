@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func isErr(err, target error) bool { return errors.Is(err, target) }
 
 // readBody reads the raw body, bounded in size and reading time, before
 // anything is verified or decoded; ok is false once it has answered.
-func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+func (rc *Receiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMedia(ct) && !rc.takesForm(ct) {
 		problem.Write(w, http.StatusUnsupportedMediaType, problem.UnsupportedMedia, "a delivery's body must be JSON")
 		return nil, false
@@ -56,7 +56,7 @@ func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]b
 
 // takesForm reports whether a delivery of media type ct is GitHub's form
 // encoding (payload=<JSON>), which only a GitHub receiver accepts.
-func (rc *WebhookReceiver) takesForm(ct string) bool {
+func (rc *Receiver) takesForm(ct string) bool {
 	_, github := rc.cfg.scheme.(githubScheme)
 	return github && isFormMedia(ct)
 }
@@ -114,11 +114,11 @@ func readEnvelope(body []byte) envelope {
 }
 
 // run executes call once per delivery (through the ledger: its id, and
-// for GitHub its signed body too) or every time (WithoutWebhookDedupe),
+// for GitHub its signed body too) or every time (WithoutDedupe),
 // and answers.
-func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string, signed []byte, call func(context.Context) error) {
+func (rc *Receiver) run(w http.ResponseWriter, r *http.Request, id string, signed []byte, call func(context.Context) error) {
 	if rc.cfg.ledger == nil {
-		if err := runWebhook(r.Context(), call); err != nil {
+		if err := runHandler(r.Context(), call); err != nil {
 			rc.fail(w, r, err, http.StatusInternalServerError, problem.Internal)
 			return
 		}
@@ -157,7 +157,7 @@ const githubBody = "github-body"
 // delivery id is not signed, "sha256:<hex>" of the signed bytes as sent
 // (the form, for a form delivery) under "github-body", so that a captured
 // body resent with a new X-GitHub-Delivery is the same delivery.
-func (rc *WebhookReceiver) identities(id string, signed []byte) []ledger.ID {
+func (rc *Receiver) identities(id string, signed []byte) []ledger.ID {
 	scheme := "unverified"
 	if rc.cfg.scheme != nil {
 		scheme = rc.cfg.scheme.name()
@@ -171,19 +171,19 @@ func (rc *WebhookReceiver) identities(id string, signed []byte) []ledger.ID {
 }
 
 // fail answers a 5xx without the error's text (the sender retries), and
-// hands the error to WithWebhookOnError.
-func (rc *WebhookReceiver) fail(w http.ResponseWriter, r *http.Request, err error, status int, typ string) {
+// hands the error to WithOnError.
+func (rc *Receiver) fail(w http.ResponseWriter, r *http.Request, err error, status int, typ string) {
 	if rc.cfg.onError != nil {
 		rc.cfg.onError(r, err)
 	}
 	problem.Write(w, status, typ, "the delivery was not applied; deliver it again")
 }
 
-// runWebhook calls call and turns a panic into an error.
-func runWebhook(ctx context.Context, call func(context.Context) error) (err error) {
+// runHandler calls call and turns a panic into an error.
+func runHandler(ctx context.Context, call func(context.Context) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("idemsrv: webhook handler panicked: %v", p)
+			err = fmt.Errorf("webhook: handler panicked: %v", p)
 		}
 	}()
 	return call(ctx)
