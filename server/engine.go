@@ -9,6 +9,7 @@ import (
 	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	"github.com/idemgen/idemgen/runtime/problem"
+	"github.com/idemgen/idemgen/server/internal/shed"
 )
 
 // ErrNoLedger is returned (wrapped, naming the operations) by New for a spec
@@ -19,7 +20,7 @@ var ErrNoLedger = errors.New("idemsrv: keyed operations need idemsrv.WithLedger(
 // and its overload limit. Generated code makes one in NewServer.
 type Engine struct {
 	cfg    config
-	shed   *shedder
+	shed   *shed.Shedder
 	router *router
 	// schemes are the WithSecurity handler's methods by scheme name (Secure).
 	schemes map[string]Scheme
@@ -38,9 +39,9 @@ func New(keyed []string, opts ...Option) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, router: newRouter()}
 	if cfg.maxInFlight > 0 {
-		e.shed = newShedder(cfg.maxInFlight, cfg.now)
+		e.shed = shed.New(cfg.maxInFlight, cfg.now)
 		if cfg.maxQueued != nil {
-			e.shed.maxQueued = *cfg.maxQueued
+			e.shed.SetMaxQueued(*cfg.maxQueued)
 		}
 	}
 	return e, nil
@@ -147,7 +148,7 @@ func (rt Route) template() string {
 func (e *Engine) Root() http.Handler {
 	var h http.Handler = e.router
 	if e.shed != nil {
-		h = e.shed.wrap(h)
+		h = e.shed.Wrap(h)
 	}
 	return e.recovered(h)
 }

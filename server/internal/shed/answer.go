@@ -1,4 +1,4 @@
-package idemsrv
+package shed
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ func refusals(slots int) []refusal {
 // Retry-After counts whole seconds, too coarse for a queue that drains in
 // milliseconds; Retry-After-Ms, which generated clients read first, keeps
 // the place to the millisecond.
-func (s *shedder) refuse(w http.ResponseWriter, wait time.Duration) {
+func (s *Shedder) refuse(w http.ResponseWriter, wait time.Duration) {
 	secs := min(max(ceilDiv(wait, time.Second), 1), int64(len(s.refusals)-1))
 	a := s.refusals[secs]
 	h := w.Header()
