@@ -314,16 +314,21 @@ func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, st
 	return nil
 }
 
-// PanicError is what Config.OnError (and Route.OnError) receives for a
-// handler that panicked: the transaction was rolled back, the key
-// released, and the client answered a 500 problem that says nothing of it.
+// PanicError is a handler's panic, the one type for it on the server side:
+// Config.OnError (and Route.OnError) receives it for a keyed handler that
+// panicked (the transaction was rolled back, the key released), and
+// idemsrv's WithOnError for any handler or SecurityHandler that panicked.
+// The client was answered a 500 problem that says nothing of it. It lives
+// here, the lowest package that recovers panics, so that idemsrv, which
+// imports the ledger, reports the same type.
 type PanicError struct {
 	// Value is what the handler panicked with; Stack is where.
 	Value any
 	Stack []byte
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("ledger: handler panicked: %v", e.Value) }
+// Error says what the handler panicked with.
+func (e *PanicError) Error() string { return fmt.Sprintf("handler panicked: %v", e.Value) }
 
 // Unwrap returns Value when it is an error, so that errors.Is and
 // errors.As see what the handler panicked with.

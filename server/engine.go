@@ -144,7 +144,7 @@ func (rt Route) template() string {
 // Root returns the server's root handler: the overload limit
 // (WithMaxInFlight), then the router, whose own refusals (no template
 // matches: 404; templates for other methods: 405 with Allow) are problems;
-// a panic below them is a 500 problem and a *PanicError for WithOnError.
+// a panic below them is a 500 problem and a *ledger.PanicError for WithOnError.
 func (e *Engine) Root() http.Handler {
 	var h http.Handler = e.router
 	if e.shed != nil {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/runtime/problem"
 )
 
@@ -133,7 +134,7 @@ type verdict struct {
 	principal string
 	err       error
 	conflict  bool
-	panicked  *PanicError
+	panicked  *ledger.PanicError
 }
 
 // verify runs callSchemes under the authentication deadline
@@ -162,7 +163,7 @@ func (e *Engine) verify(r *http.Request, op string, req []string) (v verdict, in
 func (e *Engine) callSchemes(ctx context.Context, r *http.Request, op string, req []string) (v verdict) {
 	defer func() {
 		if p := recover(); p != nil {
-			v = verdict{panicked: &PanicError{Value: p, Stack: debug.Stack()}}
+			v = verdict{panicked: &ledger.PanicError{Value: p, Stack: debug.Stack()}}
 		}
 	}()
 	for _, name := range req {
