@@ -72,7 +72,7 @@ func formJSON(pairs []pair, t reflect.Type, enc []wire.Encoding) ([]byte, error)
 	for _, e := range enc {
 		if styledProperty(&e) {
 			p := wire.Param{Name: e.Property, Style: cmp.Or(e.Style, wire.StyleForm), Explode: e.Explode}
-			v, err := queryValue(p, pairs, shapeList)
+			v, err := queryValue(p, pairs, kindList)
 			if err != nil {
 				return nil, err
 			}
