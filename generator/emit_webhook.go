@@ -8,8 +8,11 @@ import (
 	"github.com/idemgen/idemgen/ir"
 )
 
-// srvPath is the runtime of generated servers and receivers (idemsrv).
+// srvPath is the runtime of generated servers (idemsrv).
 const srvPath = "github.com/idemgen/idemgen/server"
+
+// webhookPath is the runtime of generated webhook receivers.
+const webhookPath = "github.com/idemgen/idemgen/server/webhook"
 
 // webhookNames are the identifiers webhook_receiver_gen.go declares.
 var webhookNames = []string{"WebhookHandler", "WebhookReceiver", "NewWebhookReceiver"}
@@ -34,7 +37,7 @@ func (g *generation) reserveWebhooks() {
 // WebhookReceiver type and NewWebhookReceiver.
 func (g *generation) webhooksFile() *jen.File {
 	f := g.newFile()
-	f.ImportAlias(srvPath, "idemsrv")
+	f.ImportName(webhookPath, "webhook")
 	f.Add(g.emitWebhookHandler())
 	f.Line().Add(emitWebhookReceiver(g.api.Webhooks))
 	return f
@@ -54,7 +57,7 @@ func (g *generation) emitWebhookHandler() jen.Code {
 	}
 	return comment("WebhookHandler receives the webhooks the API sends, one method per webhook, " +
 		"given its verified and decoded payload. A method that returns an error (or panics) is answered 500 " +
-		"and the sender delivers again; under WithWebhookLedger, its writes in ledger.Tx(ctx) roll back, and a " +
+		"and the sender delivers again; under webhook.WithLedger, its writes in ledger.Tx(ctx) roll back, and a " +
 		"delivery it applied is never applied again.").
 		Type().Id("WebhookHandler").Interface(methods...)
 }
@@ -76,17 +79,17 @@ func (g *generation) webhookDoc(w *ir.Webhook) *jen.Statement {
 
 // emitWebhookReceiver emits the receiver's type and constructor:
 //
-//	type WebhookReceiver = idemsrv.WebhookReceiver
+//	type WebhookReceiver = webhook.Receiver
 //
-//	func NewWebhookReceiver(h WebhookHandler, opts ...idemsrv.WebhookOption) (*WebhookReceiver, error) {
-//		return idemsrv.NewWebhookReceiver([]idemsrv.WebhookRoute{
-//			idemsrv.NewWebhookRoute("paymentSucceeded", "payment.succeeded", h.PaymentSucceeded),
+//	func NewWebhookReceiver(h WebhookHandler, opts ...webhook.Option) (*WebhookReceiver, error) {
+//		return webhook.NewReceiver([]webhook.Route{
+//			webhook.NewRoute("paymentSucceeded", "payment.succeeded", h.PaymentSucceeded),
 //		}, opts...)
 //	}
 func emitWebhookReceiver(hooks []*ir.Webhook) jen.Code {
 	routes := make([]jen.Code, 0, len(hooks))
 	for _, w := range hooks {
-		routes = append(routes, jen.Line().Qual(srvPath, "NewWebhookRoute").Call(
+		routes = append(routes, jen.Line().Qual(webhookPath, "NewRoute").Call(
 			jen.Lit(w.Name), jen.Lit(w.EventType), jen.Id("h").Dot(w.GoName)))
 	}
 	routes = append(routes, jen.Line())
@@ -94,14 +97,14 @@ func emitWebhookReceiver(hooks []*ir.Webhook) jen.Code {
 		"it verifies each delivery's signature on the raw body, routes it by the last path segment "+
 		"(the webhook's name) or, on the receiver's root, by X-GitHub-Event or the payload's type, "+
 		"decodes it and runs its WebhookHandler method at most once per delivery id.")).
-		Type().Id("WebhookReceiver").Op("=").Qual(srvPath, "WebhookReceiver").Line().Line().
+		Type().Id("WebhookReceiver").Op("=").Qual(webhookPath, "Receiver").Line().Line().
 		Add(comment("NewWebhookReceiver returns the receiver of h's webhooks. It refuses to start without "+
-			"a signature option (idemsrv.WithStandardWebhooks, WithStripeSignature, WithGitHubSignature) or "+
-			"a ledger (idemsrv.WithWebhookLedger) unless WithoutWebhookVerification or WithoutWebhookDedupe "+
+			"a signature option (webhook.WithStandardWebhooks, WithStripeSignature, WithGitHubSignature) or "+
+			"a ledger (webhook.WithLedger) unless webhook.WithoutVerification or WithoutDedupe "+
 			"says so.")).
-		Func().Id("NewWebhookReceiver").Params(jen.Id("h").Id("WebhookHandler"), jen.Id("opts").Op("...").Qual(srvPath, "WebhookOption")).
+		Func().Id("NewWebhookReceiver").Params(jen.Id("h").Id("WebhookHandler"), jen.Id("opts").Op("...").Qual(webhookPath, "Option")).
 		Params(jen.Op("*").Id("WebhookReceiver"), jen.Error()).Block(
-		jen.Return(jen.Qual(srvPath, "NewWebhookReceiver").Call(
-			jen.Index().Qual(srvPath, "WebhookRoute").Values(routes...), jen.Id("opts").Op("..."))),
+		jen.Return(jen.Qual(webhookPath, "NewReceiver").Call(
+			jen.Index().Qual(webhookPath, "Route").Values(routes...), jen.Id("opts").Op("..."))),
 	)
 }

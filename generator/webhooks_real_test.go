@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"example.com/gentest/openai"
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 type batches struct {
@@ -44,9 +44,9 @@ func TestOpenAIWebhook(t *testing.T) {
 	key := []byte("thirty-two bytes of webhook key!")
 	now := time.Unix(1_750_000_000, 0)
 	h := &batches{}
-	rc, err := openai.NewWebhookReceiver(h, idemsrv.WithoutWebhookDedupe(),
-		idemsrv.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(key)),
-		idemsrv.WithWebhookClock(func() time.Time { return now }))
+	rc, err := openai.NewWebhookReceiver(h, webhook.WithoutDedupe(),
+		webhook.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(key)),
+		webhook.WithClock(func() time.Time { return now }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // ErrAmbiguousBody marks a JSON request body that two readers could decode
 // differently, so that one fingerprint would stand for two requests. The
-// middleware answers it 400 (ProblemAmbiguousBody) before touching the ledger.
+// middleware answers it 400 (problem.AmbiguousBody) before touching the ledger.
 var ErrAmbiguousBody = errors.New("ledger: ambiguous JSON body")
 
 // CheckJSON reports why body, a JSON value, is ambiguous: it is not valid

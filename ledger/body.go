@@ -7,18 +7,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
-
-// ProblemBodyTimeout is the problem type of a keyed request whose body did
-// not arrive within the server's read deadline (http.Server.ReadTimeout, or
-// the deadline a generated server sets): 408, with nothing reserved and
-// nothing executed, so a retry with the same key executes afresh.
-const ProblemBodyTimeout = "https://idemgen.dev/problems/body-timeout"
-
-// ProblemBodyUnreadable is the problem type of a keyed request whose body
-// broke off for another reason (the client closed the connection, or sent
-// less than its Content-Length): 400, with nothing reserved.
-const ProblemBodyUnreadable = "https://idemgen.dev/problems/body-unreadable"
 
 // readBody reads a keyed request's body for its fingerprint, bounded by
 // Config.MaxBody; ok is false once it has answered. The time bound is the
@@ -31,13 +22,13 @@ func (l *Ledger) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 	case err == nil:
 		return body, true
 	case errors.As(err, &tooBig):
-		writeProblem(w, http.StatusRequestEntityTooLarge, ProblemBodyTooBig,
+		problem.Write(w, http.StatusRequestEntityTooLarge, problem.BodyTooLarge,
 			fmt.Sprintf("the body is larger than %d bytes", l.cfg.MaxBody))
 	case IsTimeout(err):
-		writeProblem(w, http.StatusRequestTimeout, ProblemBodyTimeout,
+		problem.Write(w, http.StatusRequestTimeout, problem.BodyTimeout,
 			"the request body did not arrive in time; nothing was executed")
 	default:
-		writeProblem(w, http.StatusBadRequest, ProblemBodyUnreadable,
+		problem.Write(w, http.StatusBadRequest, problem.BodyUnreadable,
 			"the request body broke off; nothing was executed")
 	}
 	return nil, false

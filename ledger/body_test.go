@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // failingBody gives a few bytes, then err.
@@ -42,9 +44,9 @@ func TestKeyedBodyThatFailsIsRefusedUnreserved(t *testing.T) {
 		status int
 		typ    string
 	}{
-		{"deadline", &failingBody{err: timeout}, http.StatusRequestTimeout, ProblemBodyTimeout},
-		{"too big", strings.NewReader(strings.Repeat(" ", 65)), http.StatusRequestEntityTooLarge, ProblemBodyTooBig},
-		{"broken off", &failingBody{err: io.ErrUnexpectedEOF}, http.StatusBadRequest, ProblemBodyUnreadable},
+		{"deadline", &failingBody{err: timeout}, http.StatusRequestTimeout, problem.BodyTimeout},
+		{"too big", strings.NewReader(strings.Repeat(" ", 65)), http.StatusRequestEntityTooLarge, problem.BodyTooLarge},
+		{"broken off", &failingBody{err: io.ErrUnexpectedEOF}, http.StatusBadRequest, problem.BodyUnreadable},
 	} {
 		r := httptest.NewRequest(http.MethodPost, "/orders", tc.body)
 		r.Header.Set("Idempotency-Key", "k")

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // commitDriver begins transactions whose Commit calls onCommit, which
@@ -122,9 +124,9 @@ func TestLostCommitIsSettledByReadingTheKeyBack(t *testing.T) {
 		gets    int // reads after the failed commit
 	}{
 		{"the reply to COMMIT is lost", true, io.ErrUnexpectedEOF, nil, http.StatusCreated, "", 1},
-		{"COMMIT never reached the server", false, errors.New("write: connection reset by peer"), nil, http.StatusServiceUnavailable, ProblemUnavailable, 1},
-		{"the key cannot be read back", true, io.EOF, errors.New("no route to host"), http.StatusServiceUnavailable, ProblemOutcomeUnknown, 1},
-		{"the server refused COMMIT", false, sqlStateError("40001"), nil, http.StatusServiceUnavailable, ProblemUnavailable, 0},
+		{"COMMIT never reached the server", false, errors.New("write: connection reset by peer"), nil, http.StatusServiceUnavailable, problem.StoreUnavailable, 1},
+		{"the key cannot be read back", true, io.EOF, errors.New("no route to host"), http.StatusServiceUnavailable, problem.OutcomeUnknown, 1},
+		{"the server refused COMMIT", false, sqlStateError("40001"), nil, http.StatusServiceUnavailable, problem.StoreUnavailable, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &commitStore{}
@@ -176,7 +178,7 @@ func TestFailedBeginIsNotExecuted(t *testing.T) {
 	st.db.Close() // Begin fails: the pool is closed
 	h, ran := lostCommitServer(t, st)
 	w := post(h, "k1")
-	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), ProblemUnavailable) || *ran != 0 || st.row != nil {
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), problem.StoreUnavailable) || *ran != 0 || st.row != nil {
 		t.Fatalf("%d %s, handler ran %d, row %v", w.Code, w.Body, *ran, st.row)
 	}
 }

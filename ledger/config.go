@@ -74,7 +74,7 @@ type Config struct {
 	// MaxStoredResponse bounds the response kept for replay (body plus the
 	// stored headers); default 1 MiB. A larger answer still commits and is
 	// sent once, in full, to the request that executed; the key is then
-	// completed with a 500 problem (ProblemResponseNotStored) instead of the
+	// completed with a 500 problem (problem.ResponseNotStored) instead of the
 	// answer, which every repeat receives, marked Idempotent-Replayed, and
 	// the handler never runs again for that key.
 	MaxStoredResponse int64

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // MaxKeyLen bounds an idempotency key in bytes (a UUID is 36), and the
@@ -34,12 +36,12 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 		err = checkCaller(caller)
 	}
 	if err != nil {
-		writeProblem(w, http.StatusUnauthorized, ProblemCaller, err.Error())
+		problem.Write(w, http.StatusUnauthorized, problem.CallerUnknown, err.Error())
 		return
 	}
 	key, ok := ParseKey(r.Header.Values(rt.keyHeader))
 	if !ok {
-		writeProblem(w, http.StatusBadRequest, ProblemBadKey,
+		problem.Write(w, http.StatusBadRequest, problem.KeyInvalid,
 			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", rt.keyHeader, MaxKeyLen))
 		return
 	}
@@ -62,7 +64,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 		// One parse both checks the body and gives its canonical form.
 		doc, err := checkJSONDoc(body)
 		if err != nil {
-			writeProblem(w, http.StatusBadRequest, ProblemAmbiguousBody, err.Error())
+			problem.Write(w, http.StatusBadRequest, problem.AmbiguousBody, err.Error())
 			return
 		}
 		if doc != nil {
@@ -136,7 +138,7 @@ func ParseKey(values []string) (string, bool) {
 
 func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, h http.Handler) {
 	if !l.cfg.Optional {
-		writeProblem(w, http.StatusBadRequest, ProblemMissingKey,
+		problem.Write(w, http.StatusBadRequest, problem.KeyMissing,
 			fmt.Sprintf("operation %s requires an %s header", id.Operation, rt.keyHeader))
 		return
 	}
@@ -175,7 +177,7 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 		case Replay:
 			writeStored(w, rec.Response)
 		case Mismatch:
-			writeProblem(w, http.StatusUnprocessableEntity, ProblemKeyReuse,
+			problem.Write(w, http.StatusUnprocessableEntity, problem.KeyReused,
 				"this idempotency key was already used with a different request payload")
 		case Busy:
 			if now.Before(waitUntil) && l.cfg.Sleep(r.Context(), l.cfg.PollInterval) == nil {
@@ -312,16 +314,21 @@ func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, st
 	return nil
 }
 
-// PanicError is what Config.OnError (and Route.OnError) receives for a
-// handler that panicked: the transaction was rolled back, the key
-// released, and the client answered a 500 problem that says nothing of it.
+// PanicError is a handler's panic, the one type for it on the server side:
+// Config.OnError (and Route.OnError) receives it for a keyed handler that
+// panicked (the transaction was rolled back, the key released), and
+// idemsrv's WithOnError for any handler or SecurityHandler that panicked.
+// The client was answered a 500 problem that says nothing of it. It lives
+// here, the lowest package that recovers panics, so that idemsrv, which
+// imports the ledger, reports the same type.
 type PanicError struct {
 	// Value is what the handler panicked with; Stack is where.
 	Value any
 	Stack []byte
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("ledger: handler panicked: %v", e.Value) }
+// Error says what the handler panicked with.
+func (e *PanicError) Error() string { return fmt.Sprintf("handler panicked: %v", e.Value) }
 
 // Unwrap returns Value when it is an error, so that errors.Is and
 // errors.As see what the handler panicked with.
@@ -373,7 +380,7 @@ const releaseTimeout = 10 * time.Second
 // executed.
 func writeUnavailable(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "1")
-	writeProblem(w, http.StatusServiceUnavailable, ProblemUnavailable, "the request was not executed; retry with the same key")
+	problem.Write(w, http.StatusServiceUnavailable, problem.StoreUnavailable, "the request was not executed; retry with the same key")
 }
 
 // fail releases the key and answers status: 500 for a handler that
@@ -391,12 +398,12 @@ func (l *Ledger) report(w http.ResponseWriter, r *http.Request, rt *route, err e
 	switch {
 	case status == http.StatusServiceUnavailable && errors.As(err, &lost):
 		w.Header().Set("Retry-After", "1")
-		writeProblem(w, status, ProblemOutcomeUnknown,
+		problem.Write(w, status, problem.OutcomeUnknown,
 			"the commit failed and may or may not have taken effect; retry with the same key: if it did, the retry replays its result")
 		return
 	case status == http.StatusServiceUnavailable:
 		writeUnavailable(w)
 		return
 	}
-	writeProblem(w, status, ProblemInternal, "the handler failed and the request was rolled back; the key is free again")
+	problem.Write(w, status, problem.Internal, "the handler failed and the request was rolled back; the key is free again")
 }

@@ -2,11 +2,12 @@ package ledger
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // recorder buffers the handler's response: nothing reaches the client before
@@ -114,18 +115,12 @@ func size(resp Response) int64 {
 // notStored is what the ledger keeps instead of a response above the limit:
 // a clear, final answer for every repeat, never a retryable one.
 func notStored(resp Response, limit int64) Response {
-	b, _ := json.Marshal(problem{
-		Type: ProblemResponseNotStored, Title: http.StatusText(http.StatusInternalServerError),
-		Status: http.StatusInternalServerError,
-		Detail: fmt.Sprintf("the request with this idempotency key was executed and answered %d, but its response "+
-			"(%d bytes) exceeded the ledger's limit of %d bytes and was not kept; read the resource instead of retrying",
-			resp.Status, size(resp), limit),
-	})
-	return Response{
-		Status: http.StatusInternalServerError,
-		Header: http.Header{"Content-Type": {"application/problem+json"}},
-		Body:   b,
-	}
+	b := problem.New(http.StatusInternalServerError, problem.ResponseNotStored, fmt.Sprintf("the request with this idempotency key was executed and answered %d, but its response "+
+		"(%d bytes) exceeded the ledger's limit of %d bytes and was not kept; read the resource instead of retrying",
+		resp.Status, size(resp), limit)).Encode()
+	h := http.Header{}
+	problem.SetHeaders(h, []string{strconv.Itoa(len(b))})
+	return Response{Status: http.StatusInternalServerError, Header: h, Body: b}
 }
 
 // flush sends the buffered response with every header the handler set.
@@ -149,42 +144,6 @@ func writeStored(w http.ResponseWriter, resp Response) {
 	w.Write(resp.Body)
 }
 
-// Problem types, answered as application/problem+json (RFC 9457).
-const (
-	ProblemMissingKey = "https://idemgen.dev/problems/idempotency-key-missing"
-	ProblemBadKey     = "https://idemgen.dev/problems/idempotency-key-invalid"
-	ProblemKeyReuse   = "https://idemgen.dev/problems/idempotency-key-reused"
-	ProblemInProgress = "https://idemgen.dev/problems/request-in-progress"
-	ProblemCaller     = "https://idemgen.dev/problems/caller-unknown"
-	ProblemBodyTooBig = "https://idemgen.dev/problems/body-too-large"
-	// ProblemAmbiguousBody: a JSON body with invalid UTF-8, a lone
-	// surrogate escape, or member names equal up to case (CheckJSON).
-	ProblemAmbiguousBody = "https://idemgen.dev/problems/request-body-ambiguous"
-	ProblemInternal      = "https://idemgen.dev/problems/internal"
-	ProblemUnavailable   = "https://idemgen.dev/problems/store-unavailable"
-	// ProblemOutcomeUnknown: the commit failed in a way that does not say
-	// whether it happened; a retry with the same key replays if it did.
-	ProblemOutcomeUnknown = "https://idemgen.dev/problems/outcome-unknown"
-	// ProblemResponseNotStored: the key executed, but its response was above
-	// Config.MaxStoredResponse; repeats get this instead of the response.
-	ProblemResponseNotStored = "https://idemgen.dev/problems/response-not-stored"
-)
-
-type problem struct {
-	Type   string `json:"type"`
-	Title  string `json:"title"`
-	Status int    `json:"status"`
-	Detail string `json:"detail,omitempty"`
-}
-
-func writeProblem(w http.ResponseWriter, status int, typ, detail string) {
-	b, _ := json.Marshal(problem{Type: typ, Title: http.StatusText(status), Status: status, Detail: detail})
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	w.Write(b)
-}
-
 func writeBusy(w http.ResponseWriter, retryAfter time.Duration) {
 	if retryAfter > 0 {
 		// Rounded up without adding first: a "forever" wait would overflow.
@@ -194,6 +153,6 @@ func writeBusy(w http.ResponseWriter, retryAfter time.Duration) {
 		}
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}
-	writeProblem(w, http.StatusConflict, ProblemInProgress,
+	problem.Write(w, http.StatusConflict, problem.InProgress,
 		"a request with this idempotency key is being processed; retry with the same key")
 }

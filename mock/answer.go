@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // answerFor says which answer to build.
@@ -167,7 +169,7 @@ func (s *Server) build(r *http.Request, rt *route, a answerFor) built {
 // operation does not declare.
 func (b *built) problemBody(msg string) {
 	b.problem = true
-	b.media = "application/problem+json"
+	b.media = problem.ContentType
 	if msg == "" {
 		msg = http.StatusText(b.status)
 	}

@@ -176,8 +176,8 @@ func TestStatsEndpoint(t *testing.T) {
 		t.Errorf("after DELETE: %d requests, want 0", n)
 	}
 	resp, b = do(t, "GET", srv.URL+"/nowhere", "")
-	if resp.StatusCode != 404 || problemOf(t, b).Status != 404 {
-		t.Errorf("unknown path: %d %s", resp.StatusCode, b)
+	if resp.StatusCode != 404 || problemOf(t, b).Status != 404 || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("unknown path: %d %v %s, want a nosniff 404 problem (runtime/problem's headers)", resp.StatusCode, resp.Header, b)
 	}
 	resp, _ = do(t, "PATCH", srv.URL+"/health", "")
 	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET" {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // formatOpts make formats part of validation: kin-openapi's own (date,
@@ -73,10 +75,8 @@ func (p *Problem) summary() string {
 }
 
 func writeProblem(w http.ResponseWriter, status int, typ, title, detail string, errs []FieldError) {
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(status)
 	b, _ := json.Marshal(Problem{Type: problemBase + typ, Title: title, Status: status, Detail: detail, Errors: errs})
-	w.Write(append(b, '\n'))
+	problem.WriteBody(w, status, append(b, '\n'))
 }
 
 // validateRequest checks content type, then everything openapi3filter

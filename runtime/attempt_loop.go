@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // run makes attempts until the decision table or a limit ends the call. It
@@ -76,7 +78,7 @@ func (c *call) judge(s *sent) verdict {
 	if s.err == nil {
 		v := decideStatus(c.op, s.resp.StatusCode, replayed(s.resp.Header), c.keyAnswer(s), &s.adv)
 		if s.resp.StatusCode >= 500 && c.op.Safety != Idempotent &&
-			problemKind(s.resp, c.pol.ErrorBodyTimeout) == problemOutcomeUnknown {
+			problem.Is(problemType(s.resp, c.pol.ErrorBodyTimeout), problem.OutcomeUnknown) {
 			// The server says it may have executed the attempt: a call
 			// that stops here ends unknown, never as a refusal, and its
 			// journal entry stays for the reconciler. (An idempotent

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/idemgen/idemgen/runtime/internal/jsoncodec"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // keyAnswer is what a keyed operation's 409 or 422 says about its key.
@@ -25,19 +25,6 @@ const (
 	keyInProgress
 )
 
-// The problem types (RFC 9457) that name the idempotency layer's refusals:
-// the last path segment of the type URI, as the ledger and servers following
-// draft-ietf-httpapi-idempotency-key-header's examples send them.
-const (
-	problemKeyReused  = "idempotency-key-reused"
-	problemInProgress = "request-in-progress"
-	// problemOutcomeUnknown is the answer of a server that cannot tell
-	// whether it executed the request (the ledger's, when the connection
-	// of its own COMMIT died): the attempt's outcome is unknown, whatever
-	// its status says.
-	problemOutcomeUnknown = "outcome-unknown"
-)
-
 // maxProblemPeek bounds the problem document read to find its type: the
 // refusals it looks for are a few hundred bytes.
 const maxProblemPeek = 8 << 10
@@ -52,23 +39,25 @@ func readKeyAnswer(resp *http.Response, fresh bool, timeout time.Duration) keyAn
 	if fresh {
 		return keyBusiness
 	}
-	switch kind := problemKind(resp, timeout); kind {
-	case "":
+	// Recognised by name (problem.Is), as the ledger and servers following
+	// draft-ietf-httpapi-idempotency-key-header's examples send them.
+	switch kind := problemType(resp, timeout); {
+	case kind == "":
 		return keyUnsaid
-	case problemKeyReused:
+	case problem.Is(kind, problem.KeyReused):
 		return keyReused
-	case problemInProgress:
+	case problem.Is(kind, problem.InProgress):
 		return keyInProgress
 	}
 	return keyBusiness
 }
 
-// problemKind is the last path segment of a problem+json answer's type
-// ("" for any other answer, or a problem without a type). The body read is
+// problemType is a problem+json answer's type URI ("" for any other
+// answer, or a problem without a type). The body read is
 // put back in front of the rest, so the caller or the error still gets all
 // of it.
-func problemKind(resp *http.Response, timeout time.Duration) string {
-	if resp.Body == nil || mediaType(resp.Header.Get("Content-Type")) != "application/problem+json" {
+func problemType(resp *http.Response, timeout time.Duration) string {
+	if resp.Body == nil || mediaType(resp.Header.Get("Content-Type")) != problem.ContentType {
 		return ""
 	}
 	var peeked []byte
@@ -80,7 +69,7 @@ func problemKind(resp *http.Response, timeout time.Duration) string {
 	if jsoncodec.Unmarshal(peeked, &doc) != nil {
 		return ""
 	}
-	return doc.Type[strings.LastIndexByte(doc.Type, '/')+1:]
+	return doc.Type
 }
 
 // peekedBody is a response body whose first bytes were read ahead.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -27,13 +28,13 @@ func (d *Request) readBody() ([]byte, bool) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		d.fail(http.StatusRequestEntityTooLarge, ProblemBodyTooBig, fmt.Errorf("the body is larger than %d bytes", d.e.cfg.maxBody))
+		d.fail(http.StatusRequestEntityTooLarge, problem.BodyTooLarge, fmt.Errorf("the body is larger than %d bytes", d.e.cfg.maxBody))
 		return nil, false
 	case ledger.IsTimeout(err):
-		d.fail(http.StatusRequestTimeout, ProblemBodyTimeout, fmt.Errorf("the body did not arrive within %v", d.e.cfg.bodyTimeout))
+		d.fail(http.StatusRequestTimeout, problem.BodyTimeout, fmt.Errorf("the body did not arrive within %v", d.e.cfg.bodyTimeout))
 		return nil, false
 	case err != nil:
-		d.fail(http.StatusBadRequest, ProblemBadRequest, errors.New("the body broke off"))
+		d.fail(http.StatusBadRequest, problem.BadRequest, errors.New("the body broke off"))
 		return nil, false
 	}
 	return b, true
@@ -48,15 +49,15 @@ func (d *Request) JSON(dst any, required bool) {
 		return
 	}
 	if ct := d.r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
-		d.fail(http.StatusUnsupportedMediaType, ProblemUnsupportedMedia, fmt.Errorf("the body must be JSON, not %q", ct))
+		d.fail(http.StatusUnsupportedMediaType, problem.UnsupportedMedia, fmt.Errorf("the body must be JSON, not %q", ct))
 		return
 	}
 	if err := checkDepth(b, d.e.cfg.maxDepth); err != nil {
-		d.fail(http.StatusBadRequest, ProblemBadRequest, err)
+		d.fail(http.StatusBadRequest, problem.BadRequest, err)
 		return
 	}
 	if err := d.e.unmarshal(b, dst); err != nil {
-		d.fail(http.StatusBadRequest, ProblemBadRequest, err)
+		d.fail(http.StatusBadRequest, problem.BadRequest, err)
 	}
 }
 
@@ -91,7 +92,7 @@ func (d *Request) present(b []byte, required bool) bool {
 		return true
 	}
 	if required {
-		d.fail(http.StatusBadRequest, ProblemBadRequest, errors.New("the request body is required"))
+		d.fail(http.StatusBadRequest, problem.BadRequest, errors.New("the request body is required"))
 	}
 	return false
 }

@@ -3,14 +3,7 @@ package idemsrv
 import (
 	"net/http"
 	"time"
-
-	"github.com/idemgen/idemgen/ledger"
 )
-
-// ProblemBodyTimeout is the problem type of a request whose body did not
-// arrive within WithBodyLimits' timeout: 408, nothing executed. It is the
-// ledger's, so a keyed and an unkeyed operation answer alike.
-const ProblemBodyTimeout = ledger.ProblemBodyTimeout
 
 // bodyDeadline puts the reading of a request's body under the body
 // timeout before anything reads it: the ledger reads a keyed operation's

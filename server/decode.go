@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -72,7 +73,7 @@ func (d *Request) Failed() bool {
 	if d.err == nil {
 		return false
 	}
-	WriteProblem(d.w, d.status, d.typ, d.err.Error())
+	problem.Write(d.w, d.status, d.typ, d.err.Error())
 	return true
 }
 
@@ -92,8 +93,8 @@ func (d *Request) Path(p wire.Param, index int, dst any) {
 		return
 	}
 	raw := d.vals[index]
-	d.place("path", p, dst, func(sh shape) (value, error) {
-		v, err := pathValue(p, raw, sh)
+	d.place("path", p, dst, func(kind valueKind) (value, error) {
+		v, err := pathValue(p, raw, kind)
 		if err == nil && dotValue(v) {
 			return value{}, errDotSegment
 		}
@@ -107,7 +108,7 @@ func (d *Request) Query(p wire.Param, dst any) {
 		d.parsed = true
 		pairs, err := parseQuery(d.r.URL.RawQuery)
 		if err != nil {
-			d.fail(http.StatusBadRequest, ProblemBadRequest, fmt.Errorf("query string: %w", err))
+			d.fail(http.StatusBadRequest, problem.BadRequest, fmt.Errorf("query string: %w", err))
 		}
 		d.pairs = pairs
 	}
@@ -116,7 +117,7 @@ func (d *Request) Query(p wire.Param, dst any) {
 		return
 	}
 	d.claimQuery(p)
-	d.place("query", p, dst, func(sh shape) (value, error) { return queryValue(p, d.pairs, sh) })
+	d.place("query", p, dst, func(kind valueKind) (value, error) { return queryValue(p, d.pairs, kind) })
 }
 
 // Header reads a header parameter into dst; an absent header leaves dst as
@@ -126,7 +127,7 @@ func (d *Request) Header(p wire.Param, dst any) {
 	if len(vals) == 0 {
 		return
 	}
-	d.place("header", p, dst, func(sh shape) (value, error) { return headerValue(p, strings.Join(vals, ","), sh) })
+	d.place("header", p, dst, func(kind valueKind) (value, error) { return headerValue(p, strings.Join(vals, ","), kind) })
 }
 
 // Cookie reads a cookie parameter (form style) into dst.
@@ -135,7 +136,7 @@ func (d *Request) Cookie(p wire.Param, dst any) {
 	for _, c := range d.r.Cookies() {
 		mine = append(mine, pair{name: c.Name, raw: c.Value})
 	}
-	d.place("cookie", p, dst, func(sh shape) (value, error) { return queryValue(p, mine, sh) })
+	d.place("cookie", p, dst, func(kind valueKind) (value, error) { return queryValue(p, mine, kind) })
 }
 
 // Key reads the idempotency key header (bare, or a structured-field
@@ -150,7 +151,7 @@ func (d *Request) Key(header string, dst *string) {
 
 // place decodes one parameter with read and assigns it to dst; a
 // content-described parameter (p.JSON) is JSON text.
-func (d *Request) place(in string, p wire.Param, dst any, read func(shape) (value, error)) {
+func (d *Request) place(in string, p wire.Param, dst any, read func(valueKind) (value, error)) {
 	if d.err != nil {
 		return
 	}
@@ -159,11 +160,11 @@ func (d *Request) place(in string, p wire.Param, dst any, read func(shape) (valu
 		d.param(in, p.Name, errors.New("no destination (a generator bug)"))
 		return
 	}
-	sh := shapeOf(rv.Elem().Type())
+	kind := valueKindOf(rv.Elem().Type())
 	if p.JSON {
-		sh = shapeScalar
+		kind = kindScalar
 	}
-	v, err := read(sh)
+	v, err := read(kind)
 	if err == nil && v.present {
 		if p.JSON {
 			err = d.e.unmarshal([]byte(v.scalar), dst)
@@ -177,5 +178,5 @@ func (d *Request) place(in string, p wire.Param, dst any, read func(shape) (valu
 }
 
 func (d *Request) param(in, name string, err error) {
-	d.fail(http.StatusBadRequest, ProblemBadRequest, &ParamError{In: in, Name: name, Err: err})
+	d.fail(http.StatusBadRequest, problem.BadRequest, &ParamError{In: in, Name: name, Err: err})
 }

@@ -54,7 +54,7 @@ type Download struct {
 // on another instance.
 func (e *Engine) WriteDownload(w http.ResponseWriter, r *http.Request, status int, def string, d *Download) {
 	if e.shed != nil {
-		e.shed.release(w)
+		e.shed.Release(w)
 	}
 	if e.cfg.drain != nil {
 		rc := http.NewResponseController(w)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
+	"github.com/idemgen/idemgen/server/internal/shed"
 )
 
 // ErrNoLedger is returned (wrapped, naming the operations) by New for a spec
@@ -18,7 +20,7 @@ var ErrNoLedger = errors.New("idemsrv: keyed operations need idemsrv.WithLedger(
 // and its overload limit. Generated code makes one in NewServer.
 type Engine struct {
 	cfg    config
-	shed   *shedder
+	shed   *shed.Shedder
 	router *router
 	// schemes are the WithSecurity handler's methods by scheme name (Secure).
 	schemes map[string]Scheme
@@ -37,9 +39,9 @@ func New(keyed []string, opts ...Option) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, router: newRouter()}
 	if cfg.maxInFlight > 0 {
-		e.shed = newShedder(cfg.maxInFlight, cfg.now)
+		e.shed = shed.New(cfg.maxInFlight, cfg.now)
 		if cfg.maxQueued != nil {
-			e.shed.maxQueued = *cfg.maxQueued
+			e.shed.SetMaxQueued(*cfg.maxQueued)
 		}
 	}
 	return e, nil
@@ -142,11 +144,11 @@ func (rt Route) template() string {
 // Root returns the server's root handler: the overload limit
 // (WithMaxInFlight), then the router, whose own refusals (no template
 // matches: 404; templates for other methods: 405 with Allow) are problems;
-// a panic below them is a 500 problem and a *PanicError for WithOnError.
+// a panic below them is a 500 problem and a *ledger.PanicError for WithOnError.
 func (e *Engine) Root() http.Handler {
 	var h http.Handler = e.router
 	if e.shed != nil {
-		h = e.shed.wrap(h)
+		h = e.shed.Wrap(h)
 	}
 	return e.recovered(h)
 }
@@ -155,7 +157,7 @@ func (e *Engine) Root() http.Handler {
 // yet (a download, a multipart body): 501, saying so.
 func NotImplemented(op string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		WriteProblem(w, http.StatusNotImplemented, ProblemNotImplemented,
+		problem.Write(w, http.StatusNotImplemented, problem.NotImplemented,
 			fmt.Sprintf("operation %s is not served by this generated server", op))
 	}
 }

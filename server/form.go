@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -30,7 +31,7 @@ func (d *Request) Form(dst any, required bool, enc ...wire.Encoding) {
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(d.r.Header.Get("Content-Type")); mt != "application/x-www-form-urlencoded" {
-		d.fail(http.StatusUnsupportedMediaType, ProblemUnsupportedMedia, errors.New("the body must be application/x-www-form-urlencoded"))
+		d.fail(http.StatusUnsupportedMediaType, problem.UnsupportedMedia, errors.New("the body must be application/x-www-form-urlencoded"))
 		return
 	}
 	pairs, err := parseQuery(string(b))
@@ -42,7 +43,7 @@ func (d *Request) Form(dst any, required bool, enc ...wire.Encoding) {
 		}
 	}
 	if err != nil {
-		d.fail(http.StatusBadRequest, ProblemBadRequest, fmt.Errorf("form body: %w", err))
+		d.fail(http.StatusBadRequest, problem.BadRequest, fmt.Errorf("form body: %w", err))
 	}
 }
 
@@ -71,7 +72,7 @@ func formJSON(pairs []pair, t reflect.Type, enc []wire.Encoding) ([]byte, error)
 	for _, e := range enc {
 		if styledProperty(&e) {
 			p := wire.Param{Name: e.Property, Style: cmp.Or(e.Style, wire.StyleForm), Explode: e.Explode}
-			v, err := queryValue(p, pairs, shapeList)
+			v, err := queryValue(p, pairs, kindList)
 			if err != nil {
 				return nil, err
 			}

@@ -41,7 +41,7 @@ func withQueryCredentials(rt Route, h http.Handler) http.Handler {
 func isFormObject(p wire.Param, dst any) bool {
 	rv := reflect.ValueOf(dst)
 	return !p.JSON && p.Explode && p.Style == wire.StyleForm && rv.Kind() == reflect.Pointer &&
-		!rv.IsNil() && shapeOf(rv.Elem().Type()) == shapeObject
+		!rv.IsNil() && valueKindOf(rv.Elem().Type()) == kindObject
 }
 
 // claimQuery notes the query name p reads (a deepObject's name[member]
@@ -71,7 +71,7 @@ func (d *Request) formObjectPairs() []pair {
 // placeFormObjects reads the exploded form objects put off by Query.
 func (d *Request) placeFormObjects() {
 	for _, f := range d.formObjects {
-		d.place("query", f.p, f.dst, func(shape) (value, error) { return formObject(d.formObjectPairs()) })
+		d.place("query", f.p, f.dst, func(valueKind) (value, error) { return formObject(d.formObjectPairs()) })
 	}
 	d.formObjects = nil
 }

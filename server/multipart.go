@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -61,7 +62,7 @@ func (d *Request) Multipart(dst any, required bool, enc ...wire.Encoding) {
 	}
 	mt, params, err := mime.ParseMediaType(d.r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		d.fail(http.StatusUnsupportedMediaType, ProblemUnsupportedMedia, errors.New("the body must be multipart/form-data with a boundary"))
+		d.fail(http.StatusUnsupportedMediaType, problem.UnsupportedMedia, errors.New("the body must be multipart/form-data with a boundary"))
 		return
 	}
 	parts, err := readParts(b, params["boundary"])
@@ -69,7 +70,7 @@ func (d *Request) Multipart(dst any, required bool, enc ...wire.Encoding) {
 		err = decodeInto(parts, reflect.ValueOf(dst).Elem(), enc, d.e.cfg.maxDepth)
 	}
 	if err != nil {
-		d.fail(http.StatusBadRequest, ProblemBadRequest, err)
+		d.fail(http.StatusBadRequest, problem.BadRequest, err)
 	}
 }
 

@@ -8,11 +8,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-)
 
-// ProblemNotAcceptable is the problem type of a request whose Accept header
-// allows none of the media types the operation answers.
-const ProblemNotAcceptable = "https://idemgen.dev/problems/not-acceptable"
+	"github.com/idemgen/idemgen/runtime/problem"
+)
 
 // maxAcceptRanges bounds how many media ranges of an Accept header are read.
 const maxAcceptRanges = 64
@@ -108,7 +106,7 @@ func Negotiate(r *http.Request, offered []string) (string, bool) {
 
 // NotAcceptable answers 406, listing the media types the operation answers.
 func NotAcceptable(w http.ResponseWriter, offered []string) {
-	WriteProblem(w, http.StatusNotAcceptable, ProblemNotAcceptable,
+	problem.Write(w, http.StatusNotAcceptable, problem.NotAcceptable,
 		"the Accept header allows none of the media types this operation answers: "+strings.Join(offered, ", "))
 }
 

@@ -138,7 +138,7 @@ func newConfig(opts []Option) config {
 
 // WithOnError receives the errors a handler returned that were answered
 // with a 500 (their text never reaches the client), for logging, every
-// handler's panic as a *PanicError (a keyed operation's under the ledger
+// handler's panic as a *ledger.PanicError (a keyed operation's under the ledger
 // too), and the ledger's own 5xx failures (a store that failed, a lease
 // that ran out). Without it a panic outside the ledger is written to the
 // standard logger, as net/http would.

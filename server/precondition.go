@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // requirePreconditions answers 428 Precondition Required (RFC 6585) when
@@ -18,7 +19,7 @@ func requirePreconditions(headers []string, h http.Handler) http.Handler {
 				return
 			}
 		}
-		WriteProblem(w, http.StatusPreconditionRequired, ProblemPreconditionNeeded,
+		problem.Write(w, http.StatusPreconditionRequired, problem.PreconditionNeeded,
 			fmt.Sprintf("this operation changes a resource only when the request states its version: send %s",
 				strings.Join(headers, " or ")))
 	})

@@ -42,10 +42,10 @@ func parseQuery(raw string) ([]pair, error) {
 
 // queryValue decodes one query parameter in the form, spaceDelimited,
 // pipeDelimited or deepObject style.
-func queryValue(p wire.Param, pairs []pair, sh shape) (value, error) {
+func queryValue(p wire.Param, pairs []pair, kind valueKind) (value, error) {
 	if p.Style == wire.StyleDeepObject {
-		v, err := deepValue(p.Name, pairs, sh)
-		if err != nil || v.present || sh == shapeObject {
+		v, err := deepValue(p.Name, pairs, kind)
+		if err != nil || v.present || kind == kindObject {
 			return v, err
 		}
 		// A scalar under deepObject (a union holding "now") has no member
@@ -58,26 +58,26 @@ func queryValue(p wire.Param, pairs []pair, sh shape) (value, error) {
 			mine = append(mine, q.raw)
 		}
 	}
-	if sh == shapeObject && p.Explode && p.Style == wire.StyleForm {
+	if kind == kindObject && p.Explode && p.Style == wire.StyleForm {
 		return formObject(pairs)
 	}
 	if len(mine) == 0 {
 		return value{}, nil
 	}
-	if sh == shapeList && (p.Explode || len(mine) > 1) && p.Style == wire.StyleForm {
-		return splitValue(strings.Join(mine, "&"), sh, true, "&", url.QueryUnescape)
+	if kind == kindList && (p.Explode || len(mine) > 1) && p.Style == wire.StyleForm {
+		return splitValue(strings.Join(mine, "&"), kind, true, "&", url.QueryUnescape)
 	}
 	switch p.Style {
 	case wire.StyleSpaceDelimited:
 		// The client joins escaped items with %20; a space inside an item
 		// is "+" (or %20 from other clients, which then splits: the style
 		// itself cannot tell them apart).
-		return splitValue(mine[0], sh, false, "%20", url.QueryUnescape)
+		return splitValue(mine[0], kind, false, "%20", url.QueryUnescape)
 	case wire.StylePipeDelimited:
 		raw := strings.ReplaceAll(strings.ReplaceAll(mine[0], "%7C", "|"), "%7c", "|")
-		return splitValue(raw, sh, false, "|", url.QueryUnescape)
+		return splitValue(raw, kind, false, "|", url.QueryUnescape)
 	}
-	return splitValue(mine[0], sh, p.Explode, ",", url.QueryUnescape)
+	return splitValue(mine[0], kind, p.Explode, ",", url.QueryUnescape)
 }
 
 // formObject reads an exploded form object: its members are query
@@ -97,7 +97,7 @@ func formObject(pairs []pair) (value, error) {
 
 // deepValue reads name[a]=v, name[a][b]=v and name[a]=v1&name[a]=v2 into
 // nested members; an index (name[a][0][b]) becomes a member named "0".
-func deepValue(name string, pairs []pair, sh shape) (value, error) {
+func deepValue(name string, pairs []pair, kind valueKind) (value, error) {
 	root := value{isObj: true}
 	for _, q := range pairs {
 		rest, ok := strings.CutPrefix(q.name, name)
@@ -115,7 +115,7 @@ func deepValue(name string, pairs []pair, sh shape) (value, error) {
 		root.present = true
 		insert(&root, keys, s)
 	}
-	if sh == shapeList && root.present {
+	if kind == kindList && root.present {
 		return listFromIndexed(root), nil
 	}
 	return root, nil

@@ -2,7 +2,6 @@ package idemsrv
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -10,25 +9,6 @@ import (
 
 	"github.com/idemgen/idemgen/ledger"
 )
-
-// PanicError is what WithOnError receives for a handler that panicked,
-// keyed operations under the ledger included (which also reports them to
-// its own Config.OnError). The client got a 500 problem that says nothing
-// of it.
-type PanicError struct {
-	// Value is what the handler panicked with; Stack is where.
-	Value any
-	Stack []byte
-}
-
-func (e *PanicError) Error() string { return fmt.Sprintf("idemsrv: handler panicked: %v", e.Value) }
-
-// Unwrap returns Value when it is an error, so that errors.Is and
-// errors.As see what the handler panicked with.
-func (e *PanicError) Unwrap() error {
-	err, _ := e.Value.(error)
-	return err
-}
 
 // recovered answers a panic of h as a 500 problem without detail and
 // reports it, instead of letting net/http cut the connection: a client
@@ -55,9 +35,9 @@ func (e *Engine) recoverPanic(pw *panicWriter, r *http.Request) {
 	if p == http.ErrAbortHandler {
 		panic(p)
 	}
-	err, ok := p.(*PanicError)
+	err, ok := p.(*ledger.PanicError)
 	if !ok {
-		err = &PanicError{Value: p, Stack: debug.Stack()}
+		err = &ledger.PanicError{Value: p, Stack: debug.Stack()}
 	}
 	if e.cfg.onError != nil {
 		e.cfg.onError(r, err)
@@ -112,15 +92,15 @@ func (p *panicWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
 
 // ledgerError is the ledger's Route.OnError for this server: WithOnError
 // receives what the ledger answered with a 5xx, a keyed handler's panic as
-// a *PanicError like any other handler's; nil without WithOnError (the
-// ledger's Config.OnError still hears them).
+// the *ledger.PanicError itself, like any other handler's; nil without
+// WithOnError (the ledger's Config.OnError still hears them).
 func (e *Engine) ledgerError() func(*http.Request, error) {
 	if e.cfg.onError == nil {
 		return nil
 	}
 	return func(r *http.Request, err error) {
 		if p, ok := errors.AsType[*ledger.PanicError](err); ok {
-			err = &PanicError{Value: p.Value, Stack: p.Stack}
+			err = p
 		}
 		e.cfg.onError(r, err)
 	}

@@ -11,7 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // errBoom is what the test handlers panic with.
@@ -48,7 +50,7 @@ func panicServer(t *testing.T, h http.HandlerFunc) (url string, conns *atomic.In
 // TestHandlerPanicIs500: a handler that panics is answered a 500 problem
 // that says nothing of the panic, on a connection that stays open (the
 // second request reuses it), its slot is free again, and WithOnError gets
-// a *PanicError holding the panic's value.
+// a *ledger.PanicError holding the panic's value.
 func TestHandlerPanicIs500(t *testing.T) {
 	var runs atomic.Int64
 	url, conns, reported := panicServer(t, func(http.ResponseWriter, *http.Request) {
@@ -63,7 +65,7 @@ func TestHandlerPanicIs500(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 500 || resp.Header.Get("Content-Type") != "application/problem+json" ||
-			!strings.Contains(string(body), ProblemInternal) || strings.Contains(string(body), "secret") {
+			!strings.Contains(string(body), problem.Internal) || strings.Contains(string(body), "secret") {
 			t.Errorf("request %d: %d %q", i, resp.StatusCode, body)
 		}
 	}
@@ -71,7 +73,7 @@ func TestHandlerPanicIs500(t *testing.T) {
 		t.Errorf("%d connections for %d runs, want 1 for 2", n, runs.Load())
 	}
 	errs := reported()
-	var pe *PanicError
+	var pe *ledger.PanicError
 	if len(errs) != 2 || !errors.As(errs[0], &pe) || pe.Value != errBoom || !errors.Is(errs[0], errBoom) || len(pe.Stack) == 0 {
 		t.Errorf("reported %v", errs)
 	}
@@ -103,7 +105,7 @@ func TestHandlerPanicAfterTheAnswerStartedCuts(t *testing.T) {
 	if _, err := http.Get(url + "?abort"); err == nil {
 		t.Error("http.ErrAbortHandler did not cut the connection")
 	}
-	var pe *PanicError
+	var pe *ledger.PanicError
 	if errs := reported(); len(errs) != 1 || !errors.As(errs[0], &pe) || pe.Value != errBoom {
 		t.Errorf("reported %v, want the one mid-answer panic", errs)
 	}

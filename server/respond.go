@@ -9,6 +9,7 @@ import (
 	"time"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -106,7 +107,7 @@ func (e *Engine) WriteError(w http.ResponseWriter, r *http.Request, rt *Route, e
 			w.Header()[k] = v
 		}
 		if se.Model == nil {
-			WriteProblem(w, se.StatusCode, "about:blank", "")
+			problem.Write(w, se.StatusCode, "about:blank", "")
 			return
 		}
 		writeJSONAs(w, se.StatusCode, rt.errorMediaType(se.StatusCode), se.Model)
@@ -142,5 +143,5 @@ func (rt *Route) declares(status int) bool {
 }
 
 func writeInternal(w http.ResponseWriter) {
-	WriteProblem(w, http.StatusInternalServerError, ProblemInternal, "the server failed to handle the request")
+	problem.Write(w, http.StatusInternalServerError, problem.Internal, "the server failed to handle the request")
 }

@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // Secure binds the server's WithSecurity handler to the document's security
@@ -64,7 +67,7 @@ func (e *Engine) authenticate(rt Route, h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		refuse(w, http.StatusUnauthorized, ProblemUnauthorized, e.challenges(rt.Security, false),
+		refuse(w, http.StatusUnauthorized, problem.Unauthorized, e.challenges(rt.Security, false),
 			"the operation requires credentials and the request carries none")
 	})
 }
@@ -89,7 +92,7 @@ func (e *Engine) checkRequirement(w http.ResponseWriter, r *http.Request, op str
 	switch {
 	case !inTime:
 		w.Header().Set("Retry-After", strconv.Itoa(authRetryAfter))
-		WriteProblem(w, http.StatusServiceUnavailable, ProblemAuthTimeout,
+		problem.Write(w, http.StatusServiceUnavailable, problem.AuthTimeout,
 			"the credentials could not be checked in time; nothing ran, the request may be sent again")
 		return "", false
 	case v.panicked != nil:
@@ -99,13 +102,13 @@ func (e *Engine) checkRequirement(w http.ResponseWriter, r *http.Request, op str
 		}
 		panic(v.panicked)
 	case errors.Is(v.err, ErrForbidden):
-		refuse(w, http.StatusForbidden, ProblemForbidden, "", "the credentials do not allow this operation")
+		refuse(w, http.StatusForbidden, problem.Forbidden, "", "the credentials do not allow this operation")
 		return "", false
 	case v.err != nil:
-		refuse(w, http.StatusUnauthorized, ProblemCredentialsRefused, e.challenges([][]string{req}, true), "the credentials were refused")
+		refuse(w, http.StatusUnauthorized, problem.CredentialsRefused, e.challenges([][]string{req}, true), "the credentials were refused")
 		return "", false
 	case v.conflict:
-		refuse(w, http.StatusUnauthorized, ProblemCredentialsRefused, e.challenges([][]string{req}, true),
+		refuse(w, http.StatusUnauthorized, problem.CredentialsRefused, e.challenges([][]string{req}, true),
 			"the credentials of the operation's security requirement name different principals")
 		return "", false
 	}
@@ -131,7 +134,7 @@ type verdict struct {
 	principal string
 	err       error
 	conflict  bool
-	panicked  *PanicError
+	panicked  *ledger.PanicError
 }
 
 // verify runs callSchemes under the authentication deadline
@@ -160,7 +163,7 @@ func (e *Engine) verify(r *http.Request, op string, req []string) (v verdict, in
 func (e *Engine) callSchemes(ctx context.Context, r *http.Request, op string, req []string) (v verdict) {
 	defer func() {
 		if p := recover(); p != nil {
-			v = verdict{panicked: &PanicError{Value: p, Stack: debug.Stack()}}
+			v = verdict{panicked: &ledger.PanicError{Value: p, Stack: debug.Stack()}}
 		}
 	}()
 	for _, name := range req {
@@ -202,7 +205,7 @@ func refuse(w http.ResponseWriter, status int, typ, challenge, detail string) {
 	if challenge != "" {
 		w.Header().Set("WWW-Authenticate", challenge)
 	}
-	WriteProblem(w, status, typ, detail)
+	problem.Write(w, status, typ, detail)
 }
 
 // caller is the ledger's caller of a keyed route: the principal

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // secured is an engine with WithSecurity whose schemes answer from fixed
@@ -212,15 +214,15 @@ func TestSecurityHandlerPastItsDeadline(t *testing.T) {
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, get(bearerTok("t")))
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" ||
-		!strings.Contains(w.Body.String(), ProblemAuthTimeout) || ran != 0 {
+		!strings.Contains(w.Body.String(), problem.AuthTimeout) || ran != 0 {
 		t.Errorf("answer %d, Retry-After %q, body %s, handler ran %d times; want 503 %s, Retry-After 1, no run",
-			w.Code, w.Header().Get("Retry-After"), w.Body, ran, ProblemAuthTimeout)
+			w.Code, w.Header().Get("Retry-After"), w.Body, ran, problem.AuthTimeout)
 	}
 }
 
 // TestSecurityHandlerPanicIs500: a method that panics (in the goroutine
 // that runs it under the deadline) is answered as a handler's panic: one
-// 500 problem, and WithOnError gets the *PanicError with the method's
+// 500 problem, and WithOnError gets the *ledger.PanicError with the method's
 // value and its stack.
 func TestSecurityHandlerPanicIs500(t *testing.T) {
 	var got error
@@ -230,12 +232,12 @@ func TestSecurityHandlerPanicIs500(t *testing.T) {
 	}, &ran, WithOnError(func(_ *http.Request, err error) { got = err }))
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, get(bearerTok("t")))
-	var pe *PanicError
+	var pe *ledger.PanicError
 	if w.Code != http.StatusInternalServerError || strings.Contains(w.Body.String(), "secret") || ran != 0 {
 		t.Errorf("answer %d %s, handler ran %d times; want a 500 without the panic's text", w.Code, w.Body, ran)
 	}
 	if !errors.As(got, &pe) || pe.Value != "idp: secret detail" || !strings.Contains(string(pe.Stack), "TestSecurityHandlerPanicIs500") {
-		t.Errorf("WithOnError got %#v; want the method's *PanicError with its stack", got)
+		t.Errorf("WithOnError got %#v; want the method's *ledger.PanicError with its stack", got)
 	}
 }
 

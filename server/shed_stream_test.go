@@ -9,6 +9,7 @@ import (
 	"time"
 
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/server/internal/shed"
 )
 
 // TestShedReleasesAStartedStream: under WithMaxInFlight(1), a stream holds
@@ -26,8 +27,8 @@ func TestShedReleasesAStartedStream(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	handle(t, e, watch, func(w http.ResponseWriter, r *http.Request) {
 		ServeStream(e, w, r, &watch, 200, func(s *Stream[note]) error {
-			if e.shed.inflight != 1 {
-				t.Errorf("before its start the stream holds %d slots, want 1", e.shed.inflight)
+			if inflight, _, _ := e.shed.Load(); inflight != 1 {
+				t.Errorf("before its start the stream holds %d slots, want 1", inflight)
 			}
 			advance(2 * time.Millisecond)
 			if err := s.Start(); err != nil {
@@ -53,13 +54,12 @@ func TestShedReleasesAStartedStream(t *testing.T) {
 	}
 	close(release)
 	<-done
-	e.shed.mu.Lock()
-	defer e.shed.mu.Unlock()
-	if e.shed.inflight != 0 || len(e.shed.held) != 0 {
-		t.Errorf("after both ended: %d in flight, %d held, want none", e.shed.inflight, len(e.shed.held))
+	inflight, held, service := e.shed.Load()
+	if inflight != 0 || held != 0 {
+		t.Errorf("after both ended: %d in flight, %d held, want none", inflight, held)
 	}
-	if e.shed.service >= initialService {
-		t.Errorf("service time %v after a 2 ms start and a 10-minute stream, want under the initial %v", e.shed.service, initialService)
+	if service >= shed.InitialService {
+		t.Errorf("service time %v after a 2 ms start and a 10-minute stream, want under the initial %v", service, shed.InitialService)
 	}
 }
 
@@ -111,8 +111,8 @@ func TestShedReleasesADownload(t *testing.T) {
 	}
 	close(body.release)
 	<-done
-	if e.shed.inflight != 0 {
-		t.Errorf("%d in flight after both ended, want none", e.shed.inflight)
+	if inflight, _, _ := e.shed.Load(); inflight != 0 {
+		t.Errorf("%d in flight after both ended, want none", inflight)
 	}
 }
 
@@ -133,7 +133,20 @@ func TestShedTakesAWriterPassedByValue(t *testing.T) {
 	})
 	rec := httptest.NewRecorder()
 	e.Root().ServeHTTP(valueWriter{ResponseWriter: rec, notes: map[string]string{}}, httptest.NewRequest("GET", "/ping", nil))
-	if rec.Code != http.StatusAccepted || e.shed.inflight != 0 {
-		t.Errorf("status %d, %d in flight; want 202 and none", rec.Code, e.shed.inflight)
+	if inflight, _, _ := e.shed.Load(); rec.Code != http.StatusAccepted || inflight != 0 {
+		t.Errorf("status %d, %d in flight; want 202 and none", rec.Code, inflight)
+	}
+}
+
+// TestShedQueueIsAQuarterByDefault: WithMaxInFlight queues a quarter of its
+// slots for a slot; WithMaxQueued(0) refuses at once always.
+func TestShedQueueIsAQuarterByDefault(t *testing.T) {
+	e, _ := New(nil, WithMaxInFlight(8))
+	if n := e.shed.MaxQueued(); n != 2 {
+		t.Errorf("WithMaxInFlight(8) queues %d, want 2 (a quarter)", n)
+	}
+	e, _ = New(nil, WithMaxInFlight(8), WithMaxQueued(0))
+	if n := e.shed.MaxQueued(); n != 0 {
+		t.Errorf("WithMaxQueued(0) queues %d, want 0", n)
 	}
 }

@@ -199,7 +199,7 @@ func ServeStream[T any](e *Engine, w http.ResponseWriter, r *http.Request, rt *R
 	s := &Stream[T]{w: w, rc: http.NewResponseController(w), ctx: ctx, format: *rt.Stream, status: status,
 		lastID: r.Header.Get("Last-Event-ID"), timeout: e.cfg.streamWrite, now: e.cfg.now}
 	if e.shed != nil {
-		s.onStart = func() { e.shed.release(w) }
+		s.onStart = func() { e.shed.Release(w) }
 	}
 	stopKeepAlive := s.startKeepAlive(&e.cfg)
 	err := serve(s)

@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // ErrDraining is the cause of a stream's Context and the error of its Send
 // once the server drains (WithStreamDrain).
 var ErrDraining = errors.New("idemsrv: the server is draining its streams")
-
-// ProblemDraining is the type of the 503 a stream request gets while the
-// server drains, before its stream started.
-const ProblemDraining = "https://idemgen.dev/problems/draining"
 
 // WithStreamDrain ends every stream when ctx is done, so that
 // http.Server.Shutdown, which waits for open requests, is not held up by
@@ -57,6 +55,6 @@ func draining(ctx context.Context) bool {
 // server began to drain.
 func writeDraining(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "1")
-	WriteProblem(w, http.StatusServiceUnavailable, ProblemDraining,
+	problem.Write(w, http.StatusServiceUnavailable, problem.Draining,
 		"the server is shutting down; retry, and another instance will answer")
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // requireKey answers a request without one well-formed key in header with
@@ -18,12 +19,12 @@ func requireKey(header string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		vals := r.Header.Values(header)
 		if len(vals) == 0 {
-			WriteProblem(w, http.StatusBadRequest, ledger.ProblemMissingKey, fmt.Sprintf("this operation requires an %s header", header))
+			problem.Write(w, http.StatusBadRequest, problem.KeyMissing, fmt.Sprintf("this operation requires an %s header", header))
 			return
 		}
 		key, ok := ledger.ParseKey(vals)
 		if !ok {
-			WriteProblem(w, http.StatusBadRequest, ledger.ProblemBadKey,
+			problem.Write(w, http.StatusBadRequest, problem.KeyInvalid,
 				fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", header, ledger.MaxKeyLen))
 			return
 		}

@@ -7,13 +7,13 @@ import (
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
-// splitValue splits wire text into the shape the destination asks for:
+// splitValue splits wire text into the kind of value the destination asks for:
 // a scalar is the whole text, a list splits on sep, an object reads
 // key=value items (explode) or alternating keys and values. Every piece is
 // unescaped after the split, so an escaped separator stays in its piece.
-func splitValue(raw string, sh shape, explode bool, sep string, unesc func(string) (string, error)) (value, error) {
-	switch sh {
-	case shapeList:
+func splitValue(raw string, kind valueKind, explode bool, sep string, unesc func(string) (string, error)) (value, error) {
+	switch kind {
+	case kindList:
 		parts := strings.Split(raw, sep)
 		for i, p := range parts {
 			s, err := unesc(p)
@@ -23,7 +23,7 @@ func splitValue(raw string, sh shape, explode bool, sep string, unesc func(strin
 			parts[i] = s
 		}
 		return listValue(parts), nil
-	case shapeObject:
+	case kindObject:
 		return splitObject(strings.Split(raw, sep), explode, unesc)
 	}
 	s, err := unesc(raw)
@@ -59,7 +59,7 @@ func splitObject(items []string, explode bool, unesc func(string) (string, error
 }
 
 // pathValue decodes a path segment in the simple, label or matrix style.
-func pathValue(p wire.Param, raw string, sh shape) (value, error) {
+func pathValue(p wire.Param, raw string, kind valueKind) (value, error) {
 	unesc := url.PathUnescape
 	switch p.Style {
 	case wire.StyleLabel:
@@ -68,29 +68,29 @@ func pathValue(p wire.Param, raw string, sh shape) (value, error) {
 			return value{}, errStyle
 		}
 		sep := ","
-		if p.Explode && sh != shapeScalar {
+		if p.Explode && kind != kindScalar {
 			sep = "."
 		}
-		return splitValue(rest, sh, p.Explode, sep, unesc)
+		return splitValue(rest, kind, p.Explode, sep, unesc)
 	case wire.StyleMatrix:
-		return matrixValue(p, raw, sh)
+		return matrixValue(p, raw, kind)
 	}
-	return splitValue(raw, sh, p.Explode, ",", unesc)
+	return splitValue(raw, kind, p.Explode, ",", unesc)
 }
 
 // matrixValue reads ;name=v, ;name=a;name=b (an exploded list) and
 // ;k=v;k2=v2 (an exploded object).
-func matrixValue(p wire.Param, raw string, sh shape) (value, error) {
+func matrixValue(p wire.Param, raw string, kind valueKind) (value, error) {
 	rest, ok := strings.CutPrefix(raw, ";")
 	if !ok {
 		return value{}, errStyle
 	}
 	items := strings.Split(rest, ";")
 	name := url.PathEscape(p.Name)
-	if sh == shapeObject && p.Explode {
+	if kind == kindObject && p.Explode {
 		return splitObject(items, true, url.PathUnescape)
 	}
-	if sh == shapeList && p.Explode {
+	if kind == kindList && p.Explode {
 		var out []string
 		for _, it := range items {
 			k, v, _ := strings.Cut(it, "=")
@@ -109,16 +109,16 @@ func matrixValue(p wire.Param, raw string, sh shape) (value, error) {
 	if k != name {
 		return value{}, errStyle
 	}
-	return splitValue(v, sh, false, ",", url.PathUnescape)
+	return splitValue(v, kind, false, ",", url.PathUnescape)
 }
 
 // headerValue decodes a header in the simple style; headers are sent
 // unescaped, so list items and members are trimmed of the spaces a proxy
 // may add after commas.
-func headerValue(p wire.Param, raw string, sh shape) (value, error) {
+func headerValue(p wire.Param, raw string, kind valueKind) (value, error) {
 	trim := func(s string) (string, error) { return strings.TrimSpace(s), nil }
-	if sh == shapeScalar {
+	if kind == kindScalar {
 		return scalarValue(raw), nil
 	}
-	return splitValue(raw, sh, p.Explode, ",", trim)
+	return splitValue(raw, kind, p.Explode, ",", trim)
 }

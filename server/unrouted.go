@@ -5,12 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-)
 
-// Problem types of requests no operation matches.
-const (
-	ProblemNotFound         = "https://idemgen.dev/problems/not-found"
-	ProblemMethodNotAllowed = "https://idemgen.dev/problems/method-not-allowed"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // unrouted answers a request no route takes: 404 when no template matches
@@ -23,7 +19,7 @@ func (rt *router) unrouted(w http.ResponseWriter, r *http.Request, rest string, 
 		allow = rt.root.methods(rest, r.URL.RawQuery, nil)
 	}
 	if len(allow) == 0 {
-		WriteProblem(w, http.StatusNotFound, ProblemNotFound, "no operation of this API has this path")
+		problem.Write(w, http.StatusNotFound, problem.NotFound, "no operation of this API has this path")
 		return
 	}
 	if slices.Contains(allow, http.MethodGet) {
@@ -37,6 +33,6 @@ func (rt *router) unrouted(w http.ResponseWriter, r *http.Request, rest string, 
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	WriteProblem(w, http.StatusMethodNotAllowed, ProblemMethodNotAllowed,
+	problem.Write(w, http.StatusMethodNotAllowed, problem.MethodNotAllowed,
 		fmt.Sprintf("this path takes %s, not %s", list, r.Method))
 }

@@ -30,35 +30,36 @@ func scalarValue(s string) value { return value{present: true, scalar: s} }
 
 func listValue(l []string) value { return value{present: true, list: l, isList: true} }
 
-// shape is what a parameter's Go type asks the wire text to be split into.
-type shape int
+// valueKind is what a parameter's Go type asks its wire text to be split
+// into: one scalar, a list, or an object's name and value pairs.
+type valueKind int
 
 const (
-	shapeScalar shape = iota
-	shapeList
-	shapeObject
+	kindScalar valueKind = iota
+	kindList
+	kindObject
 )
 
 var textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 
-// shapeOf reads the shape from the destination type: text unmarshalers
+// valueKindOf reads the kind from the destination type: text unmarshalers
 // (time.Time, enums with their own parser) and []byte (base64) are scalars,
 // other slices lists, structs and maps objects.
-func shapeOf(t reflect.Type) shape {
+func valueKindOf(t reflect.Type) valueKind {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch {
 	case reflect.PointerTo(t).Implements(textUnmarshalerType) || isUnion(t):
-		return shapeScalar
+		return kindScalar
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
-		return shapeScalar
+		return kindScalar
 	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
-		return shapeList
+		return kindList
 	case t.Kind() == reflect.Struct || t.Kind() == reflect.Map:
-		return shapeObject
+		return kindObject
 	}
-	return shapeScalar
+	return kindScalar
 }
 
 // assign stores v into rv, allocating pointers on the way; an absent value

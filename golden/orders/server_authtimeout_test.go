@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/idemgen/idemgen/golden/orders"
+	"github.com/idemgen/idemgen/runtime/problem"
 	idemsrv "github.com/idemgen/idemgen/server"
 )
 
@@ -109,9 +110,9 @@ func TestServerHangingSecurityHandlerFreesItsSlot(t *testing.T) {
 	var p struct{ Type string }
 	json.NewDecoder(resp.Body).Decode(&p)
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
-		p.Type != idemsrv.ProblemAuthTimeout {
+		p.Type != problem.AuthTimeout {
 		t.Errorf("a client that waits: %d, Retry-After %q, problem %q; want 503 %s with Retry-After",
-			resp.StatusCode, resp.Header.Get("Retry-After"), p.Type, idemsrv.ProblemAuthTimeout)
+			resp.StatusCode, resp.Header.Get("Retry-After"), p.Type, problem.AuthTimeout)
 	}
 	if n := h.executions.Load(); n != 1 {
 		t.Errorf("executions %d after the timed-out create, want 1", n)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/idemgen/idemgen/golden/orders"
+	"github.com/idemgen/idemgen/ledger"
 	idemrt "github.com/idemgen/idemgen/runtime"
 	idemsrv "github.com/idemgen/idemgen/server"
 )
@@ -49,7 +50,7 @@ func TestServerHandlerPanicIsOne500(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	var pe *idemsrv.PanicError
+	var pe *ledger.PanicError
 	if len(reported) != 1 || !errors.As(reported[0], &pe) || pe.Value != "health: secret internal detail" {
 		t.Errorf("WithOnError got %v", reported)
 	}
@@ -68,7 +69,7 @@ func (p *panickyCreate) CreateOrder(context.Context, orders.CreateOrderRequest, 
 
 // TestServerKeyedHandlerPanicReachesOnError: a keyed operation's handler
 // panics under the ledger. The client gets one 500 problem without the
-// panic's text, and WithOnError receives it as a *idemsrv.PanicError with
+// panic's text, and WithOnError receives it as a *ledger.PanicError with
 // its value and stack, as it does for any other handler (the ledger
 // recovers it to roll back and release the key).
 func TestServerKeyedHandlerPanicReachesOnError(t *testing.T) {
@@ -90,10 +91,10 @@ func TestServerKeyedHandlerPanicReachesOnError(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	var pe *idemsrv.PanicError
+	var pe *ledger.PanicError
 	if len(reported) != 1 || !errors.As(reported[0], &pe) || len(pe.Stack) == 0 ||
 		!strings.Contains(reported[0].Error(), "create: secret internal detail") {
-		t.Fatalf("WithOnError got %v, want one *idemsrv.PanicError", reported)
+		t.Fatalf("WithOnError got %v, want one *ledger.PanicError", reported)
 	}
 	if err, ok := pe.Value.(error); !ok || !errors.Is(reported[0], err) {
 		t.Errorf("the panic's error is not reachable with errors.Is: %v", pe.Value)

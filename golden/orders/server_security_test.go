@@ -13,6 +13,7 @@ import (
 
 	"github.com/idemgen/idemgen/golden/orders"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 	idemsrv "github.com/idemgen/idemgen/server"
 )
 
@@ -148,13 +149,13 @@ func TestServerSecurityRefusals(t *testing.T) {
 		challenge   string
 		problemType string
 	}{
-		{nil, 401, `Bearer, Basic realm="api", charset="UTF-8"`, idemsrv.ProblemUnauthorized},
-		{[]string{"Bearer forged"}, 401, `Bearer error="invalid_token"`, idemsrv.ProblemCredentialsRefused},
-		{[]string{"Basic " + "YWxpY2U6d3Jvbmc="}, 401, `Basic realm="api", charset="UTF-8"`, idemsrv.ProblemCredentialsRefused},
-		{[]string{"Bearer readonly"}, 403, "", idemsrv.ProblemForbidden},
-		{[]string{"Bearer secret", "Bearer other"}, 401, `Bearer, Basic realm="api", charset="UTF-8"`, idemsrv.ProblemUnauthorized},
-		{[]string{"Bearer nul"}, 500, "", idemsrv.ProblemInternal},
-		{[]string{"Bearer long"}, 500, "", idemsrv.ProblemInternal},
+		{nil, 401, `Bearer, Basic realm="api", charset="UTF-8"`, problem.Unauthorized},
+		{[]string{"Bearer forged"}, 401, `Bearer error="invalid_token"`, problem.CredentialsRefused},
+		{[]string{"Basic " + "YWxpY2U6d3Jvbmc="}, 401, `Basic realm="api", charset="UTF-8"`, problem.CredentialsRefused},
+		{[]string{"Bearer readonly"}, 403, "", problem.Forbidden},
+		{[]string{"Bearer secret", "Bearer other"}, 401, `Bearer, Basic realm="api", charset="UTF-8"`, problem.Unauthorized},
+		{[]string{"Bearer nul"}, 500, "", problem.Internal},
+		{[]string{"Bearer long"}, 500, "", problem.Internal},
 	} {
 		status, challenge, typ := problemOf(t, url, tc.auth...)
 		if status != tc.status || challenge != tc.challenge || typ != tc.problemType {

@@ -31,6 +31,7 @@ import (
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
 	idemrt "github.com/idemgen/idemgen/runtime"
+	"github.com/idemgen/idemgen/runtime/problem"
 	idemsrv "github.com/idemgen/idemgen/server"
 )
 
@@ -393,7 +394,7 @@ func TestServerKeyedStreamNeedsAKey(t *testing.T) {
 	}
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, httptest.NewRequest("POST", "/jobs", strings.NewReader(`{"name":"x"}`)))
-	if w.Code != 400 || !strings.Contains(w.Body.String(), ledger.ProblemMissingKey) {
+	if w.Code != 400 || !strings.Contains(w.Body.String(), problem.KeyMissing) {
 		t.Fatalf("%d %s", w.Code, w.Body.String())
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/idemgen/idemgen/golden/webhooks"
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 var key = []byte("a key of the receiver's own, 32b")
@@ -59,13 +59,13 @@ func TestGeneratedReceiver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := webhooks.NewWebhookReceiver(handler{}, idemsrv.WithWebhookLedger(l)); err != idemsrv.ErrWebhookNoVerification {
+	if _, err := webhooks.NewWebhookReceiver(handler{}, webhook.WithLedger(l)); err != webhook.ErrNoVerification {
 		t.Fatalf("a receiver without a signature scheme: %v", err)
 	}
 	now := time.Unix(1_800_000_000, 0)
-	rc, err := webhooks.NewWebhookReceiver(handler{}, idemsrv.WithWebhookLedger(l),
-		idemsrv.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(key)),
-		idemsrv.WithWebhookClock(func() time.Time { return now }))
+	rc, err := webhooks.NewWebhookReceiver(handler{}, webhook.WithLedger(l),
+		webhook.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(key)),
+		webhook.WithClock(func() time.Time { return now }))
 	if err != nil {
 		t.Fatal(err)
 	}

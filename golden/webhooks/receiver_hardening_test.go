@@ -25,7 +25,7 @@ import (
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
 	"github.com/idemgen/idemgen/ledger/sqlstore"
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 // endpointHandler applies each webhook as a row naming its endpoint.
@@ -70,9 +70,9 @@ func openLedger(t *testing.T) (*ledger.Ledger, *sqlstore.Store) {
 }
 
 // serve mounts a generated receiver for endpoint at /hooks on loopback.
-func serve(t *testing.T, endpoint string, opts ...idemsrv.WebhookOption) *httptest.Server {
+func serve(t *testing.T, endpoint string, opts ...webhook.Option) *httptest.Server {
 	t.Helper()
-	opts = append(opts, idemsrv.WithWebhookClock(func() time.Time { return hardenedNow }))
+	opts = append(opts, webhook.WithClock(func() time.Time { return hardenedNow }))
 	rc, err := webhooks.NewWebhookReceiver(endpointHandler{endpoint}, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -158,8 +158,8 @@ func TestGeneratedReceiversShareALedger(t *testing.T) {
 	keys := map[string][]byte{"orders": []byte("the orders endpoint's own key!!!"), "billing": []byte("the billing endpoint's own key!!")}
 	urls := map[string]string{}
 	for _, name := range []string{"orders", "billing"} {
-		urls[name] = serve(t, name, idemsrv.WithWebhookLedger(l), idemsrv.WithWebhookEndpoint(name),
-			idemsrv.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(keys[name]))).URL
+		urls[name] = serve(t, name, webhook.WithLedger(l), webhook.WithEndpoint(name),
+			webhook.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(keys[name]))).URL
 	}
 	body := `{"id":"evt_1","type":"payment.succeeded","payment":{"id":"p1","amount":5}}`
 	for round := 0; round < 2; round++ {
@@ -173,14 +173,14 @@ func TestGeneratedReceiversShareALedger(t *testing.T) {
 	if got := appliedRows(t, st); got != "billing/succeeded:p1 orders/succeeded:p1" {
 		t.Fatalf("applied %q, want the event once per endpoint", got)
 	}
-	kept, first := webhooks.NewWebhookReceiver(endpointHandler{"a"}, idemsrv.WithWebhookLedger(l), idemsrv.WithGitHubSignature("s"))
-	_, second := webhooks.NewWebhookReceiver(endpointHandler{"b"}, idemsrv.WithWebhookLedger(l), idemsrv.WithGitHubSignature("s"))
-	if first != nil || !errors.Is(second, idemsrv.ErrWebhookConfig) || !errors.Is(second, ledger.ErrDeliveryScope) {
+	kept, first := webhooks.NewWebhookReceiver(endpointHandler{"a"}, webhook.WithLedger(l), webhook.WithGitHubSignature("s"))
+	_, second := webhooks.NewWebhookReceiver(endpointHandler{"b"}, webhook.WithLedger(l), webhook.WithGitHubSignature("s"))
+	if first != nil || !errors.Is(second, webhook.ErrConfig) || !errors.Is(second, ledger.ErrDeliveryScope) {
 		t.Fatalf("two unnamed receivers on one ledger: %v, then %v", first, second)
 	}
 	// The first holds its scope while it is reachable, until closed.
 	kept.Close()
-	if _, err := webhooks.NewWebhookReceiver(endpointHandler{"b"}, idemsrv.WithWebhookLedger(l), idemsrv.WithGitHubSignature("s")); err != nil {
+	if _, err := webhooks.NewWebhookReceiver(endpointHandler{"b"}, webhook.WithLedger(l), webhook.WithGitHubSignature("s")); err != nil {
 		t.Fatalf("after the first receiver's Close: %v", err)
 	}
 }
@@ -190,7 +190,7 @@ func TestGeneratedReceiversShareALedger(t *testing.T) {
 // signed body is the same delivery, applied once. A new body is applied.
 func TestGeneratedGitHubCaptureResent(t *testing.T) {
 	l, st := openLedger(t)
-	url := serve(t, "", idemsrv.WithWebhookLedger(l), idemsrv.WithGitHubSignature("gh secret")).URL + "/hooks/paymentSettled"
+	url := serve(t, "", webhook.WithLedger(l), webhook.WithGitHubSignature("gh secret")).URL + "/hooks/paymentSettled"
 	body := `{"id":"e1","payment":{"id":"p1","amount":5}}`
 	steps := []struct {
 		delivery, body string
@@ -220,7 +220,7 @@ func TestGeneratedGitHubCaptureResent(t *testing.T) {
 func TestGeneratedReceiverWrongRoute(t *testing.T) {
 	l, st := openLedger(t)
 	key := []byte("a key of the receiver's own, 32b")
-	url := serve(t, "", idemsrv.WithWebhookLedger(l), idemsrv.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(key))).URL
+	url := serve(t, "", webhook.WithLedger(l), webhook.WithStandardWebhooks("whsec_"+base64.StdEncoding.EncodeToString(key))).URL
 	succeeded := `{"id":"e1","type":"payment.succeeded","payment":{"id":"p1","amount":5}}`
 	for _, path := range []string{"/hooks/payment_failed", "/hooks/paymentSettled"} {
 		if got := send(t, url+path, standardHeaders(key, "m1", succeeded), succeeded); got.status != 400 {
@@ -235,7 +235,7 @@ func TestGeneratedReceiverWrongRoute(t *testing.T) {
 	}
 
 	gl, gst := openLedger(t)
-	gh := serve(t, "", idemsrv.WithWebhookLedger(gl), idemsrv.WithGitHubSignature("gh secret")).URL
+	gh := serve(t, "", webhook.WithLedger(gl), webhook.WithGitHubSignature("gh secret")).URL
 	settled := `{"id":"e2","payment":{"id":"p2","amount":5}}`
 	for _, c := range []struct{ path, event string }{
 		{"/hooks/paymentSettled", "payment_failed"},

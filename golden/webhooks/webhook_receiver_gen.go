@@ -4,13 +4,13 @@ package webhooks
 
 import (
 	"context"
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 // WebhookHandler receives the webhooks the API sends, one method per webhook, given its verified and
 // decoded payload. A method that returns an error (or panics) is answered 500 and the sender delivers
-// again; under WithWebhookLedger, its writes in ledger.Tx(ctx) roll back, and a delivery it applied is
-// never applied again.
+// again; under webhook.WithLedger, its writes in ledger.Tx(ctx) roll back, and a delivery it applied
+// is never applied again.
 type WebhookHandler interface {
 	// PaymentFailed receives the payment_failed webhook (payload type payment.failed).
 	//
@@ -30,15 +30,15 @@ type WebhookHandler interface {
 // signature on the raw body, routes it by the last path segment (the webhook's name) or, on the
 // receiver's root, by X-GitHub-Event or the payload's type, decodes it and runs its WebhookHandler
 // method at most once per delivery id.
-type WebhookReceiver = idemsrv.WebhookReceiver
+type WebhookReceiver = webhook.Receiver
 
 // NewWebhookReceiver returns the receiver of h's webhooks. It refuses to start without a signature
-// option (idemsrv.WithStandardWebhooks, WithStripeSignature, WithGitHubSignature) or a ledger
-// (idemsrv.WithWebhookLedger) unless WithoutWebhookVerification or WithoutWebhookDedupe says so.
-func NewWebhookReceiver(h WebhookHandler, opts ...idemsrv.WebhookOption) (*WebhookReceiver, error) {
-	return idemsrv.NewWebhookReceiver([]idemsrv.WebhookRoute{
-		idemsrv.NewWebhookRoute("payment_failed", "payment.failed", h.PaymentFailed),
-		idemsrv.NewWebhookRoute("paymentSettled", "paymentSettled", h.PaymentSettled),
-		idemsrv.NewWebhookRoute("paymentSucceeded", "payment.succeeded", h.PaymentSucceeded),
+// option (webhook.WithStandardWebhooks, WithStripeSignature, WithGitHubSignature) or a ledger
+// (webhook.WithLedger) unless webhook.WithoutVerification or WithoutDedupe says so.
+func NewWebhookReceiver(h WebhookHandler, opts ...webhook.Option) (*WebhookReceiver, error) {
+	return webhook.NewReceiver([]webhook.Route{
+		webhook.NewRoute("payment_failed", "payment.failed", h.PaymentFailed),
+		webhook.NewRoute("paymentSettled", "paymentSettled", h.PaymentSettled),
+		webhook.NewRoute("paymentSucceeded", "payment.succeeded", h.PaymentSucceeded),
 	}, opts...)
 }

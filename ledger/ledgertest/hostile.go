@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // testLateError: a handler that chose a status, perhaps wrote part of its
@@ -131,7 +132,7 @@ func testOversizedResponse(t *testing.T, open Opener) {
 	for range 2 {
 		again := f.do("alice", "k1", body1)
 		wantStatus(t, again, http.StatusInternalServerError)
-		if !strings.Contains(again.Body.String(), ledger.ProblemResponseNotStored) || again.Header().Get(ledger.ReplayedHeader) != "true" {
+		if !strings.Contains(again.Body.String(), problem.ResponseNotStored) || again.Header().Get(ledger.ReplayedHeader) != "true" {
 			t.Errorf("repeat = %s (replayed %q), want the replayed response-not-stored problem",
 				again.Body.String(), again.Header().Get(ledger.ReplayedHeader))
 		}
@@ -151,7 +152,7 @@ func testPoisonCaller(t *testing.T, open Opener) {
 		"NUL": "ali\x00ce", "invalid UTF-8": "\xffalice", "5000 bytes": strings.Repeat("a", 5000),
 	} {
 		w := f.do(caller, "k1", body1)
-		if w.Code != http.StatusUnauthorized || !strings.Contains(w.Body.String(), ledger.ProblemCaller) {
+		if w.Code != http.StatusUnauthorized || !strings.Contains(w.Body.String(), problem.CallerUnknown) {
 			t.Errorf("%s caller: %d %s, want a 401 caller problem", name, w.Code, w.Body.String())
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // testAmbiguousBody: a JSON body that two decoders could read differently
@@ -36,8 +37,8 @@ func testAmbiguousBody(t *testing.T, open Opener) {
 			continue
 		}
 		var p struct{ Type string }
-		if json.Unmarshal(w.Body.Bytes(), &p); p.Type != ledger.ProblemAmbiguousBody {
-			t.Errorf("%s: problem type %q, want %q", name, p.Type, ledger.ProblemAmbiguousBody)
+		if json.Unmarshal(w.Body.Bytes(), &p); p.Type != problem.AmbiguousBody {
+			t.Errorf("%s: problem type %q, want %q", name, p.Type, problem.AmbiguousBody)
 		}
 	}
 	if f.calls.Load() != 0 || f.count("idem_ledger") != 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/pgstore"
 	"github.com/idemgen/idemgen/ledger/pgstore/pgtest"
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // TestCommitCutOnTheWire: a real PostgreSQL behind a loopback proxy that
@@ -43,8 +44,8 @@ func TestCommitCutOnTheWire(t *testing.T) {
 		executed int // handler runs, in all
 	}{
 		{"answer lost", cutAfterServer, http.StatusCreated, "", 1},
-		{"COMMIT lost", cutBeforeServer, http.StatusServiceUnavailable, ledger.ProblemUnavailable, 2},
-		{"primary gone", cutAfterServerThenDown, http.StatusServiceUnavailable, ledger.ProblemOutcomeUnknown, 1},
+		{"COMMIT lost", cutBeforeServer, http.StatusServiceUnavailable, problem.StoreUnavailable, 2},
+		{"primary gone", cutAfterServerThenDown, http.StatusServiceUnavailable, problem.OutcomeUnknown, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dsn := cluster.NewDatabase(t)

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v82/webhook"
+	stripewebhook "github.com/stripe/stripe-go/v82/webhook"
 
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 // sharedLedger is one ledger on SQLite in t.TempDir(), with the applied
@@ -39,11 +39,11 @@ func sharedLedger(t *testing.T) (*ledger.Ledger, *sink, ledger.Store) {
 
 // serveEndpoint serves, on loopback at /hooks/, a receiver whose one
 // webhook paymentSucceeded applies as the row tag.
-func serveEndpoint(t *testing.T, s *sink, tag string, opts ...idemsrv.WebhookOption) string {
+func serveEndpoint(t *testing.T, s *sink, tag string, opts ...webhook.Option) string {
 	t.Helper()
-	opts = append(opts, idemsrv.WithWebhookClock(func() time.Time { return clockNow }))
-	rc, err := idemsrv.NewWebhookReceiver([]idemsrv.WebhookRoute{
-		idemsrv.NewWebhookRoute("paymentSucceeded", "payment.succeeded", s.apply(tag)),
+	opts = append(opts, webhook.WithClock(func() time.Time { return clockNow }))
+	rc, err := webhook.NewReceiver([]webhook.Route{
+		webhook.NewRoute("paymentSucceeded", "payment.succeeded", s.apply(tag)),
 	}, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -65,14 +65,14 @@ func TestStripeEndpointsShareALedger(t *testing.T) {
 	secrets := map[string]string{"shop": "whsec_shop endpoint", "books": "whsec_books endpoint"}
 	urls := map[string]string{}
 	for name, secret := range secrets {
-		urls[name] = serveEndpoint(t, s, name, idemsrv.WithWebhookLedger(l), idemsrv.WithWebhookEndpoint(name),
-			idemsrv.WithStripeSignature(secret))
+		urls[name] = serveEndpoint(t, s, name, webhook.WithLedger(l), webhook.WithEndpoint(name),
+			webhook.WithStripeSignature(secret))
 	}
 	body := []byte(`{"id":"evt_1","object":"event","type":"payment.succeeded","amount":42}`)
 	for round := 0; round < 3; round++ {
 		for name, secret := range secrets {
-			signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: secret, Timestamp: clockNow})
-			if err := webhook.ValidatePayloadIgnoringTolerance(body, signed.Header, secret); err != nil {
+			signed := stripewebhook.GenerateTestSignedPayload(&stripewebhook.UnsignedPayload{Payload: body, Secret: secret, Timestamp: clockNow})
+			if err := stripewebhook.ValidatePayloadIgnoringTolerance(body, signed.Header, secret); err != nil {
 				t.Fatalf("stripe-go refuses its own signature: %v", err)
 			}
 			a := post(t, urls[name], http.Header{"Stripe-Signature": {signed.Header}}, string(body))
@@ -90,8 +90,8 @@ func TestStripeEndpointsShareALedger(t *testing.T) {
 func TestStandardEndpointsShareALedger(t *testing.T) {
 	l, s, _ := sharedLedger(t)
 	key := schemes[0].new
-	named := serveEndpoint(t, s, "named", idemsrv.WithWebhookLedger(l), idemsrv.WithWebhookEndpoint("audit"), idemsrv.WithStandardWebhooks(key))
-	unnamed := serveEndpoint(t, s, "unnamed", idemsrv.WithWebhookLedger(l), idemsrv.WithStandardWebhooks(key))
+	named := serveEndpoint(t, s, "named", webhook.WithLedger(l), webhook.WithEndpoint("audit"), webhook.WithStandardWebhooks(key))
+	unnamed := serveEndpoint(t, s, "unnamed", webhook.WithLedger(l), webhook.WithStandardWebhooks(key))
 	body := event("evt_2")
 	for _, url := range []string{named, unnamed, named, unnamed} {
 		if a := post(t, url, signStandard(key, "msg_2", clockNow, body), body); a.status != 204 {
@@ -111,8 +111,8 @@ func TestUnnamedReceiverKeepsRecordedDeliveries(t *testing.T) {
 	if done, err := l.Deliver(context.Background(), old, func(context.Context) error { return nil }); err != nil || done != ledger.Applied {
 		t.Fatalf("recording the old delivery: %v, %v", done, err)
 	}
-	unnamed := serveEndpoint(t, s, "unnamed", idemsrv.WithWebhookLedger(l), idemsrv.WithStripeSignature("whsec_x"))
-	named := serveEndpoint(t, s, "named", idemsrv.WithWebhookLedger(l), idemsrv.WithWebhookEndpoint("new"), idemsrv.WithStripeSignature("whsec_x"))
+	unnamed := serveEndpoint(t, s, "unnamed", webhook.WithLedger(l), webhook.WithStripeSignature("whsec_x"))
+	named := serveEndpoint(t, s, "named", webhook.WithLedger(l), webhook.WithEndpoint("new"), webhook.WithStripeSignature("whsec_x"))
 	body := event("evt_old")
 	if a := post(t, unnamed, signStripe("whsec_x", "", clockNow, body), body); a.status != 204 || a.header.Get("Idempotent-Replayed") != "true" {
 		t.Errorf("the recorded delivery to the unnamed receiver: %d %v", a.status, a.header)
@@ -133,31 +133,31 @@ func TestEndpointScopeClaimedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	build := func(l *ledger.Ledger, opts ...idemsrv.WebhookOption) (*idemsrv.WebhookReceiver, error) {
-		return idemsrv.NewWebhookReceiver(nil, append(opts, idemsrv.WithWebhookLedger(l), idemsrv.WithGitHubSignature("s"))...)
+	build := func(l *ledger.Ledger, opts ...webhook.Option) (*webhook.Receiver, error) {
+		return webhook.NewReceiver(nil, append(opts, webhook.WithLedger(l), webhook.WithGitHubSignature("s"))...)
 	}
 	first, err := build(l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	named, err := build(l, idemsrv.WithWebhookEndpoint("ci"))
+	named, err := build(l, webhook.WithEndpoint("ci"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, c := range map[string]struct {
 		l    *ledger.Ledger
-		opts []idemsrv.WebhookOption
+		opts []webhook.Option
 	}{
 		"second unnamed":                 {l, nil},
 		"second unnamed, another ledger": {l2, nil},
-		"same name twice":                {l2, []idemsrv.WebhookOption{idemsrv.WithWebhookEndpoint("ci")}},
+		"same name twice":                {l2, []webhook.Option{webhook.WithEndpoint("ci")}},
 	} {
-		if _, err := build(c.l, c.opts...); !errors.Is(err, idemsrv.ErrWebhookConfig) || !errors.Is(err, ledger.ErrDeliveryScope) {
+		if _, err := build(c.l, c.opts...); !errors.Is(err, webhook.ErrConfig) || !errors.Is(err, ledger.ErrDeliveryScope) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	for _, bad := range []string{"", "a\x00b", strings.Repeat("n", 248)} {
-		if _, err := build(l, idemsrv.WithWebhookEndpoint(bad)); !errors.Is(err, idemsrv.ErrWebhookConfig) {
+		if _, err := build(l, webhook.WithEndpoint(bad)); !errors.Is(err, webhook.ErrConfig) {
 			t.Errorf("endpoint %q: %v", bad, err)
 		}
 	}

@@ -3,17 +3,17 @@ package webhooktest
 import (
 	"testing"
 
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 // githubRoutes are webhooks named as GitHub's OpenAPI description names
 // them: "<event>-<action>" in kebab case, or the event alone when it has
 // no actions.
-func githubRoutes(s *sink) []idemsrv.WebhookRoute {
-	var routes []idemsrv.WebhookRoute
+func githubRoutes(s *sink) []webhook.Route {
+	var routes []webhook.Route
 	for _, name := range []string{"pull-request-opened", "pull-request-auto-merge-disabled", "push",
 		"installation-new-permissions-accepted", "issues"} {
-		routes = append(routes, idemsrv.NewWebhookRoute(name, "", s.apply(name)))
+		routes = append(routes, webhook.NewRoute(name, "", s.apply(name)))
 	}
 	return routes
 }
@@ -23,7 +23,7 @@ func githubRoutes(s *sink) []idemsrv.WebhookRoute {
 // GitHub's description names webhooks; an action no webhook names is 404
 // unless a webhook is named after the event alone; nothing else runs.
 func TestGitHubEventAndActionRouting(t *testing.T) {
-	srv, s := newReceiverOf(t, githubRoutes, idemsrv.WithGitHubSignature("gh"))
+	srv, s := newReceiverOf(t, githubRoutes, webhook.WithGitHubSignature("gh"))
 	cases := []struct {
 		event, body string
 		status      int

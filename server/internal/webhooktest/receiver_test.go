@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 // TestWebhookAppliedOnce: a valid delivery delivered three times runs its
@@ -109,7 +109,7 @@ func TestWebhookHandlerFailure(t *testing.T) {
 // TestWebhookRouting: by the path's last segment, by X-GitHub-Event and by
 // the payload's type on the root; anything else 404 with nothing applied.
 func TestWebhookRouting(t *testing.T) {
-	srv, s := newReceiver(t, idemsrv.WithStandardWebhooks(schemes[0].new))
+	srv, s := newReceiver(t, webhook.WithStandardWebhooks(schemes[0].new))
 	sign := func(id, body string) http.Header { return signStandard(schemes[0].new, id, clockNow, body) }
 	failed := `{"id":"e","type":"payment.failed","amount":1}`
 	cases := []struct {
@@ -146,7 +146,7 @@ func TestWebhookRouting(t *testing.T) {
 // TestWebhookHostile: an oversized body, deep JSON, garbage headers and a
 // wrong method are refused before any handler runs.
 func TestWebhookHostile(t *testing.T) {
-	srv, s := newReceiver(t, idemsrv.WithStandardWebhooks(schemes[0].new), idemsrv.WithWebhookLimits(4096, time.Second))
+	srv, s := newReceiver(t, webhook.WithStandardWebhooks(schemes[0].new), webhook.WithLimits(4096, time.Second))
 	url := srv.URL + "/hooks/paymentSucceeded"
 	key := schemes[0].new
 	big := `{"id":"x","pad":"` + strings.Repeat("a", 5000) + `"}`
@@ -190,22 +190,22 @@ func TestWebhookHostile(t *testing.T) {
 // TestWebhookReceiverRefusesUnsafeConfig: no signature scheme and no
 // ledger are refused unless said explicitly.
 func TestWebhookReceiverRefusesUnsafeConfig(t *testing.T) {
-	var routes []idemsrv.WebhookRoute
-	if _, err := idemsrv.NewWebhookReceiver(routes, idemsrv.WithoutWebhookDedupe()); err != idemsrv.ErrWebhookNoVerification {
+	var routes []webhook.Route
+	if _, err := webhook.NewReceiver(routes, webhook.WithoutDedupe()); err != webhook.ErrNoVerification {
 		t.Errorf("no scheme: %v", err)
 	}
-	if _, err := idemsrv.NewWebhookReceiver(routes, idemsrv.WithGitHubSignature("s")); err != idemsrv.ErrWebhookNoLedger {
+	if _, err := webhook.NewReceiver(routes, webhook.WithGitHubSignature("s")); err != webhook.ErrNoLedger {
 		t.Errorf("no ledger: %v", err)
 	}
-	if _, err := idemsrv.NewWebhookReceiver(routes, idemsrv.WithoutWebhookVerification(), idemsrv.WithoutWebhookDedupe()); err != nil {
+	if _, err := webhook.NewReceiver(routes, webhook.WithoutVerification(), webhook.WithoutDedupe()); err != nil {
 		t.Errorf("both left out explicitly: %v", err)
 	}
-	for name, opts := range map[string][]idemsrv.WebhookOption{
-		"bad standard secret": {idemsrv.WithStandardWebhooks("whsec_***"), idemsrv.WithoutWebhookDedupe()},
-		"no secret":           {idemsrv.WithStripeSignature(), idemsrv.WithoutWebhookDedupe()},
-		"two schemes":         {idemsrv.WithStripeSignature("a"), idemsrv.WithGitHubSignature("b"), idemsrv.WithoutWebhookDedupe()},
+	for name, opts := range map[string][]webhook.Option{
+		"bad standard secret": {webhook.WithStandardWebhooks("whsec_***"), webhook.WithoutDedupe()},
+		"no secret":           {webhook.WithStripeSignature(), webhook.WithoutDedupe()},
+		"two schemes":         {webhook.WithStripeSignature("a"), webhook.WithGitHubSignature("b"), webhook.WithoutDedupe()},
 	} {
-		if _, err := idemsrv.NewWebhookReceiver(routes, opts...); err == nil || !strings.Contains(err.Error(), "invalid webhook receiver configuration") {
+		if _, err := webhook.NewReceiver(routes, opts...); err == nil || !strings.Contains(err.Error(), "invalid webhook receiver configuration") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -215,7 +215,7 @@ func TestWebhookReceiverRefusesUnsafeConfig(t *testing.T) {
 // content type (payload=<JSON>) is verified over the raw form body and
 // decoded from its payload field; other senders never send forms (415).
 func TestGitHubFormDelivery(t *testing.T) {
-	srv, s := newReceiver(t, idemsrv.WithGitHubSignature("new secret"))
+	srv, s := newReceiver(t, webhook.WithGitHubSignature("new secret"))
 	form := func(h http.Header, body string) answer {
 		t.Helper()
 		return postAs(t, srv.URL+"/hooks/paymentSucceeded", h, "application/x-www-form-urlencoded", body)
@@ -238,7 +238,7 @@ func TestGitHubFormDelivery(t *testing.T) {
 	if got := s.applied(t); got["paymentSucceeded"] != 1 || s.total(t) != 1 {
 		t.Errorf("applied %v, want paymentSucceeded once", got)
 	}
-	std, _ := newReceiver(t, idemsrv.WithStandardWebhooks(schemes[0].new))
+	std, _ := newReceiver(t, webhook.WithStandardWebhooks(schemes[0].new))
 	resp := postAs(t, std.URL+"/hooks/paymentSucceeded", nil, "application/x-www-form-urlencoded", body)
 	if resp.status != http.StatusUnsupportedMediaType {
 		t.Errorf("a form to a Standard Webhooks receiver: %d, want 415", resp.status)

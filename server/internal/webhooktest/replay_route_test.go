@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/stripe/stripe-go/v82/webhook"
+	stripewebhook "github.com/stripe/stripe-go/v82/webhook"
 
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 // TestGitHubCaptureResentWithNewDeliveryID: X-GitHub-Delivery is not
@@ -15,7 +15,7 @@ import (
 // form GitHub can send, is applied once: the receiver also records the
 // SHA-256 of the signed body.
 func TestGitHubCaptureResentWithNewDeliveryID(t *testing.T) {
-	srv, s := newReceiver(t, idemsrv.WithGitHubSignature("gh"))
+	srv, s := newReceiver(t, webhook.WithGitHubSignature("gh"))
 	target := srv.URL + "/hooks/paymentSucceeded"
 	body := event("g1")
 	form := "payload=" + url.QueryEscape(event("g2"))
@@ -36,9 +36,9 @@ func TestGitHubCaptureResentWithNewDeliveryID(t *testing.T) {
 // delivery whose X-GitHub-Event names another webhook than its path, is
 // 400 and nothing runs; the same delivery on its own route is applied.
 func TestSignedPayloadOnAnotherRoute(t *testing.T) {
-	srv, s := newReceiver(t, idemsrv.WithStripeSignature("whsec_route"))
+	srv, s := newReceiver(t, webhook.WithStripeSignature("whsec_route"))
 	failed := []byte(`{"id":"evt_f","object":"event","type":"payment.failed","amount":1}`)
-	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: failed, Secret: "whsec_route", Timestamp: clockNow})
+	signed := stripewebhook.GenerateTestSignedPayload(&stripewebhook.UnsignedPayload{Payload: failed, Secret: "whsec_route", Timestamp: clockNow})
 	h := http.Header{"Stripe-Signature": {signed.Header}}
 	if a := post(t, srv.URL+"/hooks/paymentSucceeded", h, string(failed)); a.status != 400 || a.header.Get("Content-Type") != "application/problem+json" {
 		t.Errorf("payment.failed to paymentSucceeded: %d %s", a.status, a.body)
@@ -50,7 +50,7 @@ func TestSignedPayloadOnAnotherRoute(t *testing.T) {
 		t.Errorf("payment.failed to paymentFailed: %d %v %s", a.status, a.header, a.body)
 	}
 
-	gh, g := newReceiverOf(t, githubRoutes, idemsrv.WithGitHubSignature("gh"))
+	gh, g := newReceiverOf(t, githubRoutes, webhook.WithGitHubSignature("gh"))
 	opened := `{"action":"opened","number":7}`
 	for _, c := range []struct{ path, event string }{
 		{"/hooks/issues", "pull_request"},

@@ -20,7 +20,7 @@ import (
 
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/sqlitestore"
-	idemsrv "github.com/idemgen/idemgen/server"
+	"github.com/idemgen/idemgen/server/webhook"
 )
 
 // payment is the payload model of the test's webhooks.
@@ -101,18 +101,18 @@ var clockNow = time.Unix(1_800_000_000, 0)
 
 // newReceiver serves a receiver with two webhooks on a loopback server,
 // its ledger on SQLite in t.TempDir(), at /hooks/.
-func newReceiver(t *testing.T, opts ...idemsrv.WebhookOption) (*httptest.Server, *sink) {
+func newReceiver(t *testing.T, opts ...webhook.Option) (*httptest.Server, *sink) {
 	t.Helper()
-	return newReceiverOf(t, func(s *sink) []idemsrv.WebhookRoute {
-		return []idemsrv.WebhookRoute{
-			idemsrv.NewWebhookRoute("paymentSucceeded", "payment.succeeded", s.apply("paymentSucceeded")),
-			idemsrv.NewWebhookRoute("paymentFailed", "", s.apply("paymentFailed")),
+	return newReceiverOf(t, func(s *sink) []webhook.Route {
+		return []webhook.Route{
+			webhook.NewRoute("paymentSucceeded", "payment.succeeded", s.apply("paymentSucceeded")),
+			webhook.NewRoute("paymentFailed", "", s.apply("paymentFailed")),
 		}
 	}, opts...)
 }
 
 // newReceiverOf is newReceiver with the routes made by routes.
-func newReceiverOf(t *testing.T, routes func(*sink) []idemsrv.WebhookRoute, opts ...idemsrv.WebhookOption) (*httptest.Server, *sink) {
+func newReceiverOf(t *testing.T, routes func(*sink) []webhook.Route, opts ...webhook.Option) (*httptest.Server, *sink) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "ledger.db"))
@@ -128,8 +128,8 @@ func newReceiverOf(t *testing.T, routes func(*sink) []idemsrv.WebhookRoute, opts
 		t.Fatal(err)
 	}
 	s := &sink{db: st.DB()}
-	opts = append([]idemsrv.WebhookOption{idemsrv.WithWebhookLedger(l), idemsrv.WithWebhookClock(func() time.Time { return clockNow })}, opts...)
-	rc, err := idemsrv.NewWebhookReceiver(routes(s), opts...)
+	opts = append([]webhook.Option{webhook.WithLedger(l), webhook.WithClock(func() time.Time { return clockNow })}, opts...)
+	rc, err := webhook.NewReceiver(routes(s), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,18 +208,18 @@ func signGitHub(key, id string, _ time.Time, body string) http.Header {
 // and whether it signs a timestamp.
 type scheme struct {
 	name     string
-	option   func(secrets ...string) idemsrv.WebhookOption
+	option   func(secrets ...string) webhook.Option
 	sign     signer
 	old, new string
 	stamped  bool
 }
 
 var schemes = []scheme{
-	{"standard", idemsrv.WithStandardWebhooks, signStandard,
+	{"standard", webhook.WithStandardWebhooks, signStandard,
 		"whsec_" + base64.StdEncoding.EncodeToString([]byte("old key of thirty-two bytes!!!!!")),
 		"whsec_" + base64.StdEncoding.EncodeToString([]byte("new key of thirty-two bytes!!!!!")), true},
-	{"stripe", idemsrv.WithStripeSignature, signStripe, "whsec_old", "whsec_new", true},
-	{"github", idemsrv.WithGitHubSignature, signGitHub, "old secret", "new secret", false},
+	{"stripe", webhook.WithStripeSignature, signStripe, "whsec_old", "whsec_new", true},
+	{"github", webhook.WithGitHubSignature, signGitHub, "old secret", "new secret", false},
 }
 
 // event is a payload whose id member is the delivery id (Stripe's

@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
@@ -24,9 +25,9 @@ func isErr(err, target error) bool { return errors.Is(err, target) }
 
 // readBody reads the raw body, bounded in size and reading time, before
 // anything is verified or decoded; ok is false once it has answered.
-func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+func (rc *Receiver) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMedia(ct) && !rc.takesForm(ct) {
-		WriteProblem(w, http.StatusUnsupportedMediaType, ProblemWebhookMedia, "a delivery's body must be JSON")
+		problem.Write(w, http.StatusUnsupportedMediaType, problem.UnsupportedMedia, "a delivery's body must be JSON")
 		return nil, false
 	}
 	// A real-time deadline: it bounds a sender that trickles its body.
@@ -35,19 +36,19 @@ func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]b
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		WriteProblem(w, http.StatusRequestEntityTooLarge, ProblemWebhookTooBig, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
+		problem.Write(w, http.StatusRequestEntityTooLarge, problem.BodyTooLarge, fmt.Sprintf("the body is larger than %d bytes", rc.cfg.maxBody))
 		return nil, false
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// As the server's own routes answer a body that does not arrive in
 		// time: the sender may send it again.
-		WriteProblem(w, http.StatusRequestTimeout, ProblemBodyTimeout,
+		problem.Write(w, http.StatusRequestTimeout, problem.BodyTimeout,
 			fmt.Sprintf("the body did not arrive within %v", rc.cfg.readTimeout))
 		return nil, false
 	case err != nil:
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the body could not be read")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, "the body could not be read")
 		return nil, false
 	case len(bytes.TrimSpace(b)) == 0:
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, "the delivery has no body")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, "the delivery has no body")
 		return nil, false
 	}
 	return b, true
@@ -55,7 +56,7 @@ func (rc *WebhookReceiver) readBody(w http.ResponseWriter, r *http.Request) ([]b
 
 // takesForm reports whether a delivery of media type ct is GitHub's form
 // encoding (payload=<JSON>), which only a GitHub receiver accepts.
-func (rc *WebhookReceiver) takesForm(ct string) bool {
+func (rc *Receiver) takesForm(ct string) bool {
 	_, github := rc.cfg.scheme.(githubScheme)
 	return github && isFormMedia(ct)
 }
@@ -113,33 +114,33 @@ func readEnvelope(body []byte) envelope {
 }
 
 // run executes call once per delivery (through the ledger: its id, and
-// for GitHub its signed body too) or every time (WithoutWebhookDedupe),
+// for GitHub its signed body too) or every time (WithoutDedupe),
 // and answers.
-func (rc *WebhookReceiver) run(w http.ResponseWriter, r *http.Request, id string, signed []byte, call func(context.Context) error) {
+func (rc *Receiver) run(w http.ResponseWriter, r *http.Request, id string, signed []byte, call func(context.Context) error) {
 	if rc.cfg.ledger == nil {
-		if err := runWebhook(r.Context(), call); err != nil {
-			rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
+		if err := runHandler(r.Context(), call); err != nil {
+			rc.fail(w, r, err, http.StatusInternalServerError, problem.Internal)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	if id == "" {
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookHeaders, "the delivery carries no delivery id to deduplicate it by")
 		return
 	}
 	done, err := rc.cfg.ledger.DeliverAny(r.Context(), rc.identities(id, signed), call)
 	switch {
 	case errors.Is(err, ledger.ErrDeliveryID):
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
+		problem.Write(w, http.StatusBadRequest, problem.WebhookHeaders, "the delivery id is empty, longer than 255 bytes or not UTF-8 text")
 	case errors.Is(err, ledger.ErrDeliveryStore):
 		w.Header().Set("Retry-After", "1")
-		rc.fail(w, r, err, http.StatusServiceUnavailable, ProblemWebhookStore)
+		rc.fail(w, r, err, http.StatusServiceUnavailable, problem.StoreUnavailable)
 	case err != nil:
-		rc.fail(w, r, err, http.StatusInternalServerError, ProblemWebhookFailed)
+		rc.fail(w, r, err, http.StatusInternalServerError, problem.Internal)
 	case done == ledger.InFlight:
 		w.Header().Set("Retry-After", "1")
-		WriteProblem(w, http.StatusConflict, ProblemWebhookInFlight, "this delivery is being applied; deliver it again later")
+		problem.Write(w, http.StatusConflict, problem.InProgress, "this delivery is being applied; deliver it again later")
 	case done == ledger.Duplicate:
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.WriteHeader(http.StatusNoContent)
@@ -156,7 +157,7 @@ const githubBody = "github-body"
 // delivery id is not signed, "sha256:<hex>" of the signed bytes as sent
 // (the form, for a form delivery) under "github-body", so that a captured
 // body resent with a new X-GitHub-Delivery is the same delivery.
-func (rc *WebhookReceiver) identities(id string, signed []byte) []ledger.ID {
+func (rc *Receiver) identities(id string, signed []byte) []ledger.ID {
 	scheme := "unverified"
 	if rc.cfg.scheme != nil {
 		scheme = rc.cfg.scheme.name()
@@ -170,19 +171,19 @@ func (rc *WebhookReceiver) identities(id string, signed []byte) []ledger.ID {
 }
 
 // fail answers a 5xx without the error's text (the sender retries), and
-// hands the error to WithWebhookOnError.
-func (rc *WebhookReceiver) fail(w http.ResponseWriter, r *http.Request, err error, status int, typ string) {
+// hands the error to WithOnError.
+func (rc *Receiver) fail(w http.ResponseWriter, r *http.Request, err error, status int, typ string) {
 	if rc.cfg.onError != nil {
 		rc.cfg.onError(r, err)
 	}
-	WriteProblem(w, status, typ, "the delivery was not applied; deliver it again")
+	problem.Write(w, status, typ, "the delivery was not applied; deliver it again")
 }
 
-// runWebhook calls call and turns a panic into an error.
-func runWebhook(ctx context.Context, call func(context.Context) error) (err error) {
+// runHandler calls call and turns a panic into an error.
+func runHandler(ctx context.Context, call func(context.Context) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("idemsrv: webhook handler panicked: %v", p)
+			err = fmt.Errorf("webhook: handler panicked: %v", p)
 		}
 	}()
 	return call(ctx)

@@ -1,4 +1,4 @@
-package idemsrv
+package shed
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// fakeTimers stands in for the queue's timers: each wait the shedder
+// fakeTimers stands in for the queue's timers: each wait the Shedder
 // starts is announced on started, with a channel the test fires.
 type fakeTimers struct {
 	started chan fakeTimer
@@ -26,13 +26,13 @@ func (f *fakeTimers) after(d time.Duration) (<-chan time.Time, func() bool) {
 	return t.fire, func() bool { return true }
 }
 
-// queuedShedder is a shedder with 4 slots, all busy, a queue of 1 and a
+// queuedShedder is a Shedder with 4 slots, all busy, a queue of 1 and a
 // measured service time of 10 ms.
-func queuedShedder(t *testing.T) (*shedder, *fakeTimers) {
+func queuedShedder(t *testing.T) (*Shedder, *fakeTimers) {
 	t.Helper()
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	timers := &fakeTimers{started: make(chan fakeTimer, 4)}
-	s := newShedder(4, func() time.Time { return clock })
+	s := New(4, func() time.Time { return clock })
 	s.maxQueued, s.after = 1, timers.after
 	s.service, s.measured = 10*time.Millisecond, true
 	for range 4 {
@@ -62,7 +62,7 @@ func serveAsync(h http.Handler) <-chan *httptest.ResponseRecorder {
 func TestShedQueueHandsOverAFreedSlot(t *testing.T) {
 	s, timers := queuedShedder(t)
 	served := make(chan struct{}, 1)
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served <- struct{}{} }))
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served <- struct{}{} }))
 	queued := serveAsync(h)
 	timer := <-timers.started
 	if timer.d != 5*time.Millisecond {
@@ -91,7 +91,7 @@ func TestShedQueueHandsOverAFreedSlot(t *testing.T) {
 // the queue of refusals; the queue's room is free for the next.
 func TestShedQueueWaitIsBounded(t *testing.T) {
 	s, timers := queuedShedder(t)
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a request got no slot, yet ran") }))
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a request got no slot, yet ran") }))
 	queued := serveAsync(h)
 	(<-timers.started).fire <- time.Time{}
 	w := <-queued
@@ -109,7 +109,7 @@ func TestShedQueueWaitIsBounded(t *testing.T) {
 // away leaves the queue without waiting for its timer.
 func TestShedQueueLeavesWithTheClient(t *testing.T) {
 	s, timers := queuedShedder(t)
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a request got no slot, yet ran") }))
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a request got no slot, yet ran") }))
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil).WithContext(ctx)) })
@@ -125,19 +125,11 @@ func TestShedQueueLeavesWithTheClient(t *testing.T) {
 
 // TestShedQueueWaitsForAMeasure: before any request has ended there is no
 // measured service time to bound a wait by, so a full server refuses at
-// once; WithMaxQueued(0) refuses at once always.
+// once.
 func TestShedQueueWaitsForAMeasure(t *testing.T) {
 	s, _ := queuedShedder(t)
 	s.measured = false
 	if _, q, ok := s.admit(); ok || q != nil {
 		t.Errorf("admit() = %v, %v before a measure; want refused", q, ok)
-	}
-	e, _ := New(nil, WithMaxInFlight(8))
-	if e.shed.maxQueued != 2 {
-		t.Errorf("WithMaxInFlight(8) queues %d, want 2 (a quarter)", e.shed.maxQueued)
-	}
-	e, _ = New(nil, WithMaxInFlight(8), WithMaxQueued(0))
-	if e.shed.maxQueued != 0 {
-		t.Errorf("WithMaxQueued(0) queues %d, want 0", e.shed.maxQueued)
 	}
 }

@@ -1,4 +1,4 @@
-package idemsrv
+package shed
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 type waiter struct {
 	// ready receives the slot a finished request hands over.
 	ready chan struct{}
-	// granted is set, under the shedder's lock, with the hand-over.
+	// granted is set, under the Shedder's lock, with the hand-over.
 	granted bool
 }
 
@@ -21,7 +21,7 @@ type waiter struct {
 // quarter of it, half the wait it is allowed.
 func defaultQueue(slots int) int { return max((slots+3)/4, 1) }
 
-// timer starts a real timer; the shedder's after, which tests replace.
+// timer starts a real timer; the Shedder's after, which tests replace.
 func timer(d time.Duration) (<-chan time.Time, func() bool) {
 	t := time.NewTimer(d)
 	return t.C, t.Stop
@@ -31,7 +31,7 @@ func timer(d time.Duration) (<-chan time.Time, func() bool) {
 // queue has room and the server has measured its service time (a wait is
 // bounded by a fraction of it, never by the initial guess). It returns the
 // waiter and how long it may wait. The caller holds the lock.
-func (s *shedder) enqueue() (*waiter, time.Duration) {
+func (s *Shedder) enqueue() (*waiter, time.Duration) {
 	if !s.measured || len(s.queue) >= s.maxQueued {
 		return nil, 0
 	}
@@ -43,7 +43,7 @@ func (s *shedder) enqueue() (*waiter, time.Duration) {
 // await waits for q's slot for at most d, or until the client goes away.
 // It returns true with the slot, or the refusal's wait, its place among
 // the refused, when no slot came.
-func (s *shedder) await(ctx context.Context, q *waiter, d time.Duration) (time.Duration, bool) {
+func (s *Shedder) await(ctx context.Context, q *waiter, d time.Duration) (time.Duration, bool) {
 	expired, stop := s.after(d)
 	select {
 	case <-q.ready:
@@ -67,7 +67,7 @@ func (s *shedder) await(ctx context.Context, q *waiter, d time.Duration) (time.D
 
 // handOver gives the slot a finished request frees to the first waiter,
 // if any. The caller holds the lock.
-func (s *shedder) handOver() bool {
+func (s *Shedder) handOver() bool {
 	if len(s.queue) == 0 {
 		return false
 	}

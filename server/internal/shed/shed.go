@@ -1,4 +1,4 @@
-package idemsrv
+package shed
 
 import (
 	"net/http"
@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// shedder admits at most max requests at once. Each request it turns away
+// Shedder admits at most max requests at once. Each request it turns away
 // is given a place in a virtual queue that drains at the server's pace (max
 // requests per observed service time): the first max refused come back
 // after one service time, the next max after two, and so on. So a burst of
@@ -18,7 +18,7 @@ import (
 // always timed at the current service time: refusals handed out under the
 // initial guess (a second) drain at the measured pace once requests end,
 // instead of keeping every later client away for up to maxShedWait.
-type shedder struct {
+type Shedder struct {
 	mu       sync.Mutex
 	max      int
 	inflight int
@@ -40,24 +40,28 @@ type shedder struct {
 	after     func(time.Duration) (<-chan time.Time, func() bool)
 	// held is when each admitted request got its slot, by its response
 	// writer, so that a stream can give its slot back when it starts
-	// (release) and the request's end then finds it gone.
+	// (Release) and the request's end then finds it gone.
 	held map[http.ResponseWriter]time.Time
 }
 
 const (
-	// initialService is the service time assumed before any request ended.
-	initialService = time.Second
+	// InitialService is the service time assumed before any request ended.
+	InitialService = time.Second
 	// maxShedWait caps Retry-After: past it, clients are better served by
 	// their own backoff than by a promise this far ahead.
 	maxShedWait = 60 * time.Second
 )
 
-func newShedder(max int, now func() time.Time) *shedder {
-	return &shedder{max: max, now: now, service: initialService, refusals: refusals(max),
+// New is the shedder of a server that serves at most max requests at once,
+// timed by now. It queues a quarter of max for a slot (SetMaxQueued).
+func New(max int, now func() time.Time) *Shedder {
+	return &Shedder{max: max, now: now, service: InitialService, refusals: refusals(max),
 		maxQueued: defaultQueue(max), after: timer, held: make(map[http.ResponseWriter]time.Time, max)}
 }
 
-func (s *shedder) wrap(h http.Handler) http.Handler {
+// Wrap admits each request to h, queues it for a slot, or answers it 503
+// with the wait its place in the virtual queue gives.
+func (s *Shedder) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		wait, q, ok := s.admit()
 		if q != nil {
@@ -74,7 +78,7 @@ func (s *shedder) wrap(h http.Handler) http.Handler {
 			return
 		}
 		s.hold(w)
-		defer s.release(w)
+		defer s.Release(w)
 		h.ServeHTTP(w, r)
 	})
 }
@@ -87,17 +91,17 @@ func byPointer(w http.ResponseWriter) bool {
 }
 
 // hold notes when the request answered on w got its slot.
-func (s *shedder) hold(w http.ResponseWriter) {
+func (s *Shedder) hold(w http.ResponseWriter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.held[w] = s.now()
 }
 
-// release gives back the slot of the request answered on w, once: when a
+// Release gives back the slot of the request answered on w, once: when a
 // stream starts (its status and headers are out, and it is an open
 // connection from then on, not work waiting for a slot), else when the
 // request ends.
-func (s *shedder) release(w http.ResponseWriter) {
+func (s *Shedder) Release(w http.ResponseWriter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if start, ok := s.held[w]; ok {
@@ -109,7 +113,7 @@ func (s *shedder) release(w http.ResponseWriter) {
 // admit takes a slot; or, all being busy, a place in the admission queue
 // with how long it may wait there; or it refuses the request with how long
 // it should wait before it comes back: its place in the virtual queue.
-func (s *shedder) admit() (time.Duration, *waiter, bool) {
+func (s *Shedder) admit() (time.Duration, *waiter, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.inflight < s.max {
@@ -125,7 +129,7 @@ func (s *shedder) admit() (time.Duration, *waiter, bool) {
 // place adds a refused request to the virtual queue and returns its wait.
 // The requests waiting in the admission queue are ahead of it. The caller
 // holds the lock.
-func (s *shedder) place() time.Duration {
+func (s *Shedder) place() time.Duration {
 	now := s.now()
 	place := float64(max(s.service/time.Duration(s.max), time.Nanosecond))
 	if gone := now.Sub(s.drained); gone > 0 {
@@ -138,18 +142,33 @@ func (s *shedder) place() time.Duration {
 
 // done folds the request's duration into the average (weight 1/8) and
 // hands its slot to the first request in the admission queue, or frees it.
-func (s *shedder) done(start time.Time) {
+func (s *Shedder) done(start time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.doneLocked(start)
 }
 
 // doneLocked is done with the lock held.
-func (s *shedder) doneLocked(start time.Time) {
+func (s *Shedder) doneLocked(start time.Time) {
 	d := max(s.now().Sub(start), time.Millisecond)
 	s.service += (d - s.service) / 8
 	s.measured = true
 	if !s.handOver() {
 		s.inflight--
 	}
+}
+
+// SetMaxQueued sets how many requests may wait for a slot (WithMaxQueued);
+// call it before Wrap serves a request.
+func (s *Shedder) SetMaxQueued(n int) { s.maxQueued = n }
+
+// MaxQueued is how many requests may wait for a slot.
+func (s *Shedder) MaxQueued() int { return s.maxQueued }
+
+// Load is the shedder's state for a test: the requests in flight, the
+// slots held by writer (a stream's until it starts) and the service time.
+func (s *Shedder) Load() (inflight, held int, service time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inflight, len(s.held), s.service
 }

@@ -1,4 +1,4 @@
-package idemsrv
+package shed
 
 import (
 	"net/http"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idemgen/idemgen/runtime/problem"
 )
 
 // TestShedQueueFollowsServiceTime: the virtual queue is timed at the
@@ -15,7 +17,7 @@ import (
 // take 10 ms.
 func TestShedQueueFollowsServiceTime(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := newShedder(2, func() time.Time { return clock })
+	s := New(2, func() time.Time { return clock })
 	// The refusals' queue alone: no request waits for a slot.
 	s.maxQueued = 0
 	for range 2 {
@@ -52,9 +54,9 @@ func TestShedQueueFollowsServiceTime(t *testing.T) {
 // that second instead of together when Retry-After's whole second is up.
 func TestShedRetryAfterMs(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := newShedder(8, func() time.Time { return clock })
+	s := New(8, func() time.Time { return clock })
 	s.inflight, s.service = 8, 5*time.Millisecond
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a refused request was served") }))
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a refused request was served") }))
 	var secs, ms []string
 	for range 5 {
 		w := httptest.NewRecorder()
@@ -72,7 +74,7 @@ func TestShedRetryAfterMs(t *testing.T) {
 }
 
 // reusedWriter is a ResponseWriter that keeps its header map between
-// answers, so AllocsPerRun counts what the shedder allocates, not the
+// answers, so AllocsPerRun counts what the Shedder allocates, not the
 // writer.
 type reusedWriter struct {
 	h      http.Header
@@ -89,9 +91,9 @@ func (w *reusedWriter) Write(b []byte) (int, error) { w.n += len(b); return len(
 // answering one allocates only Retry-After-Ms (its text and its slice).
 func TestShedAnswerIsCheap(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := newShedder(8, func() time.Time { return clock })
+	s := New(8, func() time.Time { return clock })
 	s.inflight, s.service = 8, 5*time.Millisecond
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a refused request was served") }))
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("a refused request was served") }))
 	r := httptest.NewRequest("GET", "/", nil)
 	w := &reusedWriter{h: http.Header{}}
 	allocs := testing.AllocsPerRun(200, func() {
@@ -112,14 +114,14 @@ func TestShedAnswerIsCheap(t *testing.T) {
 // would have written for it, its Content-Length and wait included.
 func TestShedProblemBody(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := newShedder(2, func() time.Time { return clock })
+	s := New(2, func() time.Time { return clock })
 	s.inflight, s.service = 2, 3*time.Second
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	for _, secs := range []string{"2", "3", "5", "6"} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
 		want := httptest.NewRecorder()
-		WriteProblem(want, http.StatusServiceUnavailable, ProblemOverloaded,
+		problem.Write(want, http.StatusServiceUnavailable, problem.Overloaded,
 			"the server is at its limit of 2 requests in progress; retry after "+secs+" seconds")
 		if w.Code != 503 || w.Body.String() != want.Body.String() || w.Header().Get("Retry-After") != secs {
 			t.Errorf("refusal %d %q (Retry-After %s), want 503 %q (%s)", w.Code, w.Body, w.Header().Get("Retry-After"), want.Body, secs)
@@ -132,13 +134,13 @@ func TestShedProblemBody(t *testing.T) {
 	}
 }
 
-// BenchmarkShedAnswer is the shedder's part of a refusal (net/http's own
+// BenchmarkShedAnswer is the Shedder's part of a refusal (net/http's own
 // writing excluded): go test -run '^$' -bench ShedAnswer -benchmem
 func BenchmarkShedAnswer(b *testing.B) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := newShedder(8, func() time.Time { return clock })
+	s := New(8, func() time.Time { return clock })
 	s.inflight, s.service = 8, 5*time.Millisecond
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	r := httptest.NewRequest("GET", "/", nil)
 	w := &reusedWriter{h: http.Header{}}
 	for b.Loop() {
@@ -148,13 +150,13 @@ func BenchmarkShedAnswer(b *testing.B) {
 	}
 }
 
-// BenchmarkShedAdmit measures the shedder's part of an admitted request:
+// BenchmarkShedAdmit measures the Shedder's part of an admitted request:
 // taking a slot, noting it for a stream's early release, giving it back
 // and folding the service time; the handler does nothing.
 func BenchmarkShedAdmit(b *testing.B) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := newShedder(8, func() time.Time { return clock })
-	h := s.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	s := New(8, func() time.Time { return clock })
+	h := s.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	r := httptest.NewRequest("GET", "/", nil)
 	w := &reusedWriter{h: http.Header{}}
 	b.ReportAllocs()

@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"crypto/ed25519"
@@ -15,26 +15,26 @@ import (
 )
 
 // Errors of signature verification, for errors.Is; the receiver answers
-// the first three 401 and ErrWebhookHeaders 400.
+// the first three 401 and ErrHeaders 400.
 var (
-	// ErrWebhookUnsigned: the headers the scheme signs with are missing.
-	ErrWebhookUnsigned = errors.New("the delivery is not signed")
-	// ErrWebhookSignature: no signature matches any of the secrets.
-	ErrWebhookSignature = errors.New("no signature of the delivery matches a secret")
-	// ErrWebhookStale: the signed timestamp is outside the tolerance.
-	ErrWebhookStale = errors.New("the delivery's signed timestamp is outside the tolerance")
-	// ErrWebhookHeaders: a signature header is not in its scheme's form.
-	ErrWebhookHeaders = errors.New("a signature header is malformed")
+	// ErrUnsigned: the headers the scheme signs with are missing.
+	ErrUnsigned = errors.New("the delivery is not signed")
+	// ErrSignature: no signature matches any of the secrets.
+	ErrSignature = errors.New("no signature of the delivery matches a secret")
+	// ErrStale: the signed timestamp is outside the tolerance.
+	ErrStale = errors.New("the delivery's signed timestamp is outside the tolerance")
+	// ErrHeaders: a signature header is not in its scheme's form.
+	ErrHeaders = errors.New("a signature header is malformed")
 )
 
 // maxSignatures bounds the signatures read from one header: a sender
 // rotating keys sends two or three.
 const maxSignatures = 16
 
-// webhookScheme verifies a delivery's raw body against its headers and
+// scheme verifies a delivery's raw body against its headers and
 // returns the delivery id the scheme carries in a header ("" when the id
 // is in the payload).
-type webhookScheme interface {
+type scheme interface {
 	name() string
 	verify(h http.Header, body []byte, now time.Time, tolerance time.Duration) (id string, err error)
 }
@@ -66,11 +66,11 @@ func anyMatch(keys, sigs [][]byte, parts ...[]byte) bool {
 func checkTimestamp(ts string, now time.Time, tolerance time.Duration) error {
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil || sec < 0 {
-		return fmt.Errorf("%w: the timestamp %q is not unix seconds", ErrWebhookHeaders, clip(ts))
+		return fmt.Errorf("%w: the timestamp %q is not unix seconds", ErrHeaders, clip(ts))
 	}
 	at := time.Unix(sec, 0)
 	if at.Before(now.Add(-tolerance)) || at.After(now.Add(tolerance)) {
-		return fmt.Errorf("%w (%v)", ErrWebhookStale, tolerance)
+		return fmt.Errorf("%w (%v)", ErrStale, tolerance)
 	}
 	return nil
 }
@@ -99,14 +99,14 @@ func (standardScheme) name() string { return "standard-webhooks" }
 func (s standardScheme) verify(h http.Header, body []byte, now time.Time, tol time.Duration) (string, error) {
 	id, ts, sig := h.Get("Webhook-Id"), h.Get("Webhook-Timestamp"), h.Get("Webhook-Signature")
 	if id == "" || ts == "" || sig == "" {
-		return "", fmt.Errorf("%w: webhook-id, webhook-timestamp and webhook-signature are required", ErrWebhookUnsigned)
+		return "", fmt.Errorf("%w: webhook-id, webhook-timestamp and webhook-signature are required", ErrUnsigned)
 	}
 	if _, err := strconv.ParseInt(ts, 10, 64); err != nil {
-		return "", fmt.Errorf("%w: the timestamp %q is not unix seconds", ErrWebhookHeaders, clip(ts))
+		return "", fmt.Errorf("%w: the timestamp %q is not unix seconds", ErrHeaders, clip(ts))
 	}
 	sym, asym := standardSignatures(sig)
 	if !anyMatch(s.keys, sym, []byte(id), []byte("."), []byte(ts), []byte("."), body) && !s.anyVerifies(asym, id, ts, body) {
-		return "", ErrWebhookSignature
+		return "", ErrSignature
 	}
 	return id, checkTimestamp(ts, now, tol)
 }
@@ -154,7 +154,7 @@ func (stripeScheme) name() string { return "stripe" }
 func (s stripeScheme) verify(h http.Header, body []byte, now time.Time, tol time.Duration) (string, error) {
 	header := h.Get("Stripe-Signature")
 	if header == "" {
-		return "", fmt.Errorf("%w: Stripe-Signature is required", ErrWebhookUnsigned)
+		return "", fmt.Errorf("%w: Stripe-Signature is required", ErrUnsigned)
 	}
 	var ts string
 	var sigs [][]byte
@@ -162,9 +162,9 @@ func (s stripeScheme) verify(h http.Header, body []byte, now time.Time, tol time
 		k, v, ok := strings.Cut(strings.TrimSpace(item), "=")
 		switch {
 		case !ok:
-			return "", fmt.Errorf("%w: Stripe-Signature item %q is not key=value", ErrWebhookHeaders, clip(item))
+			return "", fmt.Errorf("%w: Stripe-Signature item %q is not key=value", ErrHeaders, clip(item))
 		case k == "t" && ts != "":
-			return "", fmt.Errorf("%w: Stripe-Signature has two timestamps", ErrWebhookHeaders)
+			return "", fmt.Errorf("%w: Stripe-Signature has two timestamps", ErrHeaders)
 		case k == "t":
 			ts = v
 		case k == "v1" && len(sigs) < maxSignatures:
@@ -176,10 +176,10 @@ func (s stripeScheme) verify(h http.Header, body []byte, now time.Time, tol time
 		}
 	}
 	if _, err := strconv.ParseInt(ts, 10, 64); err != nil {
-		return "", fmt.Errorf("%w: Stripe-Signature has no t=unix seconds", ErrWebhookHeaders)
+		return "", fmt.Errorf("%w: Stripe-Signature has no t=unix seconds", ErrHeaders)
 	}
 	if !anyMatch(s.keys, sigs, []byte(ts), []byte("."), body) {
-		return "", ErrWebhookSignature
+		return "", ErrSignature
 	}
 	return "", checkTimestamp(ts, now, tol)
 }
@@ -192,15 +192,15 @@ func (githubScheme) name() string { return "github" }
 func (s githubScheme) verify(h http.Header, body []byte, _ time.Time, _ time.Duration) (string, error) {
 	header := h.Get("X-Hub-Signature-256")
 	if header == "" {
-		return "", fmt.Errorf("%w: X-Hub-Signature-256 is required", ErrWebhookUnsigned)
+		return "", fmt.Errorf("%w: X-Hub-Signature-256 is required", ErrUnsigned)
 	}
 	hexSig, ok := strings.CutPrefix(header, "sha256=")
 	sig, err := hex.DecodeString(hexSig)
 	if !ok || err != nil {
-		return "", fmt.Errorf("%w: X-Hub-Signature-256 is not sha256= and a hex digest", ErrWebhookHeaders)
+		return "", fmt.Errorf("%w: X-Hub-Signature-256 is not sha256= and a hex digest", ErrHeaders)
 	}
 	if !anyMatch(s.keys, [][]byte{sig}, body) {
-		return "", ErrWebhookSignature
+		return "", ErrSignature
 	}
 	return h.Get("X-GitHub-Delivery"), nil
 }

@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"errors"
@@ -29,14 +29,14 @@ func TestStandardWebhooksVector(t *testing.T) {
 	if err != nil || id != "msg_p5jXN8AQM9LWM0D4loKWxJek" {
 		t.Fatalf("the published vector: id %q, err %v", id, err)
 	}
-	if _, err := scheme.verify(h, body, now.Add(5*time.Minute+time.Second), 5*time.Minute); !errors.Is(err, ErrWebhookStale) {
-		t.Errorf("a delivery 5m1s old: err = %v, want ErrWebhookStale", err)
+	if _, err := scheme.verify(h, body, now.Add(5*time.Minute+time.Second), 5*time.Minute); !errors.Is(err, ErrStale) {
+		t.Errorf("a delivery 5m1s old: err = %v, want ErrStale", err)
 	}
-	if _, err := scheme.verify(h, body, now.Add(-5*time.Minute-time.Second), 5*time.Minute); !errors.Is(err, ErrWebhookStale) {
-		t.Errorf("a delivery 5m1s in the future: err = %v, want ErrWebhookStale", err)
+	if _, err := scheme.verify(h, body, now.Add(-5*time.Minute-time.Second), 5*time.Minute); !errors.Is(err, ErrStale) {
+		t.Errorf("a delivery 5m1s in the future: err = %v, want ErrStale", err)
 	}
 	h.Set("webhook-signature", "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=")
-	if _, err := scheme.verify(h, body, now, 5*time.Minute); !errors.Is(err, ErrWebhookSignature) {
+	if _, err := scheme.verify(h, body, now, 5*time.Minute); !errors.Is(err, ErrSignature) {
 		t.Errorf("the reference library's invalid signature: err = %v", err)
 	}
 }
@@ -55,11 +55,11 @@ func TestGitHubVector(t *testing.T) {
 	if err != nil || id != "72d3162e-cc78-11e3-81ab-4c9367dc0958" {
 		t.Fatalf("the published vector: id %q, err %v", id, err)
 	}
-	if _, err := s.verify(h, []byte("Hello, World?"), time.Time{}, 0); !errors.Is(err, ErrWebhookSignature) {
+	if _, err := s.verify(h, []byte("Hello, World?"), time.Time{}, 0); !errors.Is(err, ErrSignature) {
 		t.Errorf("a changed body: err = %v", err)
 	}
 	h.Set("X-Hub-Signature-256", "sha1=757107ea")
-	if _, err := s.verify(h, []byte("Hello, World!"), time.Time{}, 0); !errors.Is(err, ErrWebhookHeaders) {
+	if _, err := s.verify(h, []byte("Hello, World!"), time.Time{}, 0); !errors.Is(err, ErrHeaders) {
 		t.Errorf("another algorithm: err = %v", err)
 	}
 }
@@ -77,14 +77,14 @@ func TestStripeHeaderForms(t *testing.T) {
 		header string
 		want   error
 	}{
-		{"", ErrWebhookUnsigned},
-		{"v1,t=1", ErrWebhookHeaders},
-		{"t=", ErrWebhookHeaders},
-		{"t=1492774577,t=1492774577", ErrWebhookHeaders},
+		{"", ErrUnsigned},
+		{"v1,t=1", ErrHeaders},
+		{"t=", ErrHeaders},
+		{"t=1492774577,t=1492774577", ErrHeaders},
 		// The docs' example header: signed with another secret.
-		{"t=1492774577,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd,v0=6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39", ErrWebhookSignature},
-		{"t=1492774577,v1=bad_signature", ErrWebhookSignature},
-		{"t=1492774577,v0=" + stripeHex(s.keys[0], "1492774577", "{}"), ErrWebhookSignature},
+		{"t=1492774577,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd,v0=6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39", ErrSignature},
+		{"t=1492774577,v1=bad_signature", ErrSignature},
+		{"t=1492774577,v0=" + stripeHex(s.keys[0], "1492774577", "{}"), ErrSignature},
 		{"t=1492774577,v1=bad_signature,v1=" + stripeHex(s.keys[0], "1492774577", "{}"), nil},
 	} {
 		h := http.Header{}

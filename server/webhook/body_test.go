@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"context"
@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// TestWebhookSlowBodyIs408: a delivery whose body does not arrive within
-// WithWebhookLimits' read timeout is answered 408 (ProblemBodyTimeout), as
+// TestSlowBodyIs408: a delivery whose body does not arrive within
+// WithLimits' read timeout is answered 408 (problem.BodyTimeout), as
 // the server's own routes answer it, and its handler never runs.
-func TestWebhookSlowBodyIs408(t *testing.T) {
+func TestSlowBodyIs408(t *testing.T) {
 	var ran atomic.Int64
-	route := NewWebhookRoute("paid", "", func(context.Context, map[string]any) error { ran.Add(1); return nil })
-	rc, err := NewWebhookReceiver([]WebhookRoute{route}, WithoutWebhookVerification(), WithoutWebhookDedupe(),
-		WithWebhookLimits(0, 300*time.Millisecond))
+	route := NewRoute("paid", "", func(context.Context, map[string]any) error { ran.Add(1); return nil })
+	rc, err := NewReceiver([]Route{route}, WithoutVerification(), WithoutDedupe(),
+		WithLimits(0, 300*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"context"
@@ -8,25 +8,26 @@ import (
 	"strings"
 
 	"github.com/idemgen/idemgen/ledger"
+	"github.com/idemgen/idemgen/runtime/problem"
 	"github.com/idemgen/idemgen/runtime/wire"
 )
 
-// WebhookRoute is one webhook a receiver accepts: its name (its key under
+// Route is one webhook a receiver accepts: its name (its key under
 // the document's webhooks, the last path segment it is delivered to), the
 // event type its payload's type member is pinned to, and its typed handler.
-// Generated code makes them with NewWebhookRoute.
-type WebhookRoute struct {
+// Generated code makes them with NewRoute.
+type Route struct {
 	name, eventType string
 	// bind decodes the payload and returns the call of the handler.
 	bind func(body []byte) (func(context.Context) error, error)
 }
 
-// NewWebhookRoute routes the webhook name (and, on the receiver's root,
+// NewRoute routes the webhook name (and, on the receiver's root,
 // the payload type eventType; "" for none) to handle, which receives the
 // payload decoded as T by the runtime's JSON codec (bounded in depth,
 // idemrt.MaxJSONDepth).
-func NewWebhookRoute[T any](name, eventType string, handle func(ctx context.Context, body T) error) WebhookRoute {
-	return WebhookRoute{name: name, eventType: eventType, bind: func(body []byte) (func(context.Context) error, error) {
+func NewRoute[T any](name, eventType string, handle func(ctx context.Context, body T) error) Route {
+	return Route{name: name, eventType: eventType, bind: func(body []byte) (func(context.Context) error, error) {
 		var v T
 		if err := wire.UnmarshalDeclared(body, &v); err != nil {
 			return nil, err
@@ -35,39 +36,39 @@ func NewWebhookRoute[T any](name, eventType string, handle func(ctx context.Cont
 	}}
 }
 
-// WebhookReceiver is the http.Handler of a generated webhook receiver: it
+// Receiver is the http.Handler of a generated webhook receiver: it
 // verifies a delivery's signature on the raw body, routes it, decodes it,
 // and runs its handler at most once per delivery id.
-type WebhookReceiver struct {
-	cfg    webhookConfig
-	byName map[string]*WebhookRoute
-	byType map[string]*WebhookRoute
+type Receiver struct {
+	cfg    config
+	byName map[string]*Route
+	byType map[string]*Route
 	// caller is the ledger ID.Caller of this receiver's deliveries, held
 	// by claim against other receivers on the same store.
 	caller string
 	claim  *ledger.ScopeClaim
 }
 
-// NewWebhookReceiver returns a receiver for routes. It refuses to start
-// without a signature scheme (ErrWebhookNoVerification) or a ledger
-// (ErrWebhookNoLedger) unless the options leave them out explicitly.
-func NewWebhookReceiver(routes []WebhookRoute, opts ...WebhookOption) (*WebhookReceiver, error) {
-	cfg, err := newWebhookConfig(opts)
+// NewReceiver returns a receiver for routes. It refuses to start
+// without a signature scheme (ErrNoVerification) or a ledger
+// (ErrNoLedger) unless the options leave them out explicitly.
+func NewReceiver(routes []Route, opts ...Option) (*Receiver, error) {
+	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	rc := &WebhookReceiver{cfg: cfg, byName: map[string]*WebhookRoute{}, byType: map[string]*WebhookRoute{}}
+	rc := &Receiver{cfg: cfg, byName: map[string]*Route{}, byType: map[string]*Route{}}
 	for i := range routes {
 		rt := &routes[i]
 		if rt.name == "" || rc.byName[rt.name] != nil {
-			return nil, fmt.Errorf("%w: webhook name %q is empty or declared twice", ErrWebhookConfig, rt.name)
+			return nil, fmt.Errorf("%w: webhook name %q is empty or declared twice", ErrConfig, rt.name)
 		}
 		rc.byName[rt.name] = rt
 		if rt.eventType == "" {
 			continue
 		}
 		if rc.byType[rt.eventType] != nil {
-			return nil, fmt.Errorf("%w: event type %q is declared twice", ErrWebhookConfig, rt.eventType)
+			return nil, fmt.Errorf("%w: event type %q is declared twice", ErrConfig, rt.eventType)
 		}
 		rc.byType[rt.eventType] = rt
 	}
@@ -78,8 +79,8 @@ func NewWebhookReceiver(routes []WebhookRoute, opts ...WebhookOption) (*WebhookR
 }
 
 // claimScope claims the receiver's dedupe scope in its ledger's store:
-// "webhook", or "webhook:<name>" under WithWebhookEndpoint.
-func (rc *WebhookReceiver) claimScope() error {
+// "webhook", or "webhook:<name>" under WithEndpoint.
+func (rc *Receiver) claimScope() error {
 	if rc.cfg.ledger == nil {
 		return nil
 	}
@@ -90,11 +91,11 @@ func (rc *WebhookReceiver) claimScope() error {
 	claim, err := rc.cfg.ledger.ClaimDeliveryScope(rc.caller)
 	switch {
 	case errors.Is(err, ledger.ErrDeliveryScope) && rc.cfg.endpoint == "":
-		return fmt.Errorf("%w: another receiver records its deliveries in this ledger's store without an endpoint name: name each with WithWebhookEndpoint: %w", ErrWebhookConfig, err)
+		return fmt.Errorf("%w: another receiver records its deliveries in this ledger's store without an endpoint name: name each with WithEndpoint: %w", ErrConfig, err)
 	case errors.Is(err, ledger.ErrDeliveryScope):
-		return fmt.Errorf("%w: another receiver on this ledger's store is the endpoint %q: give each its own WithWebhookEndpoint name: %w", ErrWebhookConfig, rc.cfg.endpoint, err)
+		return fmt.Errorf("%w: another receiver on this ledger's store is the endpoint %q: give each its own WithEndpoint name: %w", ErrConfig, rc.cfg.endpoint, err)
 	case err != nil:
-		return fmt.Errorf("%w: WithWebhookEndpoint(%q): %w", ErrWebhookConfig, clip(rc.cfg.endpoint), err)
+		return fmt.Errorf("%w: WithEndpoint(%q): %w", ErrConfig, clip(rc.cfg.endpoint), err)
 	}
 	rc.claim = claim
 	return nil
@@ -103,7 +104,7 @@ func (rc *WebhookReceiver) claimScope() error {
 // Close releases the receiver's dedupe scope, so that a receiver built to
 // replace it (a configuration reload) may take the same endpoint name in
 // the same process. It does not stop rc: stop routing to it first.
-func (rc *WebhookReceiver) Close() error {
+func (rc *Receiver) Close() error {
 	if rc.claim != nil {
 		rc.claim.Release()
 	}
@@ -112,10 +113,10 @@ func (rc *WebhookReceiver) Close() error {
 
 // ServeHTTP answers one delivery: 204 once applied (and to every repeat,
 // marked Idempotent-Replayed: true), a problem otherwise.
-func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		WriteProblem(w, http.StatusMethodNotAllowed, ProblemWebhookMethod, "webhooks are delivered with POST")
+		problem.Write(w, http.StatusMethodNotAllowed, problem.MethodNotAllowed, "webhooks are delivered with POST")
 		return
 	}
 	body, ok := rc.readBody(w, r)
@@ -130,23 +131,23 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if isFormMedia(r.Header.Get("Content-Type")) {
 		var err error
 		if body, err = formPayload(body); err != nil {
-			WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, err.Error())
+			problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, err.Error())
 			return
 		}
 	}
 	env := readEnvelope(body)
 	rt := rc.route(r, env)
 	if rt == nil {
-		WriteProblem(w, http.StatusNotFound, ProblemWebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event and the payload's action, or the payload's type")
+		problem.Write(w, http.StatusNotFound, problem.WebhookUnknown, "no webhook of this receiver is named by the path, X-GitHub-Event and the payload's action, or the payload's type")
 		return
 	}
 	if why := rc.mismatch(r, env, rt); why != "" {
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookMismatch, why)
+		problem.Write(w, http.StatusBadRequest, problem.WebhookMismatch, why)
 		return
 	}
 	call, err := rt.bind(body)
 	if err != nil {
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
+		problem.Write(w, http.StatusBadRequest, problem.WebhookPayload, fmt.Sprintf("the %s payload: %v", rt.name, err))
 		return
 	}
 	rc.run(w, r, rc.deliveryID(id, r.Header, env), signed, call)
@@ -154,7 +155,7 @@ func (rc *WebhookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // verify checks the signature unless the receiver was built without one,
 // and returns the delivery id the scheme's headers carry.
-func (rc *WebhookReceiver) verify(w http.ResponseWriter, r *http.Request, body []byte) (string, bool) {
+func (rc *Receiver) verify(w http.ResponseWriter, r *http.Request, body []byte) (string, bool) {
 	if rc.cfg.scheme == nil {
 		return "", true
 	}
@@ -162,14 +163,14 @@ func (rc *WebhookReceiver) verify(w http.ResponseWriter, r *http.Request, body [
 	switch {
 	case err == nil:
 		return id, true
-	case isErr(err, ErrWebhookHeaders):
-		WriteProblem(w, http.StatusBadRequest, ProblemWebhookHeaders, err.Error())
-	case isErr(err, ErrWebhookStale):
-		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookStale, err.Error())
-	case isErr(err, ErrWebhookUnsigned):
-		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookUnsigned, err.Error())
+	case isErr(err, ErrHeaders):
+		problem.Write(w, http.StatusBadRequest, problem.WebhookHeaders, err.Error())
+	case isErr(err, ErrStale):
+		problem.Write(w, http.StatusUnauthorized, problem.WebhookStale, err.Error())
+	case isErr(err, ErrUnsigned):
+		problem.Write(w, http.StatusUnauthorized, problem.WebhookUnsigned, err.Error())
 	default:
-		WriteProblem(w, http.StatusUnauthorized, ProblemWebhookSignature, err.Error())
+		problem.Write(w, http.StatusUnauthorized, problem.WebhookSignature, err.Error())
 	}
 	return "", false
 }
@@ -177,7 +178,7 @@ func (rc *WebhookReceiver) verify(w http.ResponseWriter, r *http.Request, body [
 // route picks the webhook: the one the path's last segment names; on the
 // root, the one X-GitHub-Event (and the payload's action) names, else the
 // one the payload's type is pinned to. nil is "no such webhook".
-func (rc *WebhookReceiver) route(r *http.Request, env envelope) *WebhookRoute {
+func (rc *Receiver) route(r *http.Request, env envelope) *Route {
 	p := r.URL.Path
 	last := p[strings.LastIndexByte(p, '/')+1:]
 	if rt := rc.byName[last]; rt != nil {
@@ -203,7 +204,7 @@ func (rc *WebhookReceiver) route(r *http.Request, env envelope) *WebhookRoute {
 // without actions is its own name ("push"). A webhook named after the
 // event alone ("pull_request" or "pull-request") takes the actions no
 // webhook names, and a payload type pinned to the event name comes last.
-func (rc *WebhookReceiver) githubRoute(ev, action string) *WebhookRoute {
+func (rc *Receiver) githubRoute(ev, action string) *Route {
 	kebab := strings.ReplaceAll(ev, "_", "-")
 	if action != "" {
 		if rt := rc.byName[kebab+"-"+strings.ReplaceAll(action, "_", "-")]; rt != nil {
@@ -219,7 +220,7 @@ func (rc *WebhookReceiver) githubRoute(ev, action string) *WebhookRoute {
 	return rc.byType[ev]
 }
 
-func (rc *WebhookReceiver) isRoot(p string) bool {
+func (rc *Receiver) isRoot(p string) bool {
 	if p == "" || strings.HasSuffix(p, "/") {
 		return true
 	}
@@ -234,7 +235,7 @@ func (rc *WebhookReceiver) isRoot(p string) bool {
 // deliveryID is the id the scheme names (its header, or for Stripe the
 // event's id member); unverified, the first of webhook-id,
 // X-GitHub-Delivery and the payload's id.
-func (rc *WebhookReceiver) deliveryID(fromScheme string, h http.Header, env envelope) string {
+func (rc *Receiver) deliveryID(fromScheme string, h http.Header, env envelope) string {
 	if _, stripe := rc.cfg.scheme.(stripeScheme); stripe {
 		return env.ID
 	}

@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"crypto/ed25519"
@@ -59,17 +59,17 @@ func TestStandardWebhooksAsymmetric(t *testing.T) {
 	if err := check([]string{pub}, good); err != nil {
 		t.Errorf("a valid v1a signature: %v", err)
 	}
-	if err := check([]string{otherPub}, good); !errors.Is(err, ErrWebhookSignature) {
-		t.Errorf("signed by another key: %v, want ErrWebhookSignature", err)
+	if err := check([]string{otherPub}, good); !errors.Is(err, ErrSignature) {
+		t.Errorf("signed by another key: %v, want ErrSignature", err)
 	}
 	if err := check([]string{"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", pub}, "v1,AAAA "+good); err != nil {
 		t.Errorf("v1a beside a wrong v1, HMAC and Ed25519 keys mixed: %v", err)
 	}
-	if err := check([]string{pub}, v1aSign(priv, id, ts, []byte(`{"type":"invoice.void"}`))); !errors.Is(err, ErrWebhookSignature) {
+	if err := check([]string{pub}, v1aSign(priv, id, ts, []byte(`{"type":"invoice.void"}`))); !errors.Is(err, ErrSignature) {
 		t.Errorf("another body's signature: %v", err)
 	}
 	bad := strings.Repeat(v1aSign(other, id, ts, body)+" ", maxAsymmetric)
-	if err := check([]string{pub}, bad+good); !errors.Is(err, ErrWebhookSignature) {
+	if err := check([]string{pub}, bad+good); !errors.Is(err, ErrSignature) {
 		t.Errorf("a valid signature after %d others was checked: %v", maxAsymmetric, err)
 	}
 	if err := check([]string{pub}, strings.Repeat(v1aSign(other, id, ts, body)+" ", maxAsymmetric-1)+good); err != nil {
@@ -77,8 +77,8 @@ func TestStandardWebhooksAsymmetric(t *testing.T) {
 	}
 	secret := "whsk_" + base64.StdEncoding.EncodeToString(priv)
 	for _, k := range []string{secret, "whpk_" + base64.StdEncoding.EncodeToString([]byte("short"))} {
-		if _, err := standardKeys([]string{k}); !errors.Is(err, ErrWebhookConfig) {
-			t.Errorf("key %.12s...: %v, want ErrWebhookConfig", k, err)
+		if _, err := standardKeys([]string{k}); !errors.Is(err, ErrConfig) {
+			t.Errorf("key %.12s...: %v, want ErrConfig", k, err)
 		}
 	}
 }

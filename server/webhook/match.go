@@ -1,4 +1,4 @@
-package idemsrv
+package webhook
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 //
 // A route whose type another webhook claims (eventType "") is checked by
 // the first rule only: its payloads are of the other's type.
-func (rc *WebhookReceiver) mismatch(r *http.Request, env envelope, rt *WebhookRoute) string {
+func (rc *Receiver) mismatch(r *http.Request, env envelope, rt *Route) string {
 	if ev := r.Header.Get("X-GitHub-Event"); ev != "" && rc.githubRoute(ev, env.Action) != rt {
 		return fmt.Sprintf("X-GitHub-Event %q with the payload's action %q is not the %s webhook", clip(ev), clip(env.Action), rt.name)
 	}
