@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"fmt"
 	"os"
@@ -27,7 +28,7 @@ type loadOptions struct {
 	stores         []string
 	probe, measure time.Duration
 	pgBin, hdrDir  string
-	keep           bool
+	keep, pgFsync  bool
 }
 
 func parseLoad(args []string) (loadOptions, error) {
@@ -39,6 +40,7 @@ func parseLoad(args []string) (loadOptions, error) {
 	fs.DurationVar(&o.probe, "probe", 3*time.Second, "each cell's closed-loop probe of the most it sustains")
 	fs.DurationVar(&o.measure, "measure", 7*time.Second, "each cell's open-loop measure at 80% of the probe's rate")
 	fs.StringVar(&o.hdrDir, "hdr", "", "a directory to write each cell's HDR latency plot into (vegeta's hdrplot format)")
+	fs.BoolVar(&o.pgFsync, "pg-fsync", true, "run PostgreSQL with fsync and full-page writes (the nemesis's topology runs without)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the run's directory (logs, data)")
 	fs.StringVar(&o.pgBin, "pg-bin", envOr("IDEMGEN_PG_BIN", "/usr/lib/postgresql/15/bin"), "PostgreSQL 15 server binaries")
 	fs.Parse(args)
@@ -100,6 +102,13 @@ func loadMain(args []string) int {
 	return 0
 }
 
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
 // loadAverage is /proc/loadavg's three averages.
 func loadAverage() string {
 	b, err := os.ReadFile("/proc/loadavg")
@@ -135,7 +144,13 @@ func (lc *loadCurve) run(ctx context.Context) ([]load.Cell, error) {
 			if lc.pg, err = topology.StartPG(ctx, lc.procs, lc.o.pgBin, filepath.Join(lc.dir, "pg")); err != nil {
 				return nil, err
 			}
-			fmt.Printf("load: PostgreSQL primary + synchronous standby up in %v\n", time.Since(s).Round(10*time.Millisecond))
+			if lc.o.pgFsync {
+				if err := lc.durablePG(ctx); err != nil {
+					return nil, err
+				}
+			}
+			fmt.Printf("load: PostgreSQL primary + synchronous standby up in %v (fsync %s)\n",
+				time.Since(s).Round(10*time.Millisecond), onOff(lc.o.pgFsync))
 		}
 		for _, ledger := range []bool{false, true} {
 			series, err := lc.series(ctx, store, ledger)
@@ -146,6 +161,30 @@ func (lc *loadCurve) run(ctx context.Context) ([]load.Cell, error) {
 		}
 	}
 	return cells, nil
+}
+
+// durablePG turns fsync and full-page writes back on, on both nodes: the
+// nemesis's topology runs without them (its faults kill processes, not
+// machines), but a load curve without them would price a commit as the
+// standby's round trip alone, against a SQLite that syncs each one.
+func (lc *loadCurve) durablePG(ctx context.Context) error {
+	for i := range lc.pg.Nodes {
+		db, err := sql.Open("pgx", lc.pg.NodeDSN(i, "postgres"))
+		if err != nil {
+			return err
+		}
+		for _, q := range []string{"ALTER SYSTEM SET fsync = on", "ALTER SYSTEM SET full_page_writes = on", "SELECT pg_reload_conf()"} {
+			if _, err = db.ExecContext(ctx, q); err != nil {
+				err = fmt.Errorf("%s on %s: %w", q, lc.pg.Nodes[i].Name, err)
+				break
+			}
+		}
+		db.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // series starts the servers of store and their balancer, measures a cell
@@ -165,7 +204,7 @@ func (lc *loadCurve) series(ctx context.Context, store string, ledger bool) ([]l
 			return nil, err
 		}
 		fmt.Printf("load: %s, ledger %s, %d clients: max %.0f req/s; at %.0f req/s p50 %v p99 %v, %d errors of %d\n",
-			store, map[bool]string{false: "off", true: "on"}[ledger], n, c.MaxRate, c.Rate, c.P50, c.P99, c.Errors, c.Requests)
+			store, onOff(ledger), n, c.MaxRate, c.Rate, c.P50, c.P99, c.Errors, c.Requests)
 		if err := lc.writeHDR(c, tally); err != nil {
 			return nil, err
 		}
