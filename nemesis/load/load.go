@@ -64,6 +64,12 @@ type Cell struct {
 	// Requests and Errors count the measure's requests and those that
 	// failed (a transport error or any status but 201).
 	Requests, Errors int
+	// Cores is the CPU time the topology and the load generator used
+	// during the measure over its wall time: how many of the machine's
+	// cores the cell kept busy (0 when not measured).
+	Cores float64
+	// CPUPerRequest is that CPU time over the measure's requests.
+	CPUPerRequest time.Duration
 }
 
 // Tally is the outcome of one attack.
@@ -123,11 +129,22 @@ func Attack(ctx context.Context, tr vegeta.Targeter, clients int, rate float64, 
 }
 
 // Measure measures one cell: the closed-loop probe for probe, then the
-// open loop at Load times its rate for measure.
-func Measure(ctx context.Context, tr vegeta.Targeter, c Cell, probe, measure time.Duration) (Cell, Tally) {
+// open loop at Load times its rate for measure. cpu, when not nil, is the
+// CPU time used so far by everything the cell runs, read before and after
+// the measure.
+func Measure(ctx context.Context, tr vegeta.Targeter, c Cell, probe, measure time.Duration, cpu func() time.Duration) (Cell, Tally) {
 	c.MaxRate = Attack(ctx, tr, c.Clients, 0, probe).Rate()
+	var before time.Duration
+	if cpu != nil {
+		before = cpu()
+	}
 	t := Attack(ctx, tr, c.Clients, c.MaxRate*Load, measure)
 	c.Rate, c.P50, c.P99 = t.Rate(), t.Quantile(0.50), t.Quantile(0.99)
 	c.Requests, c.Errors = t.Requests, t.Errors
+	if cpu != nil && t.Elapsed > 0 && t.Requests > 0 {
+		used := cpu() - before
+		c.Cores = used.Seconds() / t.Elapsed.Seconds()
+		c.CPUPerRequest = used / time.Duration(t.Requests)
+	}
 	return c, t
 }

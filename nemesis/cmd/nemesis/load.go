@@ -199,12 +199,12 @@ func (lc *loadCurve) series(ctx context.Context, store string, ledger bool) ([]l
 	load.Attack(ctx, tr, 4, 0, time.Second) // warm-up: connections, the store's first pages
 	var cells []load.Cell
 	for _, n := range lc.o.clients {
-		c, tally := load.Measure(ctx, tr, load.Cell{Store: store, Ledger: ledger, Clients: n}, lc.o.probe, lc.o.measure)
+		c, tally := load.Measure(ctx, tr, load.Cell{Store: store, Ledger: ledger, Clients: n}, lc.o.probe, lc.o.measure, topologyCPU)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fmt.Printf("load: %s, ledger %s, %d clients: max %.0f req/s; at %.0f req/s p50 %v p99 %v, %d errors of %d\n",
-			store, onOff(ledger), n, c.MaxRate, c.Rate, c.P50, c.P99, c.Errors, c.Requests)
+		fmt.Printf("load: %s, ledger %s, %d clients: max %.0f req/s; at %.0f req/s p50 %v p99 %v, %d errors of %d, %.2f cores\n",
+			store, onOff(ledger), n, c.MaxRate, c.Rate, c.P50, c.P99, c.Errors, c.Requests, c.Cores)
 		if err := lc.writeHDR(c, tally); err != nil {
 			return nil, err
 		}
