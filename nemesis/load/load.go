@@ -70,6 +70,18 @@ type Cell struct {
 	Cores float64
 	// CPUPerRequest is that CPU time over the measure's requests.
 	CPUPerRequest time.Duration
+	// FlushesPerRequest is the store's WAL flushes during the measure
+	// over its requests, or -1 when the store does not count them. Below
+	// the commits a request makes, commits share flushes (group commit).
+	FlushesPerRequest float64
+}
+
+// Sample is what a cell reads of the machine before and after its
+// measure: the CPU time used so far by everything it runs, and the
+// store's WAL flushes so far (-1: not counted).
+type Sample struct {
+	CPU     time.Duration
+	Flushes int64
 }
 
 // Tally is the outcome of one attack.
@@ -129,22 +141,23 @@ func Attack(ctx context.Context, tr vegeta.Targeter, clients int, rate float64, 
 }
 
 // Measure measures one cell: the closed-loop probe for probe, then the
-// open loop at Load times its rate for measure. cpu, when not nil, is the
-// CPU time used so far by everything the cell runs, read before and after
-// the measure.
-func Measure(ctx context.Context, tr vegeta.Targeter, c Cell, probe, measure time.Duration, cpu func() time.Duration) (Cell, Tally) {
+// open loop at Load times its rate for measure; sample is read before
+// and after the measure.
+func Measure(ctx context.Context, tr vegeta.Targeter, c Cell, probe, measure time.Duration, sample func() Sample) (Cell, Tally) {
 	c.MaxRate = Attack(ctx, tr, c.Clients, 0, probe).Rate()
-	var before time.Duration
-	if cpu != nil {
-		before = cpu()
-	}
+	before := sample()
 	t := Attack(ctx, tr, c.Clients, c.MaxRate*Load, measure)
+	after := sample()
 	c.Rate, c.P50, c.P99 = t.Rate(), t.Quantile(0.50), t.Quantile(0.99)
 	c.Requests, c.Errors = t.Requests, t.Errors
-	if cpu != nil && t.Elapsed > 0 && t.Requests > 0 {
-		used := cpu() - before
+	c.FlushesPerRequest = -1
+	if t.Elapsed > 0 && t.Requests > 0 {
+		used := after.CPU - before.CPU
 		c.Cores = used.Seconds() / t.Elapsed.Seconds()
 		c.CPUPerRequest = used / time.Duration(t.Requests)
+		if before.Flushes >= 0 && after.Flushes >= 0 {
+			c.FlushesPerRequest = float64(after.Flushes-before.Flushes) / float64(t.Requests)
+		}
 	}
 	return c, t
 }

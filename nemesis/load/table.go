@@ -15,14 +15,23 @@ const BendGain = 1.5
 // WriteTable writes the cells as one Markdown table, in their order.
 func WriteTable(w io.Writer, cells []Cell) error {
 	var b strings.Builder
-	b.WriteString("| store | ledger | clients | max req/s (closed loop) | offered req/s | req/s (open loop) | p50 | p99 | errors | CPU (cores) | CPU per request |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| store | ledger | clients | max req/s (closed loop) | offered req/s | req/s (open loop) | p50 | p99 | errors | CPU (cores) | CPU per request | WAL flushes per request |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range cells {
-		fmt.Fprintf(&b, "| %s | %s | %d | %.0f | %.0f | %.0f | %s | %s | %d / %d | %.2f | %d µs |\n", c.Store, onOff(c.Ledger), c.Clients,
-			c.MaxRate, c.MaxRate*Load, c.Rate, ms(c.P50), ms(c.P99), c.Errors, c.Requests, c.Cores, c.CPUPerRequest.Microseconds())
+		fmt.Fprintf(&b, "| %s | %s | %d | %.0f | %.0f | %.0f | %s | %s | %d / %d | %.2f | %d µs | %s |\n", c.Store, onOff(c.Ledger), c.Clients,
+			c.MaxRate, c.MaxRate*Load, c.Rate, ms(c.P50), ms(c.P99), c.Errors, c.Requests, c.Cores, c.CPUPerRequest.Microseconds(),
+			flushes(c.FlushesPerRequest))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// flushes prints the WAL flushes per request, or "-" when not counted.
+func flushes(f float64) string {
+	if f < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", f)
 }
 
 func onOff(b bool) string {

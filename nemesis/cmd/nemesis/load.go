@@ -82,6 +82,9 @@ func loadMain(args []string) int {
 	fmt.Printf("load: %d CPUs, %s, load average %s\n", runtime.NumCPU(), runtime.Version(), loadAverage())
 	lc := &loadCurve{o: o, dir: dir, procs: procs}
 	cells, err := lc.run(ctx)
+	if lc.primary != nil {
+		lc.primary.Close()
+	}
 	procs.Close()
 	fmt.Printf("load: load average after %s\n", loadAverage())
 	if err != nil || o.keep {
@@ -130,6 +133,8 @@ type loadCurve struct {
 	self  string
 	procs *topology.Procs
 	pg    *topology.PG
+	// primary reads the primary's WAL statistics.
+	primary *sql.DB
 }
 
 func (lc *loadCurve) run(ctx context.Context) ([]load.Cell, error) {
@@ -148,6 +153,9 @@ func (lc *loadCurve) run(ctx context.Context) ([]load.Cell, error) {
 				if err := lc.durablePG(ctx); err != nil {
 					return nil, err
 				}
+			}
+			if lc.primary, err = sql.Open("pgx", lc.pg.NodeDSN(lc.pg.Primary, "postgres")); err != nil {
+				return nil, err
 			}
 			fmt.Printf("load: PostgreSQL primary + synchronous standby up in %v (fsync %s)\n",
 				time.Since(s).Round(10*time.Millisecond), onOff(lc.o.pgFsync))
@@ -199,7 +207,7 @@ func (lc *loadCurve) series(ctx context.Context, store string, ledger bool) ([]l
 	load.Attack(ctx, tr, 4, 0, time.Second) // warm-up: connections, the store's first pages
 	var cells []load.Cell
 	for _, n := range lc.o.clients {
-		c, tally := load.Measure(ctx, tr, load.Cell{Store: store, Ledger: ledger, Clients: n}, lc.o.probe, lc.o.measure, topologyCPU)
+		c, tally := load.Measure(ctx, tr, load.Cell{Store: store, Ledger: ledger, Clients: n}, lc.o.probe, lc.o.measure, lc.sample(ctx, store))
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -211,6 +219,21 @@ func (lc *loadCurve) series(ctx context.Context, store string, ledger bool) ([]l
 		cells = append(cells, c)
 	}
 	return cells, nil
+}
+
+// sample reads the CPU time of the run so far and, on PostgreSQL, the
+// primary's WAL flushes so far (pg_stat_wal.wal_sync; PostgreSQL's
+// statistics lag by up to a second).
+func (lc *loadCurve) sample(ctx context.Context, store string) func() load.Sample {
+	return func() load.Sample {
+		s := load.Sample{CPU: topologyCPU(), Flushes: -1}
+		if store == "postgres" {
+			if err := lc.primary.QueryRowContext(ctx, "SELECT wal_sync FROM pg_stat_wal").Scan(&s.Flushes); err != nil {
+				s.Flushes = -1
+			}
+		}
+		return s
+	}
 }
 
 // startServers starts one server on a fresh SQLite file, or three on the
