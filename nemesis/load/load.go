@@ -68,6 +68,8 @@ type Cell struct {
 	// during the measure over its wall time: how many of the machine's
 	// cores the cell kept busy (0 when not measured).
 	Cores float64
+	// GeneratorCores is the load generator's own share of Cores.
+	GeneratorCores float64
 	// CPUPerRequest is that CPU time over the measure's requests.
 	CPUPerRequest time.Duration
 	// FlushesPerRequest is the store's WAL flushes during the measure
@@ -80,8 +82,9 @@ type Cell struct {
 // measure: the CPU time used so far by everything it runs, and the
 // store's WAL flushes so far (-1: not counted).
 type Sample struct {
-	CPU     time.Duration
-	Flushes int64
+	// CPU is everything's, Generator the load generator's alone.
+	CPU, Generator time.Duration
+	Flushes        int64
 }
 
 // Tally is the outcome of one attack.
@@ -154,6 +157,7 @@ func Measure(ctx context.Context, tr vegeta.Targeter, c Cell, probe, measure tim
 	if t.Elapsed > 0 && t.Requests > 0 {
 		used := after.CPU - before.CPU
 		c.Cores = used.Seconds() / t.Elapsed.Seconds()
+		c.GeneratorCores = (after.Generator - before.Generator).Seconds() / t.Elapsed.Seconds()
 		c.CPUPerRequest = used / time.Duration(t.Requests)
 		if before.Flushes >= 0 && after.Flushes >= 0 {
 			c.FlushesPerRequest = float64(after.Flushes-before.Flushes) / float64(t.Requests)

@@ -106,7 +106,7 @@ func TestTableAndBends(t *testing.T) {
 		{Store: "sqlite", Ledger: true, Clients: 1, MaxRate: 300, Rate: 240, P50: 3 * time.Millisecond, P99: 5 * time.Millisecond, Requests: 2400},
 		{Store: "sqlite", Ledger: true, Clients: 4, MaxRate: 500, Rate: 400, P50: 8 * time.Millisecond, P99: 20 * time.Millisecond, Requests: 4000},
 		{Store: "sqlite", Ledger: true, Clients: 16, MaxRate: 510, Rate: 408, P50: 30 * time.Millisecond, P99: 150 * time.Millisecond, Requests: 4080, Errors: 2,
-			Cores: 1.93, CPUPerRequest: 4731 * time.Microsecond, FlushesPerRequest: -1},
+			Cores: 1.93, GeneratorCores: 0.4, CPUPerRequest: 4731 * time.Microsecond, FlushesPerRequest: -1},
 		{Store: "postgres", Ledger: false, Clients: 1, MaxRate: 100, Rate: 80, P99: 12 * time.Millisecond, FlushesPerRequest: 0.25},
 		{Store: "postgres", Ledger: false, Clients: 4, MaxRate: 390, Rate: 312, P99: 13 * time.Millisecond},
 	}
@@ -118,7 +118,7 @@ func TestTableAndBends(t *testing.T) {
 	if len(lines) != 2+len(cells) {
 		t.Fatalf("%d lines, want a header, a rule and %d rows:\n%s", len(lines), len(cells), b.String())
 	}
-	if want := "| sqlite | on | 16 | 510 | 408 | 408 | 30.0 ms | 150 ms | 2 / 4080 | 1.93 | 4731 µs | - |"; lines[4] != want {
+	if want := "| sqlite | on | 16 | 510 | 408 | 408 | 30.0 ms | 150 ms | 2 / 4080 | 1.93 (0.40) | 4731 µs | - |"; lines[4] != want {
 		t.Errorf("row\n%s\nwant\n%s", lines[4], want)
 	}
 	if !strings.HasSuffix(lines[5], "| 0.25 |") {

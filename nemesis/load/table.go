@@ -15,11 +15,11 @@ const BendGain = 1.5
 // WriteTable writes the cells as one Markdown table, in their order.
 func WriteTable(w io.Writer, cells []Cell) error {
 	var b strings.Builder
-	b.WriteString("| store | ledger | clients | max req/s (closed loop) | offered req/s | req/s (open loop) | p50 | p99 | errors | CPU (cores) | CPU per request | WAL flushes per request |\n")
+	b.WriteString("| store | ledger | clients | max req/s (closed loop) | offered req/s | req/s (open loop) | p50 | p99 | errors | CPU, cores (load generator's) | CPU per request | WAL flushes per request |\n")
 	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range cells {
-		fmt.Fprintf(&b, "| %s | %s | %d | %.0f | %.0f | %.0f | %s | %s | %d / %d | %.2f | %d µs | %s |\n", c.Store, onOff(c.Ledger), c.Clients,
-			c.MaxRate, c.MaxRate*Load, c.Rate, ms(c.P50), ms(c.P99), c.Errors, c.Requests, c.Cores, c.CPUPerRequest.Microseconds(),
+		fmt.Fprintf(&b, "| %s | %s | %d | %.0f | %.0f | %.0f | %s | %s | %d / %d | %.2f (%.2f) | %d µs | %s |\n", c.Store, onOff(c.Ledger), c.Clients,
+			c.MaxRate, c.MaxRate*Load, c.Rate, ms(c.P50), ms(c.P99), c.Errors, c.Requests, c.Cores, c.GeneratorCores, c.CPUPerRequest.Microseconds(),
 			flushes(c.FlushesPerRequest))
 	}
 	_, err := io.WriteString(w, b.String())

@@ -12,11 +12,11 @@ import (
 const clockTick = 10 * time.Millisecond
 
 // topologyCPU is the CPU time used so far by this process (the load
-// generator) and by every process in the process group of one of its
+// generator: self) and, in all, by it and by every process in the process group of one of its
 // children (the servers, HAProxy, each PostgreSQL node with its backends),
 // read from /proc: the load curve divides it by the wall time to say how
 // many of the machine's cores a cell kept busy.
-func topologyCPU() time.Duration {
+func topologyCPU() (all, self time.Duration) {
 	groups := map[string]bool{}
 	tasks, _ := filepath.Glob("/proc/self/task/*/children")
 	for _, t := range tasks {
@@ -25,8 +25,7 @@ func topologyCPU() time.Duration {
 			groups[pid] = true
 		}
 	}
-	self := strconv.Itoa(os.Getpid())
-	total := time.Duration(0)
+	me := strconv.Itoa(os.Getpid())
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, s := range stats {
 		b, err := os.ReadFile(s)
@@ -36,12 +35,16 @@ func topologyCPU() time.Duration {
 		// The fields after the command's closing parenthesis: state is
 		// [0], pgrp [2], utime [11], stime [12].
 		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		if len(f) < 13 || !groups[f[2]] && filepath.Base(filepath.Dir(s)) != self {
+		if len(f) < 13 || !groups[f[2]] && filepath.Base(filepath.Dir(s)) != me {
 			continue
 		}
 		u, _ := strconv.ParseInt(f[11], 10, 64)
 		k, _ := strconv.ParseInt(f[12], 10, 64)
-		total += time.Duration(u+k) * clockTick
+		used := time.Duration(u+k) * clockTick
+		all += used
+		if filepath.Base(filepath.Dir(s)) == me {
+			self = used
+		}
 	}
-	return total
+	return all, self
 }

@@ -226,7 +226,8 @@ func (lc *loadCurve) series(ctx context.Context, store string, ledger bool) ([]l
 // statistics lag by up to a second).
 func (lc *loadCurve) sample(ctx context.Context, store string) func() load.Sample {
 	return func() load.Sample {
-		s := load.Sample{CPU: topologyCPU(), Flushes: -1}
+		s := load.Sample{Flushes: -1}
+		s.CPU, s.Generator = topologyCPU()
 		if store == "postgres" {
 			if err := lc.primary.QueryRowContext(ctx, "SELECT wal_sync FROM pg_stat_wal").Scan(&s.Flushes); err != nil {
 				s.Flushes = -1
