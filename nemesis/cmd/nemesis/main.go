@@ -8,6 +8,7 @@
 //
 //	nemesis run --short                   # fixed seed, about three minutes
 //	nemesis run --seed N --duration D     # the long mode
+//	nemesis load                          # the load curve (docs/benchmarks.md)
 //
 // The same binary is every process of the topology: "nemesis server",
 // "nemesis client", "nemesis consumer" and "nemesis natsd" are the roles
@@ -22,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: nemesis run|server|client|consumer|natsd [flags]")
+		fmt.Fprintln(os.Stderr, "usage: nemesis run|load|server|client|consumer|natsd [flags]")
 		os.Exit(2)
 	}
 	roles := map[string]func([]string) error{
@@ -30,6 +31,9 @@ func main() {
 	}
 	if os.Args[1] == "run" {
 		os.Exit(runMain(os.Args[2:]))
+	}
+	if os.Args[1] == "load" {
+		os.Exit(loadMain(os.Args[2:]))
 	}
 	role, ok := roles[os.Args[1]]
 	if !ok {

@@ -19,6 +19,7 @@ import (
 	"github.com/idemgen/idemgen/ledger"
 	"github.com/idemgen/idemgen/ledger/outbox"
 	"github.com/idemgen/idemgen/ledger/pgstore"
+	"github.com/idemgen/idemgen/ledger/sqlitestore"
 	"github.com/idemgen/idemgen/ledger/sqlstore"
 	idemnats "github.com/idemgen/idemgen/nats"
 	"github.com/idemgen/idemgen/nemesis/api"
@@ -30,10 +31,14 @@ import (
 // generated server behind the balancer.
 type serverOptions struct {
 	addr, dsn, natsURLs string
-	lease               time.Duration
-	bypassLedger        bool
-	skipEvent           int
-	work                time.Duration
+	// sqlitePath, when set, puts the ledger, the outbox and the business
+	// tables in one SQLite file instead of PostgreSQL (the load curve's
+	// one-process store).
+	sqlitePath   string
+	lease        time.Duration
+	bypassLedger bool
+	skipEvent    int
+	work         time.Duration
 }
 
 // Stream, subject prefix and outbox source of the events.
@@ -48,6 +53,7 @@ func serverMain(args []string) error {
 	fs := flag.NewFlagSet("server", flag.ExitOnError)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "listen address")
 	fs.StringVar(&o.dsn, "dsn", "", "PostgreSQL DSN of the ledger, the outbox and the business tables")
+	fs.StringVar(&o.sqlitePath, "sqlite", "", "SQLite file of the ledger, the outbox and the business tables, instead of -dsn (one process only)")
 	fs.StringVar(&o.natsURLs, "nats", "", "NATS URLs the outbox relay publishes to (empty: no relay)")
 	fs.DurationVar(&o.lease, "lease", 3*time.Second, "the ledger's execution lease")
 	fs.BoolVar(&o.bypassLedger, "bypass-ledger", false, "run keyed operations without the ledger (to show the checker finds duplicates)")
@@ -56,7 +62,7 @@ func serverMain(args []string) error {
 	fs.Parse(args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	store, err := openStoreRetrying(ctx, o.dsn)
+	store, err := openStore(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -68,6 +74,14 @@ func serverMain(args []string) error {
 	sw := &ledger.Sweeper{Store: store}
 	go sw.Run(ctx, time.Second, func(ledger.SweepReport, error) {})
 	return listenAndServe(ctx, o.addr, h)
+}
+
+// openStore opens the SQLite file when one is named, else PostgreSQL.
+func openStore(ctx context.Context, o serverOptions) (*sqlstore.Store, error) {
+	if o.sqlitePath != "" {
+		return sqlitestore.Open(ctx, o.sqlitePath)
+	}
+	return openStoreRetrying(ctx, o.dsn)
 }
 
 // openStoreRetrying opens the store, waiting out a failover in progress.
