@@ -18,7 +18,14 @@ import (
 // library (docs/runtime.md).
 var (
 	// EngineImports is what package runtime may import.
-	EngineImports = []string{"github.com/google/uuid", "github.com/idemgen/idemgen/runtime/internal/shared", JSONCodec}
+	EngineImports = []string{"github.com/google/uuid", "github.com/idemgen/idemgen/runtime/internal/shared", JSONCodec, Problem}
+	// Problem is the problem+json vocabulary (type URIs, the writer, Is),
+	// which the engine reads answers with and the ledger, the server and
+	// the mock write them with.
+	Problem = "github.com/idemgen/idemgen/runtime/problem"
+	// ProblemImports is what runtime/problem may import: the standard
+	// library only, so every module can take it.
+	ProblemImports = []string{}
 	// WireImports is what package runtime/wire may import.
 	WireImports = []string{"github.com/idemgen/idemgen/runtime/internal/shared", JSONCodec}
 	// SharedImports is what package runtime/internal/shared may import:

@@ -21,6 +21,7 @@ func TestRuntimeImports(t *testing.T) {
 		"runtime/internal/shared":    SharedImports,
 		"runtime/internal/jsoncodec": JSONCodecImports,
 		"runtime/oauth":              OAuthImports,
+		"runtime/problem":            ProblemImports,
 	} {
 		t.Run(dir, func(t *testing.T) { CheckImportsIn(t, filepath.Join(root, dir), allowed...) })
 	}
