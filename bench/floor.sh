@@ -52,11 +52,11 @@ $1 ~ /^BenchmarkLedgerFloor\// {
   }
 }
 END {
-  print "| store | two commits | read, two commits | fresh key | fresh key / two commits | fresh key / read, two commits | indexed read | replay, uncached | replay / read |"
+  print "| store | two commits | one commit | fresh key | fresh key / two commits | fresh key / one commit | indexed read | replay, uncached | replay / read |"
   print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (s = 1; s <= ns; s++) {
     st = stores[s]
-    fl = med(cpu[st, "two-commits"]); rf = med(cpu[st, "read-two-commits"]); fk = med(cpu[st, "fresh-key"])
+    fl = med(cpu[st, "two-commits"]); rf = med(cpu[st, "one-commit"]); fk = med(cpu[st, "fresh-key"])
     rd = med(cpu[st, "indexed-read"]); rp = med(cpu[st, "replay-uncached"])
     printf "| %s | %.1f µs, %d allocs | %.1f µs | %.1f µs, %d allocs | %s | %s | %.1f µs, %d allocs | %.1f µs, %d allocs | %s |\n", st,
       fl / 1000, med(al[st, "two-commits"]), rf / 1000, fk / 1000, med(al[st, "fresh-key"]),

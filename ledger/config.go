@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/idemgen/idemgen/ledger/internal/ctxtime"
@@ -104,9 +105,17 @@ type Ledger struct {
 	fpCookies []string
 	// replays holds completed rows read from the store; nil for none.
 	replays *replayCache
-	// reserveSettles: the store's Reserve settles repeats itself
-	// (RepeatSettler), so no read comes before it.
-	reserveSettles bool
+	// recent holds the keys seen lately (recent.go).
+	recent *recentKeys
+	// readUnseen: a key not seen lately is read before it is reserved,
+	// because the store's reservation does not settle a repeat itself
+	// (neither a RepeatSettler nor a TxReserver).
+	readUnseen bool
+	// inTx is the store when it reserves inside the business transaction
+	// (TxReserver), else nil.
+	inTx TxReserver
+	// routes numbers the routes (route.seq).
+	routes atomic.Uint64
 }
 
 // MaxTTL is the longest TTL and Lease a Ledger uses: New clamps longer ones
@@ -147,10 +156,16 @@ func New(cfg Config) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: Lease %v must not exceed TTL %v", cfg.Lease, cfg.TTL)
 	}
 	stored := storedHeaders(append(slices.Clone(defaultStoredHeaders), cfg.StoredHeaders...))
-	settler, ok := cfg.Store.(RepeatSettler)
-	return &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
+	l := &Ledger{cfg: cfg, stored: stored, fpHeaders: canonicalHeaders(cfg.FingerprintHeaders),
 		fpCookies: sortedNames(cfg.FingerprintCookies), replays: newReplayCache(cfg.ReplayCache),
-		reserveSettles: ok && settler.ReserveSettlesRepeats()}, nil
+		recent: newRecentKeys(), readUnseen: true}
+	if settler, ok := cfg.Store.(RepeatSettler); ok && settler.ReserveSettlesRepeats() {
+		l.readUnseen = false
+	}
+	if txr, ok := cfg.Store.(TxReserver); ok && txr.ReservesInTx() {
+		l.inTx, l.readUnseen = txr, false
+	}
+	return l, nil
 }
 
 func setDefaults(c *Config) {

@@ -58,14 +58,32 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	fp, seen, ok := l.fingerprintOf(w, r, rt, id, body)
+	if !ok {
+		return
+	}
+	l.serveKeyed(w, r, rt, id, fp, seen, h)
+}
+
+// fingerprintOf returns the request's fingerprint and whether its key was
+// seen lately (recentKeys): the one remembered when the request's bytes are
+// those it was computed from, else computed afresh (and remembered). A JSON
+// body that is ambiguous is answered 400 and ok is false.
+func (l *Ledger) fingerprintOf(w http.ResponseWriter, r *http.Request, rt *route, id ID, body []byte) (fp string, seen, ok bool) {
 	ct := r.Header.Get("Content-Type")
+	target, fields := requestTarget(r.URL, rt.credQuery), identityFields(r, rt)
+	digest := l.recent.requestDigest(rt.seq, r.Method, target, ct, fields, body)
+	known, seen := l.recent.get(id)
+	if seen && known.digest == digest && known.fp != "" {
+		return known.fp, true, true
+	}
 	var canon []byte
 	if isJSON(ct) {
 		// One parse both checks the body and gives its canonical form.
 		doc, err := checkJSONDoc(body)
 		if err != nil {
 			problem.Write(w, http.StatusBadRequest, problem.AmbiguousBody, err.Error())
-			return
+			return "", seen, false
 		}
 		if doc != nil {
 			canon = doc.canonical()
@@ -73,8 +91,9 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 			canon, _ = CanonicalJSON(body)
 		}
 	}
-	fp := fingerprint(r.Method, rt.operation, requestTarget(r.URL, rt.credQuery), ct, body, canon, identityFields(r, rt))
-	l.serveKeyed(w, r, rt, id, fp, h)
+	fp = fingerprint(r.Method, rt.operation, target, ct, body, canon, fields)
+	l.recent.remember(id, digest, fp)
+	return fp, seen, true
 }
 
 // identityFields are the request's headers and cookies that belong to its
@@ -146,34 +165,23 @@ func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, rt *route,
 }
 
 // serveKeyed runs the state machine: reserve, then execute, replay, reject
-// or wait. A plain read settles most repeats (replay, 422, busy) without the
-// write transaction of Reserve, so retries do not queue behind writers.
-func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, h http.Handler) {
+// or wait. A key seen lately is read first: a plain read settles most
+// repeats (replay, 422, busy) without a write, so retries do not queue
+// behind writers. Any other key goes straight to the reservation, unless
+// the store's reservation cannot settle a repeat itself (readUnseen).
+func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, seen bool, h http.Handler) {
 	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
-	owner := ""
 	for {
 		now := l.cfg.Now()
-		out, rec := l.peek(r.Context(), id, fp, now)
+		out, rec := l.peek(r.Context(), id, fp, now, seen || l.readUnseen)
+		seen = true
 		if out == 0 {
-			if owner == "" {
-				// Only an execution needs an owner: a replay draws none.
-				owner = l.cfg.Owner()
-			}
-			dec, err := l.cfg.Store.Reserve(r.Context(), Reservation{
-				ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
-			})
-			if err != nil {
-				l.report(w, r, rt, err, http.StatusServiceUnavailable)
+			var done bool
+			if out, rec, done = l.reserve(w, r, rt, id, fp, now, h); done {
 				return
-			}
-			out, rec = dec.Outcome, dec.Record
-			if out == Replay {
-				l.replays.put(rec)
 			}
 		}
 		switch out {
-		case Reserved:
-			l.execute(w, r, rt, id, owner, h)
 		case Replay:
 			writeStored(w, rec.Response)
 		case Mismatch:
@@ -189,14 +197,48 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 	}
 }
 
-// peek decides from a plain read when the row alone settles the answer,
-// exactly as Reserve would; it returns 0 when Reserve must decide (no row,
-// an expired key, a dead lease, or a read error).
-func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time) (Outcome, Record) {
+// reserve reserves id and, when this execution holds it, executes h (done
+// is then true, as it is when the store failed and that was answered);
+// otherwise it returns the outcome the store decided.
+func (l *Ledger) reserve(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, now time.Time, h http.Handler) (out Outcome, rec Record, done bool) {
+	// Only an execution needs an owner: a replay draws none.
+	owner := l.cfg.Owner()
+	if l.inTx != nil {
+		return l.reserveAndExecute(w, r, rt, id, fp, owner, h)
+	}
+	dec, err := l.cfg.Store.Reserve(r.Context(), Reservation{
+		ID: id, Fingerprint: fp, Owner: owner, Now: now, Lease: l.cfg.Lease, TTL: l.cfg.TTL,
+	})
+	switch {
+	case err != nil:
+		l.report(w, r, rt, err, http.StatusServiceUnavailable)
+		return 0, Record{}, true
+	case dec.Outcome == Reserved:
+		l.execute(w, r, rt, id, owner, h)
+		return Reserved, dec.Record, true
+	case dec.Outcome == Replay:
+		l.replays.put(dec.Record)
+	}
+	return dec.Outcome, dec.Record, false
+}
+
+// peek decides from what the process knows, or a plain read when read is
+// true, when that settles the answer exactly as a reservation would; it
+// returns 0 when the reservation must decide (no row, an expired key, a
+// dead lease, a read error, or a key it was not to read).
+func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time, read bool) (Outcome, Record) {
 	rec, ok := l.replays.get(id, now)
 	if !ok {
-		if l.reserveSettles {
+		if !read {
 			return 0, rec
+		}
+		if k, ok := l.recent.get(id); ok && k.running > 0 {
+			// Reserved inside a transaction of this process that has not
+			// committed: no read would find it.
+			if k.runningFP != fp {
+				return Mismatch, rec
+			}
+			return Busy, rec
 		}
 		var err error
 		if rec, ok, err = l.cfg.Store.Get(ctx, id); err != nil || !ok || !now.Before(rec.ExpiresAt) {
@@ -232,10 +274,51 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 	// When the lease runs out the transaction rolls back at once, freeing
 	// its locks (SQLite's one writer) even while a stuck handler runs on:
 	// a store may begin it on a context the lease does not cancel
-	// (sqlstore on SQLite). Stopped first, before the cancel below.
+	// (sqlstore on SQLite). Stopped first, before the cancel above.
 	defer context.AfterFunc(ctx, func() { tx.Rollback() })()
+	l.run(ctx, tx, w, r, rt, id, owner, h)
+}
+
+// reserveAndExecute reserves id inside the business transaction (a
+// TxReserver store) and, when it is reserved, runs h in that transaction,
+// which then commits once; done is false when the store decided another
+// outcome (the transaction rolled back).
+func (l *Ledger) reserveAndExecute(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp, owner string, h http.Handler) (Outcome, Record, bool) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
+	defer cancel()
+	tx, err := l.begin(ctx)
+	if err != nil {
+		l.report(w, r, rt, err, http.StatusServiceUnavailable)
+		return 0, Record{}, true
+	}
+	defer context.AfterFunc(ctx, func() { tx.Rollback() })()
+	// The time is taken with the writer held: the wait for it is not part
+	// of the lease the row records.
+	dec, err := l.inTx.ReserveTx(ctx, tx, Reservation{
+		ID: id, Fingerprint: fp, Owner: owner, Now: l.cfg.Now(), Lease: l.cfg.Lease, TTL: l.cfg.TTL,
+	})
+	if err != nil || dec.Outcome != Reserved {
+		tx.Rollback()
+		if err != nil {
+			l.report(w, r, rt, err, http.StatusServiceUnavailable)
+			return 0, Record{}, true
+		}
+		if dec.Outcome == Replay {
+			l.replays.put(dec.Record)
+		}
+		return dec.Outcome, dec.Record, false
+	}
+	l.recent.start(id, fp)
+	defer l.recent.stop(id)
+	l.run(ctx, tx, w, r, rt, id, owner, h)
+	return Reserved, dec.Record, true
+}
+
+// run runs h in tx and commits the key's completion with it, or rolls it
+// back and answers why.
+func (l *Ledger) run(ctx context.Context, tx *sql.Tx, w http.ResponseWriter, r *http.Request, rt *route, id ID, owner string, h http.Handler) {
 	rec := newRecorder(w)
-	err = runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id})))
+	err := runHandler(h, rec, r.WithContext(withExecution(ctx, &execution{tx: tx, id: id})))
 	if err == nil {
 		err = rec.failed
 	}
@@ -353,7 +436,8 @@ func runHandler(h http.Handler, w http.ResponseWriter, r *http.Request) (err err
 // release frees owner's reservation on a context of its own: the lease's
 // may be what ran out.
 func (l *Ledger) release(r *http.Request, rt *route, id ID, owner string) {
-	if owner == "" {
+	if owner == "" || l.inTx != nil {
+		// Unkeyed, or reserved inside the transaction that rolled back.
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), releaseTimeout)

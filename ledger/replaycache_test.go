@@ -37,12 +37,12 @@ func TestReplayCacheServesRepeats(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		out, rec := l.peek(context.Background(), id, "fp", now)
+		out, rec := l.peek(context.Background(), id, "fp", now, true)
 		if out != Replay || string(rec.Response.Body) != `{"id":1}` {
 			t.Fatalf("repeat %d: %v %+v", i, out, rec)
 		}
 	}
-	if out, _ := l.peek(context.Background(), id, "other", now); out != Mismatch {
+	if out, _ := l.peek(context.Background(), id, "other", now, true); out != Mismatch {
 		t.Errorf("another body: %v, want Mismatch", out)
 	}
 	if st.reads != 1 {
@@ -50,7 +50,7 @@ func TestReplayCacheServesRepeats(t *testing.T) {
 	}
 	delete(st.rows, id)
 	late := now.Add(time.Hour - replayCacheMargin)
-	if out, _ := l.peek(context.Background(), id, "fp", late); out != 0 || st.reads != 2 {
+	if out, _ := l.peek(context.Background(), id, "fp", late, true); out != 0 || st.reads != 2 {
 		t.Errorf("a minute before expiry: %v after %d reads, want the store read (no row: 0)", out, st.reads)
 	}
 }

@@ -63,6 +63,9 @@ type Credential struct {
 
 // route is a Route with the Config's defaults filled in.
 type route struct {
+	// seq numbers the route within its Ledger: two routes may fingerprint
+	// one request differently, so the digests of recentKeys include it.
+	seq       uint64
 	operation string
 	keyHeader string
 	caller    func(*http.Request) (string, error)
@@ -84,7 +87,7 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 	if op == "" || len(op) > MaxKeyLen || !utf8.ValidString(op) || strings.IndexByte(op, 0) >= 0 {
 		panic(fmt.Sprintf("ledger: invalid operation name %q", op))
 	}
-	r := &route{operation: op, keyHeader: l.cfg.KeyHeader, caller: l.cfg.Caller,
+	r := &route{seq: l.routes.Add(1), operation: op, keyHeader: l.cfg.KeyHeader, caller: l.cfg.Caller,
 		fpHeaders: l.fpHeaders, fpCookies: l.fpCookies, stored: l.stored, busyRetryAfter: l.cfg.BusyRetryAfter,
 		onError: rt.OnError}
 	if rt.KeyHeader != "" {

@@ -125,3 +125,19 @@ type Store interface {
 type RepeatSettler interface {
 	ReserveSettlesRepeats() bool
 }
+
+// TxReserver is implemented by a Store that can reserve a key inside the
+// business transaction Begin started, so that a fresh key commits once,
+// together with the business writes, instead of twice. When ReservesInTx is
+// true the ledger reserves every keyed execution with ReserveTx: right
+// where that transaction holds the store's only writer (sqlstore on
+// SQLite), so that no other execution of the key can begin before it ends.
+// A reservation made so is never seen in progress by another process: a
+// repeat sent there meanwhile waits for the writer and then replays. A
+// crashed execution leaves no row: its transaction never committed.
+type TxReserver interface {
+	ReservesInTx() bool
+	// ReserveTx is Reserve inside tx: the row it inserts or takes over
+	// commits or rolls back with tx.
+	ReserveTx(ctx context.Context, tx *sql.Tx, r Reservation) (Decision, error)
+}

@@ -171,6 +171,11 @@ func (f *fixture) doAt(target, caller, key, body string) *httptest.ResponseRecor
 
 // doWith sends one request to target with the extra headers hdr.
 func (f *fixture) doWith(target, caller, key, body string, hdr http.Header) *httptest.ResponseRecorder {
+	return f.sendTo(f.h, target, caller, key, body, hdr)
+}
+
+// sendTo sends one request to target through h.
+func (f *fixture) sendTo(h http.Handler, target, caller, key, body string, hdr http.Header) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	for k, v := range hdr {
@@ -183,7 +188,7 @@ func (f *fixture) doWith(target, caller, key, body string, hdr http.Header) *htt
 		r.Header.Set("Idempotency-Key", key)
 	}
 	w := httptest.NewRecorder()
-	f.h.ServeHTTP(w, r)
+	h.ServeHTTP(w, r)
 	return w
 }
 

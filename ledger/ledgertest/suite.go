@@ -35,6 +35,8 @@ func Run(t *testing.T, open Opener) {
 		{"RouteStoredHeadersAreReplayed", testRouteStoredHeaders},
 		{"InProgressIs409", testBusy},
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
+		{"RepeatWhileRunningIs409Or422", testRepeatWhileRunning},
+		{"RepeatInAnotherProcessExecutesOnce", testRepeatInAnotherProcess},
 		{"MissingOrInvalidKeyIs400", testMissingKey},
 		{"OptionalKeyRunsInTransaction", testOptionalKey},
 		{"UnknownCallerIs401", testNoCaller},

@@ -22,7 +22,11 @@ type Store struct {
 	rs *stmtSet
 }
 
-var _ ledger.Store = (*Store)(nil)
+var (
+	_ ledger.Store         = (*Store)(nil)
+	_ ledger.RepeatSettler = (*Store)(nil)
+	_ ledger.TxReserver    = (*Store)(nil)
+)
 
 // New wraps db; call Migrate once before use.
 func New(db *sql.DB, d Dialect) *Store {
@@ -144,6 +148,23 @@ func (s *Store) Reserve(ctx context.Context, r ledger.Reservation) (ledger.Decis
 // (ledger.RepeatSettler). On SQLite a read first is cheaper for a repeat:
 // it runs on the read-only pool, never behind the single writer.
 func (s *Store) ReserveSettlesRepeats() bool { return s.d.Name == Postgres.Name }
+
+// ReservesInTx reports whether the ledger reserves keys inside the business
+// transaction (ledger.TxReserver): on SQLite, whose transaction holds the
+// only writer, so a fresh key commits once. On PostgreSQL a reservation
+// commits on its own, so that another process sees the key in progress
+// and a stalled one's lease can be taken over.
+func (s *Store) ReservesInTx() bool { return s.d.Name == SQLite.Name }
+
+// ReserveTx is Reserve inside tx, the transaction Begin started: the row it
+// inserts or takes over commits or rolls back with tx. On SQLite its
+// statements run without ctx's cancellation, as Complete's do.
+func (s *Store) ReserveTx(ctx context.Context, tx *sql.Tx, r ledger.Reservation) (ledger.Decision, error) {
+	if s.d.Name == SQLite.Name {
+		ctx = context.WithoutCancel(ctx)
+	}
+	return s.reserveTx(ctx, tx, r, freshRecord(r))
+}
 
 // reserveOrRead runs stmtReserve: the decision when the insert or the row it
 // found settles the key, else settled is false.
