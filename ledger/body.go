@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +17,7 @@ import (
 // connection's read deadline: the ledger sets none, so that a slow sender
 // is cut by the server's deadline and told so, not held to this read.
 func (l *Ledger) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.cfg.MaxBody))
+	body, err := readAtMost(w, r, l.cfg.MaxBody)
 	var tooBig *http.MaxBytesError
 	switch {
 	case err == nil:
@@ -32,6 +33,41 @@ func (l *Ledger) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 			"the request body broke off; nothing was executed")
 	}
 	return nil, false
+}
+
+// readAtMost reads r's body, at most max bytes (then an
+// *http.MaxBytesError). A declared length within max sizes the buffer once,
+// plus one byte to see the end; a lying length only costs a regrowth.
+func readAtMost(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, max)
+	if r.ContentLength < 0 || r.ContentLength >= max {
+		return io.ReadAll(body)
+	}
+	buf := make([]byte, 0, r.ContentLength+1)
+	for {
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		case len(buf) == cap(buf):
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+// replayBody is a body read once and given to the handler again: one
+// allocation where io.NopCloser over a bytes.Reader is two.
+type replayBody struct{ bytes.Reader }
+
+func (*replayBody) Close() error { return nil }
+
+func newReplayBody(b []byte) io.ReadCloser {
+	rb := &replayBody{}
+	rb.Reset(b)
+	return rb
 }
 
 // IsTimeout reports whether err, from reading a request body, is the

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -58,5 +59,28 @@ func TestKeyedBodyThatFailsIsRefusedUnreserved(t *testing.T) {
 	}
 	if executed != 0 {
 		t.Errorf("the handler ran %d times", executed)
+	}
+}
+
+// TestReadAtMostWhateverTheLengthSays: the body is read whole whatever
+// Content-Length claims (shorter, longer, absent, in small reads), and one
+// byte over the bound is a *http.MaxBytesError, never a truncated body.
+func TestReadAtMostWhateverTheLengthSays(t *testing.T) {
+	const body = `{"item":"book","qty":1}`
+	for _, declared := range []int64{-1, 0, 5, int64(len(body)), int64(len(body)) + 7, 63} {
+		r := httptest.NewRequest(http.MethodPost, "/", io.MultiReader(strings.NewReader(body[:3]), strings.NewReader(body[3:])))
+		r.ContentLength = declared
+		got, err := readAtMost(httptest.NewRecorder(), r, 64)
+		if err != nil || string(got) != body {
+			t.Errorf("Content-Length %d: %q, %v; want the whole body", declared, got, err)
+		}
+	}
+	for _, declared := range []int64{-1, 10, 64, 65} {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(strings.Repeat("x", 65)))
+		r.ContentLength = declared
+		var tooBig *http.MaxBytesError
+		if _, err := readAtMost(httptest.NewRecorder(), r, 64); !errors.As(err, &tooBig) {
+			t.Errorf("Content-Length %d, 65 bytes over a bound of 64: %v, want *http.MaxBytesError", declared, err)
+		}
 	}
 }

@@ -1,12 +1,10 @@
 package ledger
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -57,7 +55,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 	if !ok {
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.Body = newReplayBody(body)
 	fp, seen, ok := l.fingerprintOf(w, r, rt, id, body)
 	if !ok {
 		return

@@ -313,8 +313,14 @@ func (s *Store) Release(ctx context.Context, id ledger.ID, owner string) error {
 	return nil
 }
 
-// Get reads one row: one indexed read on the reader pool.
+// Get reads one row: one indexed read on the reader pool. On SQLite it runs
+// without ctx's cancellation, as Begin's statements do: a read of a local
+// file in WAL mode never waits for the writer, and the driver would watch a
+// cancellable context with a goroutine for each read.
 func (s *Store) Get(ctx context.Context, id ledger.ID) (ledger.Record, bool, error) {
+	if s.d.Name == SQLite.Name {
+		ctx = context.WithoutCancel(ctx)
+	}
 	rows, err := s.query(ctx, s.rs, stmtGet, id.Caller, id.Operation, id.Key)
 	return readRecord(rows, err, id)
 }
