@@ -18,7 +18,6 @@ const (
 	stmtTakeOver
 	stmtComplete
 	stmtRelease
-	stmtReserve
 	numStmts
 )
 
@@ -38,19 +37,6 @@ WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owne
 WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`,
 	stmtRelease: `DELETE FROM idem_ledger
 WHERE caller = ? AND operation = ? AND idem_key = ? AND state = ? AND lease_owner = ?`,
-	// PostgreSQL only (a data-modifying WITH): stmtInsert and stmtGet in one
-	// round trip. The SELECT sees the snapshot taken before the insert, so
-	// it finds the row only when the insert did nothing; the one row it
-	// always returns says which (the first column), and holds the existing
-	// row's columns, or zeros when there is none. Numbered already: $1 to
-	// $3 are used twice.
-	stmtReserve: `WITH ins AS (INSERT INTO idem_ledger
-(caller, operation, idem_key, fingerprint, state, lease_owner, lease_expires, created_at, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (caller, operation, idem_key) DO NOTHING RETURNING 1)
-SELECT EXISTS (SELECT 1 FROM ins), COALESCE(l.fingerprint, ''), COALESCE(l.state, ''), COALESCE(l.status, 0),
-COALESCE(l.header, ''), l.body, COALESCE(l.lease_owner, ''), COALESCE(l.lease_expires, 0),
-COALESCE(l.created_at, 0), COALESCE(l.expires_at, 0)
-FROM (SELECT 1) AS one LEFT JOIN idem_ledger l ON l.caller = $1 AND l.operation = $2 AND l.idem_key = $3`,
 }
 
 // stmtSet holds one pool's prepared statements. The parsing and planning
@@ -101,9 +87,7 @@ func (p *stmtSet) close() error {
 // fatal: a statement that is not prepared runs as plain text.
 func (s *Store) prepareAll(ctx context.Context) {
 	for id := range numStmts {
-		if id != stmtReserve || s.ReserveSettlesRepeats() {
-			s.ws.prepare(ctx, s.d, id)
-		}
+		s.ws.prepare(ctx, s.d, id)
 	}
 	if s.rs != &s.ws {
 		s.rs.prepare(ctx, s.d, stmtGet)

@@ -109,45 +109,32 @@ func (s *Store) q(query string) string { return s.d.Rebind(query) }
 // every takeover of an existing row is a conditional UPDATE whose affected-row
 // count says whether this execution won, so two racing executions can never
 // both believe they hold the key. A fresh key, the common case, is the
-// insert alone in its own implicit transaction; on PostgreSQL that statement
-// also reads the row it found, so an existing key that the row settles (a
-// replay, a 422, a live lease) costs that one round trip too. Only a key
-// that must be taken over, or that vanished in between, pays for the
-// explicit transaction that reads and decides.
+// insert alone in its own implicit transaction. An existing key is read
+// next; a row that settles it (a replay, a 422, a live lease) costs that
+// read alone. Only a key that must be taken over, or that vanished in
+// between, pays for the explicit transaction that reads and decides.
 func (s *Store) Reserve(ctx context.Context, r ledger.Reservation) (ledger.Decision, error) {
 	fresh := freshRecord(r)
-	if s.ReserveSettlesRepeats() {
-		dec, settled, err := s.reserveOrRead(ctx, r, fresh)
-		if err != nil || settled {
-			return dec, err
-		}
-	} else {
-		res, err := s.exec(ctx, &s.ws, stmtInsert, insertArgs(r, fresh)...)
-		if err != nil {
-			return ledger.Decision{}, fmt.Errorf("sqlstore: reserve: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, nil
-		}
+	dec, settled, err := s.reserveOrRead(ctx, r, fresh)
+	if err != nil || settled {
+		return dec, err
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return ledger.Decision{}, err
 	}
 	defer tx.Rollback()
-	dec, err := s.reserveTx(ctx, tx, r, fresh)
+	dec, err = s.reserveTx(ctx, tx, r, fresh)
 	if err != nil {
 		return ledger.Decision{}, err
 	}
 	return dec, tx.Commit()
 }
 
-// ReserveSettlesRepeats reports whether Reserve settles an existing key in
-// the statement that tries the insert, without a write (PostgreSQL): the
-// ledger then calls it without reading the key first
-// (ledger.RepeatSettler). On SQLite a read first is cheaper for a repeat:
-// it runs on the read-only pool, never behind the single writer.
-func (s *Store) ReserveSettlesRepeats() bool { return s.d.Name == Postgres.Name }
+// ReserveSettlesRepeats reports that Reserve settles an existing key
+// itself (ledger.RepeatSettler), so the ledger need not read a key before
+// reserving it: a fresh key costs the insert alone.
+func (s *Store) ReserveSettlesRepeats() bool { return true }
 
 // ReservesInTx reports whether the ledger reserves keys inside the business
 // transaction (ledger.TxReserver): on SQLite, whose transaction holds the
@@ -166,20 +153,22 @@ func (s *Store) ReserveTx(ctx context.Context, tx *sql.Tx, r ledger.Reservation)
 	return s.reserveTx(ctx, tx, r, freshRecord(r))
 }
 
-// reserveOrRead runs stmtReserve: the decision when the insert or the row it
-// found settles the key, else settled is false.
+// reserveOrRead tries the insert, then reads the row it collided with: the
+// decision when either settles the key, else settled is false.
 func (s *Store) reserveOrRead(ctx context.Context, r ledger.Reservation, fresh ledger.Record) (ledger.Decision, bool, error) {
-	var inserted bool
-	rows, err := s.query(ctx, &s.ws, stmtReserve, insertArgs(r, fresh)...)
-	rec, found, err := readRecordAfter(rows, err, r.ID, &inserted)
+	res, err := s.exec(ctx, &s.ws, stmtInsert, insertArgs(r, fresh)...)
+	if err != nil {
+		return ledger.Decision{}, false, fmt.Errorf("sqlstore: reserve: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, true, nil
+	}
+	rec, found, err := s.Get(ctx, r.ID)
 	switch {
 	case err != nil:
-		return ledger.Decision{}, false, fmt.Errorf("sqlstore: reserve: %w", err)
-	case inserted:
-		return ledger.Decision{Outcome: ledger.Reserved, Record: fresh}, true, nil
-	case !found || rec.State == "":
-		// Inserted by a transaction this statement's snapshot predates, or
-		// deleted since the insert's check: the explicit transaction decides.
+		return ledger.Decision{}, false, err
+	case !found:
+		// Deleted since the insert's check: the explicit transaction decides.
 		return ledger.Decision{}, false, nil
 	}
 	out, takeOver, _ := judge(r, rec)
@@ -328,12 +317,6 @@ func (s *Store) Get(ctx context.Context, id ledger.ID) (ledger.Record, bool, err
 // readRecord reads the row of stmtGet, if any, as id's record. The body is
 // copied once, out of the driver's buffer.
 func readRecord(rows *sql.Rows, err error, id ledger.ID) (ledger.Record, bool, error) {
-	return readRecordAfter(rows, err, id, nil)
-}
-
-// readRecordAfter is readRecord for a row whose record columns follow a
-// first column read into lead, when lead is not nil (stmtReserve's).
-func readRecordAfter(rows *sql.Rows, err error, id ledger.ID, lead *bool) (ledger.Record, bool, error) {
 	if err != nil {
 		return ledger.Record{}, false, fmt.Errorf("sqlstore: get: %w", err)
 	}
@@ -353,13 +336,8 @@ func readRecordAfter(rows *sql.Rows, err error, id ledger.ID, lead *bool) (ledge
 		times      [3]int64
 	}{rec: ledger.Record{ID: id}}
 	rec := &dst.rec
-	if lead != nil {
-		err = rows.Scan(lead, &rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
-			&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
-	} else {
-		err = rows.Scan(&rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
-			&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
-	}
+	err = rows.Scan(&rec.Fingerprint, &dst.state, &rec.Response.Status, &dst.hdr, &rec.Response.Body,
+		&rec.LeaseOwner, &dst.times[0], &dst.times[1], &dst.times[2])
 	if err == nil {
 		err = finishRecord(rec, dst.state, dst.hdr, dst.times)
 	}
