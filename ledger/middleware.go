@@ -37,7 +37,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 		problem.Write(w, http.StatusUnauthorized, problem.CallerUnknown, err.Error())
 		return
 	}
-	key, ok := ParseKey(r.Header.Values(rt.keyHeader))
+	key, ok := ParseKey(r.Header[rt.keyHeader])
 	if !ok {
 		problem.Write(w, http.StatusBadRequest, problem.KeyInvalid,
 			fmt.Sprintf("%s must be one non-empty string of at most %d printable characters", rt.keyHeader, MaxKeyLen))
@@ -50,7 +50,7 @@ func (l *Ledger) serve(w http.ResponseWriter, r *http.Request, rt *route, h http
 	}
 	// Every answer names its key, as Stripe's do, so the caller's logs tie
 	// each response (a replay, a 409, a 422) to its intent.
-	w.Header().Set(rt.keyHeader, key)
+	w.Header()[rt.keyHeader] = []string{key}
 	body, ok := l.readBody(w, r)
 	if !ok {
 		return
@@ -168,7 +168,7 @@ func (l *Ledger) serveUnkeyed(w http.ResponseWriter, r *http.Request, rt *route,
 // behind writers. Any other key goes straight to the reservation, unless
 // the store's reservation cannot settle a repeat itself (readUnseen).
 func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, seen bool, h http.Handler) {
-	waitUntil := l.cfg.Now().Add(l.cfg.InProgressWait)
+	var waitUntil time.Time
 	for {
 		now := l.cfg.Now()
 		out, rec := l.peek(r.Context(), id, fp, now, seen || l.readUnseen)
@@ -186,6 +186,10 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 			problem.Write(w, http.StatusUnprocessableEntity, problem.KeyReused,
 				"this idempotency key was already used with a different request payload")
 		case Busy:
+			if waitUntil.IsZero() {
+				// Read the first time a wait may start, not on every request.
+				waitUntil = now.Add(l.cfg.InProgressWait)
+			}
 			if now.Before(waitUntil) && l.cfg.Sleep(r.Context(), l.cfg.PollInterval) == nil {
 				continue
 			}

@@ -93,6 +93,8 @@ func (l *Ledger) HandleRoute(rt Route, h http.Handler) http.Handler {
 	if rt.KeyHeader != "" {
 		r.keyHeader = rt.KeyHeader
 	}
+	// Canonical once, so that reading and echoing it skip the work.
+	r.keyHeader = http.CanonicalHeaderKey(r.keyHeader)
 	if rt.Caller != nil {
 		r.caller = rt.Caller
 	}
