@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -156,12 +157,12 @@ func (l *Ledger) applyDelivery(ctx context.Context, ids []ID, owner string, fn f
 	return nil
 }
 
-// runDelivery calls fn and turns a panic into an error, so the transaction
-// rolls back and the id is free for the redelivery.
+// runDelivery calls fn and turns a panic into a *PanicError, so the
+// transaction rolls back and the id is free for the redelivery.
 func runDelivery(ctx context.Context, fn func(context.Context) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("ledger: delivery handler panicked: %v", p)
+			err = &PanicError{Value: p, Stack: debug.Stack()}
 		}
 	}()
 	return fn(ctx)

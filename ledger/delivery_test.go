@@ -75,11 +75,14 @@ func TestDeliverFailureRollsBackAndFreesTheID(t *testing.T) {
 	if _, err := l.Deliver(ctx, id, insertApplied(boom)); !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want boom", err)
 	}
-	if _, err := l.Deliver(ctx, id, func(ctx context.Context) error {
+	_, err := l.Deliver(ctx, id, func(ctx context.Context) error {
 		insertApplied(nil)(ctx)
 		panic("handler bug")
-	}); err == nil {
-		t.Fatal("a panicking handler was not an error")
+	})
+	// The one panic type of the server side, as a keyed handler's.
+	var pe *ledger.PanicError
+	if !errors.As(err, &pe) || pe.Value != "handler bug" || len(pe.Stack) == 0 {
+		t.Fatalf("a panicking handler: %v, want a *ledger.PanicError with its value and stack", err)
 	}
 	if n := countApplied(t, st); n != 0 {
 		t.Fatalf("a failed delivery left %d rows", n)

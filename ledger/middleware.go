@@ -401,8 +401,10 @@ func (l *Ledger) commit(ctx context.Context, tx *sql.Tx, id ID, owner string, st
 
 // PanicError is a handler's panic, the one type for it on the server side:
 // Config.OnError (and Route.OnError) receives it for a keyed handler that
-// panicked (the transaction was rolled back, the key released), and
-// idemsrv's WithOnError for any handler or SecurityHandler that panicked.
+// panicked (the transaction was rolled back, the key released), Deliver and
+// DeliverAny return it for a delivery handler that panicked, and idemsrv's
+// WithOnError and webhook.WithOnError receive it for any handler or
+// SecurityHandler that panicked.
 // The client was answered a 500 problem that says nothing of it. It lives
 // here, the lowest package that recovers panics, so that idemsrv, which
 // imports the ledger, reports the same type.

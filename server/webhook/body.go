@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -179,11 +180,12 @@ func (rc *Receiver) fail(w http.ResponseWriter, r *http.Request, err error, stat
 	problem.Write(w, status, typ, "the delivery was not applied; deliver it again")
 }
 
-// runHandler calls call and turns a panic into an error.
+// runHandler calls call and turns a panic into a *ledger.PanicError, the
+// server side's one type for it (the ledger's deliveries report the same).
 func runHandler(ctx context.Context, call func(context.Context) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("webhook: handler panicked: %v", p)
+			err = &ledger.PanicError{Value: p, Stack: debug.Stack()}
 		}
 	}()
 	return call(ctx)

@@ -2,11 +2,15 @@ package webhook
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/idemgen/idemgen/ledger"
 )
 
 // TestSlowBodyIs408: a delivery whose body does not arrive within
@@ -32,5 +36,28 @@ func TestSlowBodyIs408(t *testing.T) {
 	}
 	if n := ran.Load(); n != 0 {
 		t.Errorf("the handler ran %d times", n)
+	}
+}
+
+// TestPanickingHandlerReportsPanicError: a handler that panics is answered
+// a 500 problem that says nothing of it, and WithOnError receives the
+// server side's one panic type, *ledger.PanicError, with the value and the
+// stack, as a keyed operation's panic is reported.
+func TestPanickingHandlerReportsPanicError(t *testing.T) {
+	route := NewRoute("paid", "", func(context.Context, map[string]any) error { panic("handler bug") })
+	var reported []error
+	rc, err := NewReceiver([]Route{route}, WithoutVerification(), WithoutDedupe(),
+		WithOnError(func(_ *http.Request, err error) { reported = append(reported, err) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	rc.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/paid", strings.NewReader(`{"type":"paid","id":"evt_1"}`)))
+	var pe *ledger.PanicError
+	if w.Code != http.StatusInternalServerError || strings.Contains(w.Body.String(), "handler bug") {
+		t.Errorf("answer %d %s, want a 500 that does not tell the panic", w.Code, w.Body.String())
+	}
+	if len(reported) != 1 || !errors.As(reported[0], &pe) || pe.Value != "handler bug" || len(pe.Stack) == 0 {
+		t.Fatalf("reported %v, want one *ledger.PanicError with the value and the stack", reported)
 	}
 }

@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/idemgen/idemgen/examples/payments/client"
@@ -51,11 +49,3 @@ func validTenant(s string) bool {
 
 // tenantOf is the tenant Tokens found for the request of ctx.
 func tenantOf(ctx context.Context) string { return idemsrv.Principal(ctx) }
-
-// writeProblem answers outside the generated server (the test hooks) in
-// the same RFC 9457 shape.
-func writeProblem(w http.ResponseWriter, status int, detail string) {
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{"title": http.StatusText(status), "status": status, "detail": detail})
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/idemgen/idemgen/internal/ctxtime"
+	problemdetails "github.com/idemgen/idemgen/runtime/problem"
 )
 
 // Hooks are fault injections for the end-to-end suite (examples/payments/e2e).
@@ -77,7 +78,9 @@ func (hs *hookState) unavailable(w http.ResponseWriter) bool {
 	if ra != "" {
 		w.Header().Set("Retry-After", ra)
 	}
-	writeProblem(w, http.StatusServiceUnavailable, "test hook: unavailable")
+	// A generic problem (RFC 9457's about:blank): the outage is the hook's,
+	// not one of idemgen's named refusals.
+	problemdetails.Write(w, http.StatusServiceUnavailable, "about:blank", "test hook: unavailable")
 	return true
 }
 
