@@ -109,8 +109,8 @@ type built struct {
 	problem bool
 }
 
-func (s *Server) newGen() *gen {
-	g := &gen{response: true}
+func (s *Server) newValueBuilder() *valueBuilder {
+	g := &valueBuilder{response: true}
 	if s.opts.Dynamic {
 		g.rnd = s.newRand()
 	}
@@ -139,7 +139,7 @@ func (s *Server) build(r *http.Request, rt *route, a answerFor) built {
 		}
 		return b
 	}
-	g := s.newGen()
+	g := s.newValueBuilder()
 	if d := a.prefer.dynamic; d != nil && *d != (g.rnd != nil) {
 		// Prefer: dynamic=true|false overrides the server's mode for
 		// this answer.
@@ -179,7 +179,7 @@ func (b *built) problemBody(msg string) {
 
 // buildHeaders sets the response's declared headers, but those that frame
 // the message; ETag and Location point at the mock's own state.
-func (s *Server) buildHeaders(b *built, r *http.Request, resp *openapi3.Response, g *gen) {
+func (s *Server) buildHeaders(b *built, r *http.Request, resp *openapi3.Response, g *valueBuilder) {
 	for _, name := range sortedKeys(resp.Headers) {
 		h := resp.Headers[name]
 		if h == nil || h.Value == nil || framing[http.CanonicalHeaderKey(name)] {
@@ -198,7 +198,7 @@ func (s *Server) buildHeaders(b *built, r *http.Request, resp *openapi3.Response
 
 // events are the data of an event stream's events: one value of the schema
 // each, on one line.
-func events(g *gen, media *openapi3.MediaType) [][]byte {
+func events(g *valueBuilder, media *openapi3.MediaType) [][]byte {
 	var out [][]byte
 	for i := 0; i < defaultEvents; i++ {
 		v := g.value(media.Schema)
@@ -213,7 +213,7 @@ func events(g *gen, media *openapi3.MediaType) [][]byte {
 
 // bodyValue is the value of an answer's body: an example, else one built
 // from the schema, with the message of a forced error put in.
-func (s *Server) bodyValue(media *openapi3.MediaType, a answerFor, g *gen) any {
+func (s *Server) bodyValue(media *openapi3.MediaType, a answerFor, g *valueBuilder) any {
 	v, found := any(nil), false
 	if !a.noExamples {
 		v, found = s.example(media, a.prefer.example, g)
@@ -235,7 +235,7 @@ func (s *Server) bodyValue(media *openapi3.MediaType, a answerFor, g *gen) any {
 
 // example is the named example, or (static mode) the media type's example or
 // first valid named one.
-func (s *Server) example(media *openapi3.MediaType, name string, g *gen) (any, bool) {
+func (s *Server) example(media *openapi3.MediaType, name string, g *valueBuilder) (any, bool) {
 	if name != "" {
 		if ex := media.Examples[name]; ex != nil && ex.Value != nil {
 			return ex.Value.Value, true
@@ -299,7 +299,7 @@ func hostOf(r *http.Request) string {
 	return "localhost"
 }
 
-func headerValue(g *gen, p *openapi3.Parameter) string {
+func headerValue(g *valueBuilder, p *openapi3.Parameter) string {
 	if p.Schema == nil {
 		if p.Example != nil {
 			return scalarString(p.Example)

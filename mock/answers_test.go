@@ -145,7 +145,7 @@ components:
 	defer s.Close()
 	schema := s.doc.Components.Schemas["Ids"]
 	for _, response := range []bool{false, true} {
-		v := (&gen{response: response}).value(schema)
+		v := (&valueBuilder{response: response}).value(schema)
 		if err := schema.Value.VisitJSON(v); err != nil {
 			t.Errorf("%v: %v", v, err)
 		}

@@ -333,7 +333,7 @@ func conformance(t *testing.T, root, path string) confCounts {
 // and every parameter the client takes (the key header excepted: the client
 // makes it).
 func buildCall(op *ir.Operation, rt *route) confCall {
-	g := &gen{}
+	g := &valueBuilder{}
 	c := confCall{Op: rt.id, Method: op.GoName, Params: map[string]json.RawMessage{}}
 	if rb := rt.op.RequestBody; rb != nil && rb.Value != nil {
 		mt, media := clientMedia(rb.Value.Content)

@@ -51,7 +51,7 @@ func echoStream(c *confCall, op *ir.Operation, rt *route, served map[string]bool
 		if m.Framing == "" {
 			continue
 		}
-		g := &gen{response: true}
+		g := &valueBuilder{response: true}
 		schema := eventSchema(kms[i], m)
 		for n := range echoEvents {
 			var v any = fmt.Sprintf("echo event %d", n+1)

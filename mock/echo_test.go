@@ -224,7 +224,7 @@ func echoAnswer(c *confCall, op *ir.Operation, rt *route) {
 	if kr == nil || kr.Value == nil {
 		return
 	}
-	g := &gen{response: true}
+	g := &valueBuilder{response: true}
 	if mt, media := clientMedia(kr.Value.Content); media != nil && media.Schema != nil {
 		v := g.value(media.Schema)
 		c.Result, _ = json.Marshal(v)

@@ -28,7 +28,7 @@ func (s *Server) RequestExample(method, path string) (mediaType string, value an
 	if v, found := requestExample(media); found {
 		return mt, v, true
 	}
-	g := &gen{form: mt == "application/x-www-form-urlencoded"}
+	g := &valueBuilder{form: mt == "application/x-www-form-urlencoded"}
 	if media.Schema == nil || media.Schema.Value == nil {
 		return mt, map[string]any{}, true
 	}

@@ -141,7 +141,7 @@ func (s *Server) freshID(idSchema *openapi3.SchemaRef) func(n uint64) string {
 			v = str
 		}
 		if !s.validMember(idSchema, v) {
-			g := &gen{response: true, rnd: rand.New(rand.NewPCG(n, n>>1|1))}
+			g := &valueBuilder{response: true, rnd: rand.New(rand.NewPCG(n, n>>1|1))}
 			if v = g.value(idSchema); !s.validMember(idSchema, v) {
 				return ""
 			}

@@ -13,10 +13,10 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// gen builds a value from a schema. The static generator (rnd == nil) is
+// valueBuilder builds a value from a schema. The static generator (rnd == nil) is
 // deterministic: the first enum member, the lower bound, every declared
 // property down to a depth; the dynamic one draws from rnd.
-type gen struct {
+type valueBuilder struct {
 	rnd *rand.Rand
 	// response: leave writeOnly members out; request: leave readOnly out.
 	response bool
@@ -34,7 +34,7 @@ const (
 	maxArrayItems = 3
 )
 
-func (g *gen) value(ref *openapi3.SchemaRef) any {
+func (g *valueBuilder) value(ref *openapi3.SchemaRef) any {
 	if ref == nil || ref.Value == nil {
 		return "value"
 	}
@@ -55,7 +55,7 @@ func (g *gen) value(ref *openapi3.SchemaRef) any {
 	return g.schema(s, depth, minimal)
 }
 
-func (g *gen) schema(s *openapi3.Schema, depth int, minimal bool) any {
+func (g *valueBuilder) schema(s *openapi3.Schema, depth int, minimal bool) any {
 	if s.Const != nil {
 		return s.Const
 	}
@@ -102,7 +102,7 @@ func (g *gen) schema(s *openapi3.Schema, depth int, minimal bool) any {
 	return "value"
 }
 
-func (g *gen) enum(values []any) any {
+func (g *valueBuilder) enum(values []any) any {
 	var nonNull []any
 	for _, v := range values {
 		if v != nil {
@@ -120,7 +120,7 @@ func (g *gen) enum(values []any) any {
 
 // example is the schema's own example (or first 3.1 example) when it
 // validates against the schema; a broken example is ignored.
-func (g *gen) example(s *openapi3.Schema) any {
+func (g *valueBuilder) example(s *openapi3.Schema) any {
 	if g.rnd != nil {
 		return nil
 	}
@@ -136,7 +136,7 @@ func (g *gen) example(s *openapi3.Schema) any {
 	return nil
 }
 
-func (g *gen) visitOpts() []openapi3.SchemaValidationOption {
+func (g *valueBuilder) visitOpts() []openapi3.SchemaValidationOption {
 	if g.response {
 		return []openapi3.SchemaValidationOption{openapi3.VisitAsResponse()}
 	}
@@ -145,7 +145,7 @@ func (g *gen) visitOpts() []openapi3.SchemaValidationOption {
 
 // allOf merges the members' objects; for a scalar, the first typed member
 // wins and the whole schema's keywords still apply.
-func (g *gen) allOf(s *openapi3.Schema, depth int, minimal bool) any {
+func (g *valueBuilder) allOf(s *openapi3.Schema, depth int, minimal bool) any {
 	own := *s
 	own.AllOf = nil
 	members := append([]*openapi3.SchemaRef{{Value: &own}}, s.AllOf...)
@@ -206,7 +206,7 @@ func (m *merger) add(member *openapi3.Schema, v any, own bool) {
 // fillPlaceholders builds a placeholder whose property a member declares
 // (but left out, being optional there) from that declaration, in name
 // order so that dynamic values follow the seed.
-func (g *gen) fillPlaceholders(m merger, members []*openapi3.SchemaRef) {
+func (g *valueBuilder) fillPlaceholders(m merger, members []*openapi3.SchemaRef) {
 	for _, k := range sortedKeys(m.merged) {
 		if m.declared[k] {
 			continue
@@ -222,7 +222,7 @@ func (g *gen) fillPlaceholders(m merger, members []*openapi3.SchemaRef) {
 
 // union picks the first variant whose value validates against the whole
 // schema (exactly one variant for oneOf), else the first variant's value.
-func (g *gen) union(s *openapi3.Schema, variants openapi3.SchemaRefs) any {
+func (g *valueBuilder) union(s *openapi3.Schema, variants openapi3.SchemaRefs) any {
 	order := make([]int, len(variants))
 	for i := range order {
 		order[i] = i
@@ -272,7 +272,7 @@ func (g *gen) union(s *openapi3.Schema, variants openapi3.SchemaRefs) any {
 // declares (oneOf: [{required: [a]}, {required: [b]}] beside properties a
 // and b): the parent's values, the variant's own declarations winning, and
 // every member the variant requires.
-func (g *gen) withParent(s *openapi3.Schema, variant *openapi3.SchemaRef, v any) any {
+func (g *valueBuilder) withParent(s *openapi3.Schema, variant *openapi3.SchemaRef, v any) any {
 	base := *s
 	base.OneOf, base.AnyOf, base.Discriminator = nil, nil, nil
 	obj, ok := g.schema(&base, len(g.stack), false).(map[string]any)
@@ -324,7 +324,7 @@ func discriminatorValue(d *openapi3.Discriminator, variant *openapi3.SchemaRef) 
 	return variant.Ref[strings.LastIndexByte(variant.Ref, '/')+1:]
 }
 
-func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
+func (g *valueBuilder) object(s *openapi3.Schema, depth int, minimal bool) any {
 	out := map[string]any{}
 	required := map[string]bool{}
 	for _, r := range s.Required {
@@ -359,7 +359,7 @@ func (g *gen) object(s *openapi3.Schema, depth int, minimal bool) any {
 
 // wantsMember says whether a property p of s goes into the value, given
 // whether it is required and how many members are already in.
-func (g *gen) wantsMember(s, p *openapi3.Schema, required bool, have, depth int, minimal bool) bool {
+func (g *valueBuilder) wantsMember(s, p *openapi3.Schema, required bool, have, depth int, minimal bool) bool {
 	// readOnly members are never sent, writeOnly ones never answered,
 	// even when listed as required (OpenAPI 3.0 section 4.7.25.4).
 	if g.response && p.WriteOnly || !g.response && p.ReadOnly {
@@ -378,14 +378,14 @@ func (g *gen) wantsMember(s, p *openapi3.Schema, required bool, have, depth int,
 }
 
 // additional is a value for a member s does not declare.
-func (g *gen) additional(s *openapi3.Schema) any {
+func (g *valueBuilder) additional(s *openapi3.Schema) any {
 	if ap := s.AdditionalProperties.Schema; ap != nil {
 		return g.value(ap)
 	}
 	return "value"
 }
 
-func (g *gen) array(s *openapi3.Schema, minimal bool) any {
+func (g *valueBuilder) array(s *openapi3.Schema, minimal bool) any {
 	n := int(min(s.MinItems, 64))
 	if !minimal && n == 0 {
 		n = 1
@@ -418,7 +418,7 @@ func (g *gen) array(s *openapi3.Schema, minimal bool) any {
 			// Static values repeat by design: draw this one from a source
 			// seeded by its index (repeatable, and fit for patterns).
 			for try := 0; g.rnd == nil && try < 4 && contains(out, v); try++ {
-				alt := &gen{rnd: rand.New(rand.NewPCG(uint64(i), uint64(try))), response: g.response, stack: g.stack}
+				alt := &valueBuilder{rnd: rand.New(rand.NewPCG(uint64(i), uint64(try))), response: g.response, stack: g.stack}
 				v = alt.value(item)
 			}
 			if contains(out, v) && uint64(len(out)) >= s.MinItems {
@@ -441,7 +441,7 @@ func contains(have []any, v any) bool {
 
 // distinct alters a scalar so that a uniqueItems array stays unique, when
 // the altered value still fits the item schema; else it keeps v.
-func (g *gen) distinct(v any, i int, items *openapi3.SchemaRef) any {
+func (g *valueBuilder) distinct(v any, i int, items *openapi3.SchemaRef) any {
 	var alt any
 	switch x := v.(type) {
 	case string:
@@ -459,7 +459,7 @@ func (g *gen) distinct(v any, i int, items *openapi3.SchemaRef) any {
 	return v
 }
 
-func (g *gen) str(s *openapi3.Schema) any {
+func (g *valueBuilder) str(s *openapi3.Schema) any {
 	v := g.formatted(s.Format)
 	if s.Pattern != "" {
 		if p, ok := fromPattern(s.Pattern, g.rnd, 1); ok {
@@ -495,7 +495,7 @@ var fixedFormats = map[string]string{
 
 // formatted is a string of the format: a fixed one, a drawn uuid or word
 // in dynamic mode, "string" for any other format.
-func (g *gen) formatted(format string) string {
+func (g *valueBuilder) formatted(format string) string {
 	if v, ok := fixedFormats[format]; ok {
 		return v
 	}
@@ -519,7 +519,7 @@ func randWord(r *rand.Rand) string {
 	return string(b)
 }
 
-func (g *gen) number(s *openapi3.Schema, integer bool) any {
+func (g *valueBuilder) number(s *openapi3.Schema, integer bool) any {
 	lo, hi := numberBounds(s, integer)
 	v := 1.0
 	switch {
@@ -678,7 +678,7 @@ func repetitions(re *syntax.Regexp, reps int) int {
 // notRequired honours `not: {required: [a, b]}` ("not both", OpenAI's image
 // references): when every listed member was filled, the last optional one
 // is left out.
-func (g *gen) notRequired(s *openapi3.Schema, out map[string]any, required map[string]bool) {
+func (g *valueBuilder) notRequired(s *openapi3.Schema, out map[string]any, required map[string]bool) {
 	if s.Not == nil || s.Not.Value == nil || len(s.Not.Value.Required) == 0 {
 		return
 	}
