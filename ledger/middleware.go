@@ -203,7 +203,7 @@ func (l *Ledger) serveKeyed(w http.ResponseWriter, r *http.Request, rt *route, i
 // is then true, as it is when the store failed and that was answered);
 // otherwise it returns the outcome the store decided.
 func (l *Ledger) reserve(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp string, now time.Time, h http.Handler) (out Outcome, rec Record, done bool) {
-	// Only an execution needs an owner: a replay draws none.
+	// The owner names this execution, if the key turns out to be free.
 	owner := l.cfg.Owner()
 	if l.inTx != nil {
 		return l.reserveAndExecute(w, r, rt, id, fp, owner, h)
@@ -311,10 +311,43 @@ func (l *Ledger) reserveAndExecute(w http.ResponseWriter, r *http.Request, rt *r
 		return dec.Outcome, dec.Record, false
 	}
 	l.recent.start(id, fp)
-	defer l.recent.stop(id)
-	l.run(ctx, tx, w, r, rt, id, owner, h)
+	aw := &answerWriter{ResponseWriter: w, ended: func() { l.recent.stop(id) }}
+	defer aw.end()
+	l.run(ctx, tx, aw, r, rt, id, owner, h)
 	return Reserved, dec.Record, true
 }
+
+// answerWriter ends the process's record of a running execution (the
+// transaction it reserved in has ended) just before the answer starts, so
+// that a repeat sent the moment the caller reads it is not told the key is
+// still in progress. A 1xx passes through without ending it.
+type answerWriter struct {
+	http.ResponseWriter
+	ended func()
+	done  bool
+}
+
+func (a *answerWriter) end() {
+	if !a.done {
+		a.done = true
+		a.ended()
+	}
+}
+
+func (a *answerWriter) WriteHeader(status int) {
+	if status >= 200 {
+		a.end()
+	}
+	a.ResponseWriter.WriteHeader(status)
+}
+
+func (a *answerWriter) Write(p []byte) (int, error) {
+	a.end()
+	return a.ResponseWriter.Write(p)
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (a *answerWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // run runs h in tx and commits the key's completion with it, or rolls it
 // back and answers why.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/idemgen/idemgen/ledger"
@@ -79,6 +80,46 @@ func testRepeatInAnotherProcess(t *testing.T, open Opener) {
 	case w2.Code == http.StatusCreated && bytes.Equal(w2.Body.Bytes(), w1.Body.Bytes()):
 	default:
 		t.Errorf("the other process answered %d %s, want 409 or the first answer %s", w2.Code, w2.Body.Bytes(), w1.Body.Bytes())
+	}
+	f.wantCounts(1, 1)
+}
+
+// onAnswer is a ResponseWriter that calls fn when the answer's status is
+// written: the moment a caller could read it and send its next request.
+type onAnswer struct {
+	*httptest.ResponseRecorder
+	fn func()
+}
+
+func (o *onAnswer) WriteHeader(status int) {
+	o.ResponseRecorder.WriteHeader(status)
+	if status >= 200 && o.fn != nil {
+		fn := o.fn
+		o.fn = nil
+		fn()
+	}
+}
+
+// testRepeatAsTheAnswerArrives: a repeat sent the moment the first answer
+// starts (from inside its WriteHeader) is replayed, never told the key is
+// still in progress: by then the execution's transaction has committed,
+// and the process no longer counts it as running.
+func testRepeatAsTheAnswerArrives(t *testing.T, open Opener) {
+	f := newFixture(t, open, nil)
+	var repeat *httptest.ResponseRecorder
+	w := &onAnswer{ResponseRecorder: httptest.NewRecorder(), fn: func() { repeat = f.do("alice", "k1", body1) }}
+	r := httptest.NewRequest(http.MethodPost, "/orders", strings.NewReader(body1))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("X-Caller", "alice")
+	r.Header.Set("Idempotency-Key", "k1")
+	f.h.ServeHTTP(w, r)
+	wantStatus(t, w.ResponseRecorder, http.StatusCreated)
+	if repeat == nil {
+		t.Fatal("the answer's status was never written")
+	}
+	wantStatus(t, repeat, http.StatusCreated)
+	if repeat.Header().Get("Idempotent-Replayed") != "true" {
+		t.Errorf("the repeat was not a replay: %v", repeat.Header())
 	}
 	f.wantCounts(1, 1)
 }

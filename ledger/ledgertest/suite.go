@@ -37,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 		{"InProgressBoundedWaitThenReplay", testBusyWait},
 		{"RepeatWhileRunningIs409Or422", testRepeatWhileRunning},
 		{"RepeatInAnotherProcessExecutesOnce", testRepeatInAnotherProcess},
+		{"RepeatAsTheAnswerArrivesReplays", testRepeatAsTheAnswerArrives},
 		{"MissingOrInvalidKeyIs400", testMissingKey},
 		{"OptionalKeyRunsInTransaction", testOptionalKey},
 		{"UnknownCallerIs401", testNoCaller},
