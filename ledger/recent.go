@@ -3,6 +3,7 @@ package ledger
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"strings"
 	"sync"
 )
 
@@ -82,6 +83,14 @@ func writeDigestField(h *maphash.Hash, s string) {
 	h.WriteString(s)
 }
 
+// detached returns id with its caller and key copied: a key is a slice of
+// its request's header value, which a sender can pad with a megabyte of
+// spaces that TrimSpace leaves behind it, and an entry kept for minutes
+// must not keep that megabyte alive.
+func (id ID) detached() ID {
+	return ID{Caller: strings.Clone(id.Caller), Operation: id.Operation, Key: strings.Clone(id.Key)}
+}
+
 // get returns what is known of id.
 func (c *recentKeys) get(id ID) (recentKey, bool) {
 	c.mu.Lock()
@@ -99,7 +108,7 @@ func (c *recentKeys) remember(id ID, digest [2]uint64, fp string) {
 		c.rows[id] = k
 		return
 	}
-	c.insert(id, recentKey{digest: digest, fp: fp})
+	c.insert(id.detached(), recentKey{digest: digest, fp: fp})
 }
 
 // insert adds a new entry, evicting the oldest entry that is not running
@@ -129,7 +138,7 @@ func (c *recentKeys) start(id ID, fp string) {
 	defer c.mu.Unlock()
 	k, ok := c.rows[id]
 	if !ok {
-		c.insert(id, recentKey{running: 1, runningFP: fp})
+		c.insert(id.detached(), recentKey{running: 1, runningFP: fp})
 		return
 	}
 	k.running++

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestRequestDigestCoversEveryInput: changing any one input of a
@@ -120,5 +121,45 @@ func TestRepeatWithSameBytesReusesTheFingerprint(t *testing.T) {
 	}
 	if code := send(`{"a":1,"b":3}`); code != http.StatusUnprocessableEntity {
 		t.Errorf("another body: %d, want 422", code)
+	}
+}
+
+// TestCachesKeepNoRequestMemory: a key padded with 64 KiB of spaces, which
+// ParseKey trims to a slice of that header value, is kept by the recent
+// keys and the replay cache as a copy: an entry held for minutes must not
+// keep its request's header alive (16,384 of them, a megabyte each).
+func TestCachesKeepNoRequestMemory(t *testing.T) {
+	st := &settlerStore{}
+	st.db = sql.OpenDB(commitDriver{onCommit: func() error { st.apply(); return nil }})
+	defer st.db.Close()
+	l, err := New(Config{Store: st, Caller: func(*http.Request) (string, error) { return "alice", nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := l.Handle("createOrder", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+	}))
+	padded := strings.Repeat(" ", 64<<10) + "k1"
+	inside := func(s string) bool {
+		p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(padded)))
+		return p >= lo && p < lo+uintptr(len(padded))
+	}
+	for range 2 { // the second is a replay, read and cached
+		r := httptest.NewRequest(http.MethodPost, "/orders", strings.NewReader(`{}`))
+		r.Header.Set("Idempotency-Key", padded)
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	for k := range l.recent.rows {
+		if inside(k.Key) {
+			t.Errorf("the recent keys keep the request's header value alive through key %q", k.Key)
+		}
+	}
+	for k, rec := range l.replays.rows {
+		if inside(k.Key) || inside(rec.ID.Key) {
+			t.Errorf("the replay cache keeps the request's header value alive through key %q", k.Key)
+		}
+	}
+	if len(l.recent.rows) != 1 || len(l.replays.rows) != 1 {
+		t.Fatalf("%d recent keys and %d cached replays, want 1 of each", len(l.recent.rows), len(l.replays.rows))
 	}
 }

@@ -65,6 +65,7 @@ func (c *replayCache) put(rec Record) {
 		c.rows[rec.ID] = rec
 		return
 	}
+	rec.ID = rec.ID.detached()
 	if len(c.order) < c.max {
 		c.order = append(c.order, rec.ID)
 	} else {
