@@ -37,17 +37,20 @@ func (l *Ledger) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 
 // readAtMost reads r's body, at most max bytes (then an
 // *http.MaxBytesError). A declared length within max sizes the buffer once,
-// plus one byte to see the end; a lying length only costs a regrowth.
+// plus one byte to see the end, and needs no http.MaxBytesReader: net/http
+// delivers no more than it (the bound still holds for a Request built by
+// hand, whose length may lie).
 func readAtMost(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, max)
 	if r.ContentLength < 0 || r.ContentLength >= max {
-		return io.ReadAll(body)
+		return io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	}
 	buf := make([]byte, 0, r.ContentLength+1)
 	for {
-		n, err := body.Read(buf[len(buf):cap(buf)])
+		n, err := r.Body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		switch {
+		case int64(len(buf)) > max:
+			return buf, &http.MaxBytesError{Limit: max}
 		case err == io.EOF:
 			return buf, nil
 		case err != nil:

@@ -135,11 +135,16 @@ func (r *recorder) flush(w http.ResponseWriter) {
 // ReplayedHeader marks a response replayed from the ledger.
 const ReplayedHeader = "Idempotent-Replayed"
 
+// replayedValue is ReplayedHeader's value on every replay. net/http only
+// reads a response's header slices, and this one has no spare capacity, so
+// an Add by a wrapping middleware copies rather than writes into it.
+var replayedValue = []string{"true"}
+
 func writeStored(w http.ResponseWriter, resp Response) {
 	for k, v := range resp.Header {
 		w.Header()[k] = v
 	}
-	w.Header().Set(ReplayedHeader, "true")
+	w.Header()[ReplayedHeader] = replayedValue
 	w.WriteHeader(resp.Status)
 	w.Write(resp.Body)
 }
