@@ -105,3 +105,20 @@ func TestReplayCacheAnswersByteForByte(t *testing.T) {
 		t.Errorf("the cached headers changed: %v", got.Response.Header)
 	}
 }
+
+// TestReplayNeverSharesSpareCapacity: a stored header decoded with spare
+// capacity (encoding/json's fallback gives a one-value list room for four)
+// is handed to each replay capped, so a middleware's Add on one answer
+// copies instead of writing into the cached record, which the next
+// replay, on another goroutine, reads.
+func TestReplayNeverSharesSpareCapacity(t *testing.T) {
+	vals := make([]string, 1, 4)
+	vals[0] = "a"
+	resp := Response{Status: 201, Header: http.Header{"X-Tag": vals}}
+	w := httptest.NewRecorder()
+	writeStored(w, resp)
+	w.Header().Add("X-Tag", "b")
+	if spare := vals[:2][1]; spare != "" {
+		t.Fatalf("an Add on one replay wrote %q into the stored record's header", spare)
+	}
+}

@@ -142,7 +142,9 @@ var replayedValue = []string{"true"}
 
 func writeStored(w http.ResponseWriter, resp Response) {
 	for k, v := range resp.Header {
-		w.Header()[k] = v
+		// Capped: the slices belong to the stored (maybe cached) answer,
+		// and an Add by a wrapping middleware must copy, not write into it.
+		w.Header()[k] = v[:len(v):len(v)]
 	}
 	w.Header()[ReplayedHeader] = replayedValue
 	w.WriteHeader(resp.Status)
