@@ -116,12 +116,13 @@ type Store interface {
 }
 
 // RepeatSettler is implemented by a Store whose Reserve settles an existing
-// key (a replay, a 422, a live lease) in the statement that tries the
-// insert, as cheaply as Get and without a write (sqlstore on PostgreSQL).
-// When ReserveSettlesRepeats is true the ledger calls Reserve without
-// reading the key first, which saves a round trip on every fresh key; the
-// replay cache is still looked up first. A store without it is read first,
-// so that repeats never wait for a writer (SQLite's single one).
+// key (a replay, a 422, a live lease) itself, without a write: sqlstore
+// tries the insert and reads the row only when it collides. When
+// ReserveSettlesRepeats is true the ledger calls Reserve without reading a
+// key it has not seen lately first, which saves a read on every fresh key;
+// a key it saw (a likely repeat) is still read first, so that retries do
+// not queue behind writers, and the replay cache is looked up before
+// either. A store without it is read first for every key.
 type RepeatSettler interface {
 	ReserveSettlesRepeats() bool
 }
