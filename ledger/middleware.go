@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -313,6 +314,10 @@ func (l *Ledger) reserveAndExecute(w http.ResponseWriter, r *http.Request, rt *r
 	l.recent.start(id, fp)
 	aw := &answerWriter{ResponseWriter: w, ended: func() { l.recent.stop(id) }}
 	defer aw.end()
+	// The lease's end ends it too: the transaction is rolled back then,
+	// and a handler that never returns must not hold the key in this
+	// process for ever.
+	defer context.AfterFunc(ctx, aw.end)()
 	l.run(ctx, tx, aw, r, rt, id, owner, h)
 	return Reserved, dec.Record, true
 }
@@ -324,15 +329,10 @@ func (l *Ledger) reserveAndExecute(w http.ResponseWriter, r *http.Request, rt *r
 type answerWriter struct {
 	http.ResponseWriter
 	ended func()
-	done  bool
+	once  sync.Once
 }
 
-func (a *answerWriter) end() {
-	if !a.done {
-		a.done = true
-		a.ended()
-	}
-}
+func (a *answerWriter) end() { a.once.Do(a.ended) }
 
 func (a *answerWriter) WriteHeader(status int) {
 	if status >= 200 {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/idemgen/idemgen/ledger"
 )
@@ -120,6 +121,39 @@ func testRepeatAsTheAnswerArrives(t *testing.T, open Opener) {
 	wantStatus(t, repeat, http.StatusCreated)
 	if repeat.Header().Get("Idempotent-Replayed") != "true" {
 		t.Errorf("the repeat was not a replay: %v", repeat.Header())
+	}
+	f.wantCounts(1, 1)
+}
+
+// testStuckHandlerFreesTheKey: a handler that ignores its context and never
+// returns does not hold its key for ever: once the lease runs out (its
+// transaction rolled back), a repeat to the same process executes the key,
+// once, instead of being told 409 until the stuck handler returns.
+func testStuckHandlerFreesTheKey(t *testing.T, open Opener) {
+	f := newFixture(t, open, func(c *ledger.Config) { c.Lease = 50 * time.Millisecond })
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	f.handle(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Stuck") != "" {
+			entered <- struct{}{}
+			<-release // deaf to its context
+			return
+		}
+		f.createOrder(w, r)
+	})
+	go f.doWith("/orders", "alice", "k1", body1, http.Header{"X-Stuck": {"1"}})
+	<-entered
+	f.clock.Advance(50 * time.Millisecond) // the stored lease, on the store's clock
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		w := f.do("alice", "k1", body1)
+		if w.Code == http.StatusCreated {
+			break
+		}
+		if w.Code != http.StatusConflict || time.Now().After(deadline) {
+			t.Fatalf("a repeat after the stuck handler's lease: %d %s, want 201 once the lease ran out", w.Code, w.Body.String())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	f.wantCounts(1, 1)
 }

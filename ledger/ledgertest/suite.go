@@ -38,6 +38,7 @@ func Run(t *testing.T, open Opener) {
 		{"RepeatWhileRunningIs409Or422", testRepeatWhileRunning},
 		{"RepeatInAnotherProcessExecutesOnce", testRepeatInAnotherProcess},
 		{"RepeatAsTheAnswerArrivesReplays", testRepeatAsTheAnswerArrives},
+		{"StuckHandlerFreesTheKeyAtItsLease", testStuckHandlerFreesTheKey},
 		{"MissingOrInvalidKeyIs400", testMissingKey},
 		{"OptionalKeyRunsInTransaction", testOptionalKey},
 		{"UnknownCallerIs401", testNoCaller},
