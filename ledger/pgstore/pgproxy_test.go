@@ -99,7 +99,12 @@ func (p *pgProxy) serve(client net.Conn) {
 		client.Close()
 		return
 	}
-	p.track(client, server)
+	if !p.track(client, server) {
+		// The database went down while this connection was being made.
+		client.Close()
+		server.Close()
+		return
+	}
 	done := make(chan struct{})
 	go func() {
 		io.Copy(client, server)
@@ -113,12 +118,18 @@ func (p *pgProxy) serve(client net.Conn) {
 	}
 }
 
-func (p *pgProxy) track(cs ...net.Conn) {
+// track records cs for closeAll, unless the database is down: under the
+// same lock as take sets down, so no connection escapes closeAll.
+func (p *pgProxy) track(cs ...net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.down {
+		return false
+	}
 	for _, c := range cs {
 		p.conns[c] = true
 	}
+	return true
 }
 
 // closeAll closes every connection but keep's.
@@ -197,10 +208,12 @@ func (p *pgProxy) cut(mode cutMode, client, server net.Conn, body []byte) bool {
 	// Half-close: the server reads the COMMIT, then the end of the stream,
 	// and its answer goes nowhere.
 	server.(*net.TCPConn).CloseWrite()
-	client.Close()
 	if mode == cutAfterServerThenDown {
+		// Before the client hears of the cut: a read-back must not find
+		// another connection of its pool still open to the dead primary.
 		p.closeAll(client, server)
 	}
+	client.Close()
 	return true
 }
 
