@@ -204,16 +204,19 @@ func (p *pgProxy) cut(mode cutMode, client, server net.Conn, body []byte) bool {
 		server.Close()
 		return false
 	}
+	// The client is cut before the COMMIT goes on: the server answers it
+	// within microseconds on loopback, and that answer must never reach
+	// the client (it would learn that the COMMIT took).
+	client.Close()
+	if mode == cutAfterServerThenDown {
+		// Before the COMMIT goes on, too: a read-back must not find another
+		// connection of its pool still open to the dead primary.
+		p.closeAll(client, server)
+	}
 	server.Write(append([]byte{'Q'}, body...))
 	// Half-close: the server reads the COMMIT, then the end of the stream,
 	// and its answer goes nowhere.
 	server.(*net.TCPConn).CloseWrite()
-	if mode == cutAfterServerThenDown {
-		// Before the client hears of the cut: a read-back must not find
-		// another connection of its pool still open to the dead primary.
-		p.closeAll(client, server)
-	}
-	client.Close()
 	return true
 }
 
