@@ -266,20 +266,29 @@ func (l *Ledger) peek(ctx context.Context, id ID, fp string, now time.Time, read
 // hangs up does not roll back work the server has started, so the retry that
 // follows finds the stored result. The lease bounds it instead.
 func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id ID, owner string, h http.Handler) {
-	// A real-time timeout, not Config.Now: the lease must bound real work.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
-	defer cancel()
-	tx, err := l.begin(ctx)
+	ctx, tx, end, err := l.beginLeased(r)
 	if err != nil {
 		l.fail(w, r, rt, id, owner, err, http.StatusServiceUnavailable)
 		return
 	}
-	// When the lease runs out the transaction rolls back at once, freeing
-	// its locks (SQLite's one writer) even while a stuck handler runs on:
-	// a store may begin it on a context the lease does not cancel
-	// (sqlstore on SQLite). Stopped first, before the cancel above.
-	defer context.AfterFunc(ctx, func() { tx.Rollback() })()
+	defer end()
 	l.run(ctx, tx, w, r, rt, id, owner, h)
+}
+
+// beginLeased starts the business transaction under the lease: ctx ends
+// with it (a real-time timeout, not Config.Now: the lease must bound real
+// work), and when it runs out the transaction rolls back at once, freeing
+// its locks (SQLite's one writer) even while a stuck handler runs on: a
+// store may begin it on a context the lease does not cancel (sqlstore on
+// SQLite). end releases both, the rollback's watch first.
+func (l *Ledger) beginLeased(r *http.Request) (ctx context.Context, tx *sql.Tx, end func(), err error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
+	if tx, err = l.begin(ctx); err != nil {
+		cancel()
+		return nil, nil, nil, err
+	}
+	stop := context.AfterFunc(ctx, func() { tx.Rollback() })
+	return ctx, tx, func() { stop(); cancel() }, nil
 }
 
 // reserveAndExecute reserves id inside the business transaction (a
@@ -287,14 +296,12 @@ func (l *Ledger) execute(w http.ResponseWriter, r *http.Request, rt *route, id I
 // which then commits once; done is false when the store decided another
 // outcome (the transaction rolled back).
 func (l *Ledger) reserveAndExecute(w http.ResponseWriter, r *http.Request, rt *route, id ID, fp, owner string, h http.Handler) (Outcome, Record, bool) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), l.cfg.Lease)
-	defer cancel()
-	tx, err := l.begin(ctx)
+	ctx, tx, end, err := l.beginLeased(r)
 	if err != nil {
 		l.report(w, r, rt, err, http.StatusServiceUnavailable)
 		return 0, Record{}, true
 	}
-	defer context.AfterFunc(ctx, func() { tx.Rollback() })()
+	defer end()
 	// The time is taken with the writer held: the wait for it is not part
 	// of the lease the row records.
 	dec, err := l.inTx.ReserveTx(ctx, tx, Reservation{
